@@ -1,0 +1,308 @@
+/* bankc: a compiler for GPU shared-memory tile layouts.
+ *
+ * The one internal header, sectioned per module (chibicc style).  Each
+ * module's exported names carry its prefix: pool_, diag_, lex_, parse_,
+ * check_, expr_, dump_, sim_, tab_. */
+#ifndef BANKC_H
+#define BANKC_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define BANKC_VERSION "0.1.0"
+#define WARP 32
+
+/* Limits the front end enforces, each with its own error. */
+enum {
+	MAX_DIM = 1 << 16,          /* rows or cols of one tile */
+	MAX_STAGES = 64,
+	MAX_ACCESSES = 64,          /* per tile */
+	MAX_LOOPS = 8,              /* loop variables of one access */
+	MAX_INSTS = 1 << 16,        /* warp instructions of one access */
+	MAX_EXPR_DEPTH = 64,        /* nesting of one expression */
+	MAX_NUMBER = 0x7fffffff,    /* any literal in a spec */
+};
+
+/* ---- pool.c: allocation that is freed all at once ----------------------- */
+
+typedef struct Pool Pool;
+Pool *pool_new(void);
+void pool_free(Pool *p);
+void *pool_alloc(Pool *p, size_t n);          /* zeroed; aborts on OOM */
+char *pool_strndup(Pool *p, const char *s, size_t n);
+
+/* ---- diag.c: diagnostics with source line and caret ---------------------- */
+
+typedef struct {
+	const char *name;   /* file name as given on the command line */
+	const char *text;   /* contents, NUL-terminated copy */
+	size_t len;         /* bytes, not counting the terminator */
+} Src;
+
+typedef struct {
+	int line, col;      /* 1-based; col counts bytes */
+	size_t off;         /* byte offset into Src.text */
+} Pos;
+
+/* Where an error goes: the front end longjmps back to its caller. */
+typedef struct {
+	const Src *src;
+	FILE *out;          /* diagnostics stream (stderr in the CLI) */
+	jmp_buf jb;
+	int errors;
+} Diag;
+
+_Noreturn void diag_error(Diag *d, Pos p, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void diag_note(Diag *d, Pos p, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ---- lex.re: tokens ------------------------------------------------------ */
+
+typedef enum {
+	T_EOF, T_IDENT, T_NUM,
+	T_LBRACE, T_RBRACE, T_LPAREN, T_RPAREN, T_SEMI, T_COLON, T_COMMA,
+	T_ASSIGN, T_DOTDOT,
+	T_PLUS, T_MINUS, T_STAR, T_SLASH, T_PERCENT, T_SHL, T_SHR,
+	T_AMP, T_CARET, T_PIPE, T_TILDE,
+	T_LT, T_LE, T_GT, T_GE, T_EQ, T_NE,
+} TokKind;
+
+typedef struct {
+	TokKind kind;
+	Pos pos;
+	const char *s;      /* points into the source */
+	size_t n;
+	int64_t num;        /* T_NUM */
+} Tok;
+
+typedef struct {
+	Diag *d;
+	const char *cur;    /* next byte */
+	const char *line0;  /* start of the current line */
+	int line;
+} Lexer;
+
+void lex_init(Lexer *lx, Diag *d);
+Tok lex_next(Lexer *lx);
+const char *lex_kind_name(TokKind k);
+
+/* ---- expr.c: integer expressions over lane and loop variables ------------- */
+
+typedef enum { E_NUM, E_VAR, E_NEG, E_NOT, E_BIN } ExprKind;
+
+typedef struct Expr Expr;
+struct Expr {
+	ExprKind kind;
+	TokKind op;         /* E_BIN: the operator token */
+	Pos pos;            /* the operator, number or name */
+	int64_t num;        /* E_NUM */
+	int var;            /* E_VAR: 0 = lane, 1.. = loop variables */
+	Expr *l, *r;
+};
+
+/* Evaluate with every intermediate checked for overflow, division by zero
+ * and bad shifts; on failure *err names the fault and *at where. */
+bool expr_eval(const Expr *e, const int64_t *vars, int64_t *out,
+               const char **err, Pos *at);
+int expr_prec(TokKind k);
+/* Print with the fewest parentheses that parse back to the same tree. */
+void expr_print(FILE *f, const Expr *e, char *const *names);
+
+/* ---- tables.c: dtypes, arches, ops --------------------------------------- */
+
+typedef enum {
+	DT_F16, DT_BF16, DT_F32, DT_F64, DT_TF32, DT_I8, DT_U8, DT_I16, DT_I32,
+	DT_I64, DT_FP8E4M3, DT_FP8E5M2, DT_COUNT
+} Dtype;
+
+typedef struct {
+	const char *name;
+	int bytes;
+	const char *ctype;  /* C type of the same size, for emitted code */
+} DtypeInfo;
+
+typedef enum { ARCH_SM70, ARCH_SM75, ARCH_SM80, ARCH_SM86, ARCH_SM89,
+	ARCH_SM90, ARCH_COUNT } Arch;
+
+typedef struct {
+	const char *name;
+	int cc;                     /* compute capability x 10 */
+	int smem_block;             /* largest opt-in shared memory per block */
+	int smem_sm;                /* shared memory per SM */
+	int smem_reserved;          /* reserved by the system per block */
+	int threads_sm;             /* resident threads per SM */
+	int blocks_sm;              /* resident blocks per SM */
+} ArchInfo;
+
+typedef enum { OP_LOAD, OP_STORE, OP_LDMATRIX, OP_STMATRIX, OP_CPASYNC } OpKind;
+
+typedef struct {
+	OpKind kind;
+	int nmat;           /* ldmatrix/stmatrix: 1, 2 or 4 */
+	bool trans;
+} Op;
+
+extern const DtypeInfo tab_dtype[DT_COUNT];
+extern const ArchInfo tab_arch[ARCH_COUNT];
+int tab_find_dtype(const char *s, size_t n);   /* -1 if unknown */
+int tab_find_arch(const char *s, size_t n);
+bool tab_parse_op(const char *s, size_t n, Op *op);
+void tab_op_name(Op op, char *buf, size_t n);
+bool op_is_load(Op op);     /* reads shared memory (load, ldmatrix) */
+bool op_is_matrix(Op op);
+int op_lanes(Op op);        /* lanes that carry an address: 8*nmat or 32 */
+int op_min_cc(Op op);       /* first compute capability that has it */
+
+/* ---- the checked tile: the spine of the compiler -------------------------- */
+
+enum { XF_PAD = 1, XF_SKEW = 2, XF_SWAP = 4, XF_SWIZZLE = 8,
+	XF_ALL = 15 };
+
+typedef enum { PL_ROW, PL_COL, PL_GENERAL } Placement;
+
+typedef struct {
+	char *name;
+	Pos pos;
+	int64_t lo, hi;     /* half-open range */
+} Loop;
+
+typedef struct { int32_t row, col; } Coord;
+
+/* One warp instruction: each active lane's first element. */
+typedef struct {
+	uint32_t mask;
+	Coord lane[WARP];
+} Inst;
+
+typedef struct {
+	char *name;
+	Pos pos;
+	Op op;
+	Pos op_pos;
+	int vec;            /* elements per lane (per row address for ldmatrix) */
+	Pos vec_pos;
+	bool vec_given;
+	int64_t weight;
+	Placement place;
+	Loop loops[MAX_LOOPS];
+	int nloops;
+	Expr *row, *col, *active;   /* PL_GENERAL; active may be NULL */
+	Pos weight_pos;
+	/* filled by the checker */
+	Inst *inst;
+	int ninst;
+} Access;
+
+/* Tile keys, for "given twice" and "missing" errors. */
+typedef enum { K_SHAPE, K_STAGES, K_DTYPE, K_ARCH, K_ALLOW, K_BUDGET, K_ALIGN,
+	K_TMA, K_THREADS, K_COUNT } TileKey;
+
+typedef struct {
+	char *name;
+	Pos pos;
+	Pos end;            /* the closing brace */
+	Pos key[K_COUNT];   /* where each key was given */
+	unsigned given;     /* 1 << TileKey */
+	int rows, cols, stages;
+	Dtype dtype;
+	Arch arch;
+	unsigned allow;     /* XF_* */
+	int64_t budget;     /* footprint limit in bytes; 0 = the arch's */
+	int align;          /* base alignment in bytes */
+	bool tma;
+	int threads;        /* block threads for occupancy; 0 = unknown */
+	Access *acc;
+	int nacc;
+} Tile;
+
+typedef struct {
+	const Src *src;
+	Tile *tiles;
+	int ntiles;
+} Unit;
+
+/* ---- parse.c / check.c: the front end ------------------------------------ */
+
+/* Parse a whole file into u (allocating from p); errors longjmp to d->jb. */
+void parse_unit(Pool *p, Diag *d, Unit *u);
+/* Check every tile and expand each access into warp instructions. */
+void check_unit(Pool *p, Diag *d, Unit *u);
+int64_t tile_elem_bytes(const Tile *t);
+int64_t tile_bytes(const Tile *t);      /* row-major, all stages */
+
+/* Read FILE and run parse + check; returns false (diagnostics printed) on
+ * error.  src->text is malloc'ed; free with src_free. */
+bool frontend_file(const char *path, Pool *p, FILE *diag, Src *src, Unit *u);
+void src_free(Src *s);
+
+/* ---- dump.c: canonical text and JSON ------------------------------------- */
+
+void dump_text(FILE *f, const Unit *u);
+void dump_json(FILE *f, const Unit *u);
+struct json_t;
+struct json_t *dump_tile_json(const Tile *t);
+
+/* ---- sim.c: the bank model ------------------------------------------------ */
+
+typedef struct {
+	int banks;          /* 32 */
+	int bank_bytes;     /* 4, or 8 for Kepler's 8-byte mode */
+	bool merge_loads;   /* rule 4: broadcast pairs merge load phases */
+} Geom;
+
+enum { SIM_MAX_PHASES = 8 };
+
+typedef struct {
+	uint32_t lanes;     /* lanes served in this phase */
+	int wavefronts;
+	int ideal;          /* 1 if any lane active, else 0 */
+	int bank;           /* a bank that needs `wavefronts` words; -1 if none */
+} Phase;
+
+typedef struct {
+	int wavefronts, ideal;
+	int counted;        /* what the wavefront counters show (cp.async: 0) */
+	int nphase;
+	Phase phase[SIM_MAX_PHASES];
+	bool merged;        /* rule 4 applied */
+} SimResult;
+
+extern const Geom sim_geom_default;
+/* One warp instruction.  `bytes` is bytes per lane (16 for a matrix row
+ * address); addr[i] is lane i's byte address, ignored where mask bit i is
+ * clear.  Returns false (with *err) when the pattern cannot happen. */
+bool sim_inst(const Geom *g, Op op, int bytes, uint32_t mask,
+              const int64_t addr[WARP], SimResult *r, const char **err);
+
+/* ---- layout.c: where a logical element lives ------------------------------ */
+
+typedef enum { L_ROWMAJOR } LayoutKind;
+
+typedef struct {
+	LayoutKind kind;
+	int pitch;          /* elements per stored row */
+} Layout;
+
+Layout layout_rowmajor(const Tile *t);
+const char *layout_name(const Layout *l);
+int64_t layout_offset(const Layout *l, const Tile *t, int r, int c);
+/* Byte address of each lane of one instruction under layout l. */
+void layout_inst_addrs(const Layout *l, const Tile *t, const Inst *in,
+                       int64_t addr[WARP]);
+/* Simulate one instruction of access a under layout l. */
+void layout_sim_inst(const Geom *g, const Layout *l, const Tile *t,
+                     const Access *a, const Inst *in, SimResult *r);
+
+/* ---- the command line (main.c, simcli.c, explain.c) ---------------------- */
+
+int cli_usage_error(const char *fmt, const char *arg);
+/* Parse --banks/--bank-bytes/--no-merge at argv[*i]; true if it was one. */
+bool cli_geom_option(int argc, char **argv, int *i, Geom *g, int *rc);
+int cmd_sim(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
+
+#endif

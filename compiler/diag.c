@@ -1,0 +1,62 @@
+/* Diagnostics in the form compilers use:
+ *
+ *     file:line:col: error: message
+ *         source line
+ *         ^
+ *
+ * An error longjmps back to whoever set Diag.jb; nothing has been written
+ * by then, so a bad spec never leaves a partial output. */
+#include <stdarg.h>
+
+#include "bankc.h"
+
+/* Print the source line holding p with a caret under its column; tabs are
+ * kept so the caret lines up, and CR before LF is dropped. */
+static void show_line(FILE *f, const Src *s, Pos p)
+{
+	size_t b = p.off, e = p.off;
+	if (b > s->len)
+		b = e = s->len;
+	while (b > 0 && s->text[b - 1] != '\n')
+		b--;
+	while (e < s->len && s->text[e] != '\n')
+		e++;
+	if (e > b && s->text[e - 1] == '\r')
+		e--;
+	fputs("    ", f);
+	for (size_t i = b; i < e; i++) {
+		unsigned char c = (unsigned char)s->text[i];
+		fputc(c == '\t' || (c >= 32 && c < 127) || c >= 128 ? c : ' ', f);
+	}
+	fputs("\n    ", f);
+	for (size_t i = b; i < p.off && i < e; i++)
+		fputc(s->text[i] == '\t' ? '\t' : ' ', f);
+	fputs("^\n", f);
+}
+
+static void report(Diag *d, Pos p, const char *kind, const char *fmt,
+                   va_list ap)
+{
+	fprintf(d->out, "%s:%d:%d: %s: ", d->src->name, p.line, p.col, kind);
+	vfprintf(d->out, fmt, ap);
+	fputc('\n', d->out);
+	show_line(d->out, d->src, p);
+}
+
+void diag_error(Diag *d, Pos p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	report(d, p, "error", fmt, ap);
+	va_end(ap);
+	d->errors++;
+	longjmp(d->jb, 1);
+}
+
+void diag_note(Diag *d, Pos p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	report(d, p, "note", fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,153 @@
+/* The checked tiles printed back: as canonical spec text (every default
+ * spelled out, so the dump parses back to the same dump) and as JSON. */
+#include <jansson.h>
+
+#include "bankc.h"
+
+static const char *const xf_names[] = {"pad", "skew", "swap", "swizzle"};
+
+static char *const *loop_names(const Access *a, char **buf)
+{
+	for (int i = 0; i < a->nloops; i++)
+		buf[i] = a->loops[i].name;
+	return buf;
+}
+
+static void dump_access(FILE *f, const Access *a)
+{
+	char op[32];
+	tab_op_name(a->op, op, sizeof op);
+	fprintf(f, "    access %s: %s vec %d weight %lld", a->name, op, a->vec,
+	        (long long)a->weight);
+	if (a->place != PL_GENERAL) {
+		fprintf(f, " along %s;\n", a->place == PL_ROW ? "row" : "col");
+		return;
+	}
+	char *names[MAX_LOOPS];
+	loop_names(a, names);
+	fputs(" {\n", f);
+	for (int i = 0; i < a->nloops; i++)
+		fprintf(f, "%s%s in %lld..%lld", i ? ", " : "        for ",
+		        a->loops[i].name, (long long)a->loops[i].lo,
+		        (long long)a->loops[i].hi);
+	if (a->nloops)
+		fputs(";\n", f);
+	const Expr *ex[3] = {a->row, a->col, a->active};
+	const char *lhs[3] = {"row", "col", "active"};
+	for (int i = 0; i < 3; i++) {
+		if (!ex[i])
+			continue;
+		fprintf(f, "        %s = ", lhs[i]);
+		expr_print(f, ex[i], names);
+		fputs(";\n", f);
+	}
+	fputs("    }\n", f);
+}
+
+void dump_text(FILE *f, const Unit *u)
+{
+	for (int i = 0; i < u->ntiles; i++) {
+		const Tile *t = &u->tiles[i];
+		fprintf(f, "%stile %s {\n", i ? "\n" : "", t->name);
+		fprintf(f, "    shape %d x %d;\n    stages %d;\n", t->rows, t->cols,
+		        t->stages);
+		fprintf(f, "    dtype %s;\n    arch %s;\n", tab_dtype[t->dtype].name,
+		        tab_arch[t->arch].name);
+		fputs("    allow", f);
+		for (int b = 0; b < 4; b++)
+			if (t->allow & (1u << b))
+				fprintf(f, " %s", xf_names[b]);
+		fputs(t->allow ? ";\n" : " none;\n", f);
+		if (t->given & (1u << K_BUDGET))
+			fprintf(f, "    budget %lld;\n", (long long)t->budget);
+		fprintf(f, "    align %d;\n", t->align);
+		if (t->tma)
+			fputs("    tma yes;\n", f);
+		if (t->threads)
+			fprintf(f, "    threads %d;\n", t->threads);
+		for (int j = 0; j < t->nacc; j++)
+			dump_access(f, &t->acc[j]);
+		fputs("}\n", f);
+	}
+}
+
+/* An expression as a JSON string, printed the canonical way. */
+static json_t *expr_json(const Expr *e, const Access *a)
+{
+	char *names[MAX_LOOPS];
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&buf, &n);
+	if (!m)
+		return json_null();
+	expr_print(m, e, loop_names(a, names));
+	fclose(m);
+	json_t *s = json_string(buf);
+	free(buf);
+	return s;
+}
+
+static json_t *access_json(const Access *a)
+{
+	char op[32];
+	tab_op_name(a->op, op, sizeof op);
+	int lanes = 0;
+	for (int k = 0; k < a->ninst; k++)
+		lanes += __builtin_popcount(a->inst[k].mask);
+	json_t *j = json_pack("{s:s, s:s, s:i, s:I, s:s, s:i, s:i}", "name",
+	                      a->name, "op", op, "vec", a->vec, "weight",
+	                      (json_int_t)a->weight, "placement",
+	                      a->place == PL_ROW ? "row" :
+	                      a->place == PL_COL ? "col" : "general",
+	                      "instructions", a->ninst, "active_lanes", lanes);
+	if (a->place == PL_GENERAL) {
+		json_t *loops = json_array();
+		for (int i = 0; i < a->nloops; i++)
+			json_array_append_new(loops, json_pack("{s:s, s:I, s:I}", "var",
+			                      a->loops[i].name, "from",
+			                      (json_int_t)a->loops[i].lo, "to",
+			                      (json_int_t)a->loops[i].hi));
+		json_object_set_new(j, "loops", loops);
+		json_object_set_new(j, "row", expr_json(a->row, a));
+		json_object_set_new(j, "col", expr_json(a->col, a));
+		if (a->active)
+			json_object_set_new(j, "active", expr_json(a->active, a));
+	}
+	return j;
+}
+
+json_t *dump_tile_json(const Tile *t)
+{
+	json_t *allow = json_array();
+	for (int b = 0; b < 4; b++)
+		if (t->allow & (1u << b))
+			json_array_append_new(allow, json_string(xf_names[b]));
+	json_t *acc = json_array();
+	for (int j = 0; j < t->nacc; j++)
+		json_array_append_new(acc, access_json(&t->acc[j]));
+	json_t *o = json_pack("{s:s, s:i, s:i, s:i, s:s, s:I, s:s, s:o, s:i, "
+	                      "s:b, s:I, s:o}", "name", t->name, "rows", t->rows,
+	                      "cols", t->cols, "stages", t->stages, "dtype",
+	                      tab_dtype[t->dtype].name, "elem_bytes",
+	                      (json_int_t)tile_elem_bytes(t), "arch",
+	                      tab_arch[t->arch].name, "allow", allow, "align",
+	                      t->align, "tma", t->tma, "bytes",
+	                      (json_int_t)tile_bytes(t), "accesses", acc);
+	if (t->given & (1u << K_BUDGET))
+		json_object_set_new(o, "budget", json_integer(t->budget));
+	if (t->threads)
+		json_object_set_new(o, "threads", json_integer(t->threads));
+	return o;
+}
+
+void dump_json(FILE *f, const Unit *u)
+{
+	json_t *tiles = json_array();
+	for (int i = 0; i < u->ntiles; i++)
+		json_array_append_new(tiles, dump_tile_json(&u->tiles[i]));
+	json_t *root = json_pack("{s:s, s:o}", "file", u->src->name, "tiles",
+	                         tiles);
+	json_dumpf(root, f, JSON_INDENT(2) | JSON_SORT_KEYS);
+	fputc('\n', f);
+	json_decref(root);
+}

@@ -1,0 +1,608 @@
+/* The parser: recursive descent over the tokens of one .tile file, with a
+ * grammar comment above each function.  It only builds the tree and
+ * rejects what is malformed; meaning is checked in check.c. */
+#include <string.h>
+
+#include "bankc.h"
+
+enum { MAX_TILES = 1024 };
+
+typedef struct {
+	Pool *p;
+	Diag *d;
+	Lexer lx;
+	Tok tok;            /* the current token */
+	int depth;          /* expression nesting */
+	Access *acc;        /* the access whose body is being parsed */
+} Parser;
+
+static void next(Parser *ps)
+{
+	ps->tok = lex_next(&ps->lx);
+}
+
+static bool is(const Parser *ps, const char *word)
+{
+	return ps->tok.kind == T_IDENT && strlen(word) == ps->tok.n &&
+	       memcmp(ps->tok.s, word, ps->tok.n) == 0;
+}
+
+/* "found 'xyz'" or "found end of file", for error messages */
+static const char *found(const Parser *ps, char *buf, size_t n)
+{
+	if (ps->tok.kind == T_EOF)
+		return "end of file";
+	if (ps->tok.kind == T_IDENT || ps->tok.kind == T_NUM) {
+		snprintf(buf, n, "'%.*s'", ps->tok.n > 40 ? 40 : (int)ps->tok.n,
+		         ps->tok.s);
+		return buf;
+	}
+	return lex_kind_name(ps->tok.kind);
+}
+
+_Noreturn static void expected(Parser *ps, const char *what)
+{
+	char buf[64];
+	diag_error(ps->d, ps->tok.pos, "expected %s, found %s", what,
+	           found(ps, buf, sizeof buf));
+}
+
+static Tok expect(Parser *ps, TokKind k)
+{
+	if (ps->tok.kind != k)
+		expected(ps, lex_kind_name(k));
+	Tok t = ps->tok;
+	next(ps);
+	return t;
+}
+
+static Tok expect_word(Parser *ps, const char *word)
+{
+	if (!is(ps, word)) {
+		char what[32];
+		snprintf(what, sizeof what, "'%s'", word);
+		expected(ps, what);
+	}
+	Tok t = ps->tok;
+	next(ps);
+	return t;
+}
+
+static Tok expect_num(Parser *ps, const char *what)
+{
+	if (ps->tok.kind != T_NUM)
+		expected(ps, what);
+	Tok t = ps->tok;
+	next(ps);
+	return t;
+}
+
+/* Small edit distance, for "did you mean" hints. */
+static int distance(const char *a, size_t na, const char *b)
+{
+	size_t nb = strlen(b);
+	if (na > 16 || nb > 16)
+		return 99;
+	int row[17];
+	for (size_t j = 0; j <= nb; j++)
+		row[j] = (int)j;
+	for (size_t i = 1; i <= na; i++) {
+		int prev = row[0];
+		row[0] = (int)i;
+		for (size_t j = 1; j <= nb; j++) {
+			int cur = row[j];
+			int sub = prev + (a[i - 1] != b[j - 1]);
+			int del = row[j] + 1, ins = row[j - 1] + 1;
+			row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+			prev = cur;
+		}
+	}
+	return row[nb];
+}
+
+/* Name the closest of words (NULL-terminated) if it is close enough. */
+static const char *closest(const Tok *t, const char *const *words)
+{
+	const char *best = NULL;
+	int bd = 3;
+	for (; *words; words++) {
+		int dd = distance(t->s, t->n, *words);
+		if (dd < bd)
+			bd = dd, best = *words;
+	}
+	return best;
+}
+
+_Noreturn static void unknown(Parser *ps, const char *what,
+                              const char *const *words)
+{
+	const char *hint = closest(&ps->tok, words);
+	char list[256] = "";
+	for (const char *const *w = words; *w; w++) {
+		strcat(list, w == words ? "" : (w[1] ? ", " : " or "));
+		strcat(list, *w);
+	}
+	if (hint)
+		diag_error(ps->d, ps->tok.pos, "unknown %s '%.*s' (did you mean '%s'?)",
+		           what, (int)ps->tok.n, ps->tok.s, hint);
+	diag_error(ps->d, ps->tok.pos, "unknown %s '%.*s' (expected %s)", what,
+	           (int)ps->tok.n, ps->tok.s, list);
+}
+
+/* ---- expressions ---------------------------------------------------------- */
+
+static Expr *expr(Parser *ps);
+
+static Expr *new_expr(Parser *ps, ExprKind k, Pos pos)
+{
+	Expr *e = pool_alloc(ps->p, sizeof *e);
+	e->kind = k;
+	e->pos = pos;
+	return e;
+}
+
+/* Variables: `lane` is 0; loop variables count from 1. */
+static int lookup_var(Parser *ps, const Tok *t)
+{
+	if (t->n == 4 && memcmp(t->s, "lane", 4) == 0)
+		return 0;
+	const Access *a = ps->acc;
+	for (int i = 0; i < a->nloops; i++)
+		if (strlen(a->loops[i].name) == t->n &&
+		    memcmp(a->loops[i].name, t->s, t->n) == 0)
+			return i + 1;
+	if (a->nloops == 0)
+		diag_error(ps->d, t->pos,
+		           "unknown variable '%.*s' (only 'lane' is defined; loop "
+		           "variables come from 'for')", (int)t->n, t->s);
+	char list[128] = "";
+	for (int i = 0; i < a->nloops; i++) {
+		strcat(list, ", ");
+		strcat(list, a->loops[i].name);
+	}
+	diag_error(ps->d, t->pos, "unknown variable '%.*s' (defined: lane%s)",
+	           (int)t->n, t->s, list);
+}
+
+/* primary = NUM | NAME | "(" expr ")" | ("-" | "~") primary */
+static Expr *primary(Parser *ps)
+{
+	Tok t = ps->tok;
+	if (++ps->depth > MAX_EXPR_DEPTH)
+		diag_error(ps->d, t.pos, "expression nested too deeply (limit %d)",
+		           MAX_EXPR_DEPTH);
+	Expr *e;
+	switch (t.kind) {
+	case T_NUM:
+		next(ps);
+		e = new_expr(ps, E_NUM, t.pos);
+		e->num = t.num;
+		break;
+	case T_IDENT:
+		next(ps);
+		e = new_expr(ps, E_VAR, t.pos);
+		e->var = lookup_var(ps, &t);
+		break;
+	case T_LPAREN:
+		next(ps);
+		e = expr(ps);
+		if (ps->tok.kind != T_RPAREN) {
+			char what[64];
+			snprintf(what, sizeof what, "')' to close '(' at column %d",
+			         t.pos.col);
+			expected(ps, what);
+		}
+		next(ps);
+		break;
+	case T_MINUS:
+	case T_TILDE:
+		next(ps);
+		e = new_expr(ps, t.kind == T_MINUS ? E_NEG : E_NOT, t.pos);
+		e->l = primary(ps);
+		break;
+	default:
+		expected(ps, "an expression");
+	}
+	ps->depth--;
+	return e;
+}
+
+/* binary = primary (OP primary)*, by precedence climbing; C's operator
+ * strengths, all left-associative; comparisons give 0 or 1. */
+static Expr *binary(Parser *ps, int minprec)
+{
+	Expr *l = primary(ps);
+	for (;;) {
+		int pr = expr_prec(ps->tok.kind);
+		if (pr < minprec)
+			return l;
+		Tok op = ps->tok;
+		next(ps);
+		if (++ps->depth > MAX_EXPR_DEPTH)
+			diag_error(ps->d, op.pos,
+			           "expression nested too deeply (limit %d)",
+			           MAX_EXPR_DEPTH);
+		Expr *e = new_expr(ps, E_BIN, op.pos);
+		e->op = op.kind;
+		e->l = l;
+		e->r = binary(ps, pr + 1);
+		ps->depth--;
+		l = e;
+	}
+}
+
+static Expr *expr(Parser *ps)
+{
+	int depth = ps->depth;
+	Expr *e = binary(ps, 0);
+	ps->depth = depth;
+	return e;
+}
+
+/* ---- accesses -------------------------------------------------------------- */
+
+static int small_num(Parser *ps, const char *what)
+{
+	return (int)expect_num(ps, what).num;
+}
+
+/* loops = "for" NAME "in" NUM ".." NUM ("," NAME "in" NUM ".." NUM)* ";" */
+static void loops(Parser *ps, Access *a, Tok kw)
+{
+	if (a->nloops)
+		diag_error(ps->d, kw.pos, "'for' given twice in access '%s'", a->name);
+	if (a->row || a->col || a->active)
+		diag_error(ps->d, kw.pos,
+		           "'for' must come before 'row', 'col' and 'active'");
+	do {
+		Tok name = expect(ps, T_IDENT);
+		if (memchr(name.s, '.', name.n))
+			diag_error(ps->d, name.pos, "'%.*s' is not a variable name",
+			           (int)name.n, name.s);
+		if (name.n == 4 && memcmp(name.s, "lane", 4) == 0)
+			diag_error(ps->d, name.pos,
+			           "'lane' is the lane number and cannot be a loop variable");
+		for (int i = 0; i < a->nloops; i++)
+			if (strlen(a->loops[i].name) == name.n &&
+			    memcmp(a->loops[i].name, name.s, name.n) == 0)
+				diag_error(ps->d, name.pos, "loop variable '%.*s' defined twice",
+				           (int)name.n, name.s);
+		if (a->nloops == MAX_LOOPS)
+			diag_error(ps->d, name.pos, "too many loop variables (limit %d)",
+			           MAX_LOOPS);
+		Loop *l = &a->loops[a->nloops++];
+		l->name = pool_strndup(ps->p, name.s, name.n);
+		l->pos = name.pos;
+		expect_word(ps, "in");
+		l->lo = expect_num(ps, "the start of a range").num;
+		expect(ps, T_DOTDOT);
+		Tok hi = expect_num(ps, "the end of a range");
+		l->hi = hi.num;
+		if (l->hi <= l->lo)
+			diag_error(ps->d, hi.pos, "empty range %lld..%lld (the end is "
+			           "not included)", (long long)l->lo, (long long)l->hi);
+	} while (ps->tok.kind == T_COMMA && (next(ps), 1));
+	expect(ps, T_SEMI);
+}
+
+/* body = "{" (loops | ("row" | "col" | "active") "=" expr ";")* "}" */
+static void body(Parser *ps, Access *a)
+{
+	Tok open = expect(ps, T_LBRACE);
+	a->place = PL_GENERAL;
+	ps->acc = a;
+	static const char *const words[] = {"for", "row", "col", "active", NULL};
+	while (ps->tok.kind != T_RBRACE) {
+		if (ps->tok.kind == T_EOF) {
+			char what[64];
+			snprintf(what, sizeof what, "'}' to close '{' at line %d",
+			         open.pos.line);
+			expected(ps, what);
+		}
+		if (ps->tok.kind != T_IDENT)
+			expected(ps, "'for', 'row', 'col', 'active' or '}'");
+		Tok kw = ps->tok;
+		Expr **slot;
+		if (is(ps, "for")) {
+			next(ps);
+			loops(ps, a, kw);
+			continue;
+		} else if (is(ps, "row")) {
+			slot = &a->row;
+		} else if (is(ps, "col")) {
+			slot = &a->col;
+		} else if (is(ps, "active")) {
+			slot = &a->active;
+		} else {
+			unknown(ps, "statement", words);
+		}
+		if (*slot)
+			diag_error(ps->d, kw.pos, "'%.*s' given twice in access '%s'",
+			           (int)kw.n, kw.s, a->name);
+		next(ps);
+		expect(ps, T_ASSIGN);
+		*slot = expr(ps);
+		expect(ps, T_SEMI);
+	}
+	Tok close = ps->tok;
+	next(ps);
+	if (!a->row)
+		diag_error(ps->d, close.pos, "access '%s' gives no 'row ='", a->name);
+	if (!a->col)
+		diag_error(ps->d, close.pos, "access '%s' gives no 'col ='", a->name);
+}
+
+/* access = "access" NAME ":" OP ("vec" NUM | "weight" NUM)*
+ *          ("along" ("row" | "col") ";" | body) */
+static void access(Parser *ps, Tile *t)
+{
+	Tok name = expect(ps, T_IDENT);
+	for (int i = 0; i < t->nacc; i++)
+		if (strlen(t->acc[i].name) == name.n &&
+		    memcmp(t->acc[i].name, name.s, name.n) == 0)
+			diag_error(ps->d, name.pos, "access '%.*s' defined twice "
+			           "(first at line %d)", (int)name.n, name.s,
+			           t->acc[i].pos.line);
+	if (t->nacc == MAX_ACCESSES)
+		diag_error(ps->d, name.pos, "too many accesses in tile '%s' (limit %d)",
+		           t->name, MAX_ACCESSES);
+	Access *a = &t->acc[t->nacc++];
+	a->name = pool_strndup(ps->p, name.s, name.n);
+	a->pos = name.pos;
+	a->weight = 1;
+	expect(ps, T_COLON);
+	if (ps->tok.kind != T_IDENT)
+		expected(ps, "an operation");
+	a->op_pos = ps->tok.pos;
+	if (!tab_parse_op(ps->tok.s, ps->tok.n, &a->op)) {
+		static const char *const ops[] = {
+			"load", "store", "cp.async", "ldmatrix.x1", "ldmatrix.x2",
+			"ldmatrix.x4", "ldmatrix.x4.trans", "stmatrix.x1",
+			"stmatrix.x2", "stmatrix.x4", "stmatrix.x4.trans", NULL};
+		unknown(ps, "operation", ops);
+	}
+	next(ps);
+	bool weight_given = false;
+	for (;;) {
+		Tok kw = ps->tok;
+		if (is(ps, "vec")) {
+			if (a->vec_given)
+				diag_error(ps->d, kw.pos, "'vec' given twice");
+			next(ps);
+			a->vec_pos = ps->tok.pos;
+			a->vec = small_num(ps, "the number of elements per lane");
+			a->vec_given = true;
+		} else if (is(ps, "weight")) {
+			if (weight_given)
+				diag_error(ps->d, kw.pos, "'weight' given twice");
+			next(ps);
+			a->weight_pos = ps->tok.pos;
+			a->weight = small_num(ps, "a weight");
+			weight_given = true;
+		} else {
+			break;
+		}
+	}
+	if (is(ps, "along")) {
+		next(ps);
+		if (is(ps, "row"))
+			a->place = PL_ROW;
+		else if (is(ps, "col"))
+			a->place = PL_COL;
+		else
+			expected(ps, "'row' or 'col' after 'along'");
+		next(ps);
+		expect(ps, T_SEMI);
+	} else if (ps->tok.kind == T_LBRACE) {
+		body(ps, a);
+	} else {
+		expected(ps, "'vec', 'weight', 'along' or '{'");
+	}
+}
+
+/* ---- tiles ----------------------------------------------------------------- */
+
+static const char *const key_names[K_COUNT] = {
+	[K_SHAPE] = "shape", [K_STAGES] = "stages", [K_DTYPE] = "dtype",
+	[K_ARCH] = "arch", [K_ALLOW] = "allow", [K_BUDGET] = "budget",
+	[K_ALIGN] = "align", [K_TMA] = "tma", [K_THREADS] = "threads",
+};
+
+static const char *const dtype_names[] = {
+	"f16", "bf16", "f32", "f64", "tf32", "i8", "u8", "i16", "i32", "i64",
+	"fp8e4m3", "fp8e5m2", NULL};
+static const char *const arch_names[] = {
+	"sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", NULL};
+
+/* allow = "allow" ("none" | ("pad" | "skew" | "swap" | "swizzle")+) ";" */
+static void allow(Parser *ps, Tile *t)
+{
+	static const char *const words[] = {"pad", "skew", "swap", "swizzle",
+		"none", NULL};
+	t->allow = 0;
+	if (is(ps, "none")) {
+		next(ps);
+		expect(ps, T_SEMI);
+		return;
+	}
+	do {
+		if (ps->tok.kind != T_IDENT)
+			expected(ps, "a transform (pad, skew, swap, swizzle or none)");
+		unsigned bit;
+		if (is(ps, "pad")) bit = XF_PAD;
+		else if (is(ps, "skew")) bit = XF_SKEW;
+		else if (is(ps, "swap")) bit = XF_SWAP;
+		else if (is(ps, "swizzle")) bit = XF_SWIZZLE;
+		else unknown(ps, "transform", words);
+		if (t->allow & bit)
+			diag_error(ps->d, ps->tok.pos, "transform '%.*s' listed twice",
+			           (int)ps->tok.n, ps->tok.s);
+		t->allow |= bit;
+		next(ps);
+	} while (ps->tok.kind != T_SEMI);
+	next(ps);
+}
+
+/* item = "shape" NUM "x" NUM ";" | "stages" NUM ";" | "dtype" NAME ";"
+ *      | "arch" NAME ";" | allow | "budget" NUM ["B" | "KiB"] ";"
+ *      | "align" NUM ";" | "tma" ("yes" | "no") ";" | "threads" NUM ";" */
+static void item(Parser *ps, Tile *t)
+{
+	Tok kw = ps->tok;
+	int k;
+	for (k = 0; k < K_COUNT; k++)
+		if (is(ps, key_names[k]))
+			break;
+	if (k == K_COUNT) {
+		static const char *const words[] = {"shape", "stages", "dtype",
+			"arch", "allow", "budget", "align", "tma", "threads", "access",
+			NULL};
+		unknown(ps, "key", words);
+	}
+	if (t->given & (1u << k))
+		diag_error(ps->d, kw.pos, "'%s' given twice in tile '%s' (first at "
+		           "line %d)", key_names[k], t->name, t->key[k].line);
+	t->given |= 1u << k;
+	t->key[k] = kw.pos;
+	next(ps);
+	switch ((TileKey)k) {
+	case K_SHAPE:
+		t->key[k] = ps->tok.pos;
+		t->rows = small_num(ps, "the number of rows");
+		if (!is(ps, "x"))
+			expected(ps, "'x' between rows and columns");
+		next(ps);
+		t->cols = small_num(ps, "the number of columns");
+		break;
+	case K_STAGES:
+		t->key[k] = ps->tok.pos;
+		t->stages = small_num(ps, "the number of stages");
+		break;
+	case K_DTYPE: {
+		t->key[k] = ps->tok.pos;
+		if (ps->tok.kind != T_IDENT)
+			expected(ps, "an element type");
+		int dt = tab_find_dtype(ps->tok.s, ps->tok.n);
+		if (dt < 0)
+			unknown(ps, "element type", dtype_names);
+		t->dtype = (Dtype)dt;
+		next(ps);
+		break;
+	}
+	case K_ARCH: {
+		t->key[k] = ps->tok.pos;
+		if (ps->tok.kind != T_IDENT)
+			expected(ps, "an architecture");
+		int ar = tab_find_arch(ps->tok.s, ps->tok.n);
+		if (ar < 0)
+			unknown(ps, "architecture", arch_names);
+		t->arch = (Arch)ar;
+		next(ps);
+		break;
+	}
+	case K_ALLOW:
+		allow(ps, t);
+		return;
+	case K_BUDGET: {
+		t->key[k] = ps->tok.pos;
+		int64_t v = expect_num(ps, "a size in bytes").num;
+		if (is(ps, "KiB"))
+			v *= 1024, next(ps);
+		else if (is(ps, "B"))
+			next(ps);
+		t->budget = v;
+		break;
+	}
+	case K_ALIGN:
+		t->key[k] = ps->tok.pos;
+		t->align = small_num(ps, "an alignment in bytes");
+		break;
+	case K_TMA:
+		if (is(ps, "yes"))
+			t->tma = true;
+		else if (is(ps, "no"))
+			t->tma = false;
+		else
+			expected(ps, "'yes' or 'no'");
+		next(ps);
+		break;
+	case K_THREADS:
+		t->key[k] = ps->tok.pos;
+		t->threads = small_num(ps, "the number of threads per block");
+		break;
+	case K_COUNT:
+		break;
+	}
+	expect(ps, T_SEMI);
+}
+
+/* tile = "tile" NAME "{" (item | "access" access)* "}" */
+static void tile(Parser *ps, Unit *u, Tile *t)
+{
+	expect_word(ps, "tile");
+	Tok name = expect(ps, T_IDENT);
+	if (memchr(name.s, '.', name.n))
+		diag_error(ps->d, name.pos, "'%.*s' is not a valid tile name (no dots)",
+		           (int)name.n, name.s);
+	for (int i = 0; i < u->ntiles; i++)
+		if (strlen(u->tiles[i].name) == name.n &&
+		    memcmp(u->tiles[i].name, name.s, name.n) == 0)
+			diag_error(ps->d, name.pos, "tile '%.*s' defined twice (first at "
+			           "line %d)", (int)name.n, name.s, u->tiles[i].pos.line);
+	t->name = pool_strndup(ps->p, name.s, name.n);
+	t->pos = name.pos;
+	t->stages = 1;
+	t->allow = XF_ALL;
+	t->align = 16;
+	t->acc = pool_alloc(ps->p, MAX_ACCESSES * sizeof *t->acc);
+	Tok open = expect(ps, T_LBRACE);
+	while (ps->tok.kind != T_RBRACE) {
+		if (ps->tok.kind == T_EOF) {
+			char what[64];
+			snprintf(what, sizeof what, "'}' to close '{' at line %d",
+			         open.pos.line);
+			expected(ps, what);
+		}
+		if (ps->tok.kind != T_IDENT)
+			expected(ps, "a key or 'access'");
+		if (is(ps, "access")) {
+			next(ps);
+			access(ps, t);
+		} else {
+			item(ps, t);
+		}
+	}
+	t->end = ps->tok.pos;
+	next(ps);
+}
+
+/* unit = tile* EOF */
+void parse_unit(Pool *p, Diag *d, Unit *u)
+{
+	Parser ps = {.p = p, .d = d};
+	lex_init(&ps.lx, d);
+	next(&ps);
+	memset(u, 0, sizeof *u);
+	u->src = d->src;
+	int cap = 0;
+	while (ps.tok.kind != T_EOF) {
+		if (!is(&ps, "tile"))
+			expected(&ps, "'tile'");
+		if (u->ntiles == MAX_TILES)
+			diag_error(d, ps.tok.pos, "too many tiles in one file (limit %d)",
+			           MAX_TILES);
+		if (u->ntiles == cap) {
+			cap = cap ? 2 * cap : 4;
+			Tile *nt = pool_alloc(p, (size_t)cap * sizeof *nt);
+			if (u->ntiles)
+				memcpy(nt, u->tiles, (size_t)u->ntiles * sizeof *nt);
+			u->tiles = nt;
+		}
+		Tile *t = &u->tiles[u->ntiles];
+		memset(t, 0, sizeof *t);
+		tile(&ps, u, t);
+		u->ntiles++;
+	}
+	if (u->ntiles == 0)
+		diag_error(d, ps.tok.pos, "no tiles in file");
+}

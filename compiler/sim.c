@@ -1,0 +1,153 @@
+/* The bank model: how many shared-memory wavefronts one warp instruction
+ * takes.  The rules are design.md's "hardware model", measured on an H200;
+ * the numbers in comments refer to them. */
+#include <string.h>
+
+#include "bankc.h"
+
+const Geom sim_geom_default = {32, 4, true};
+
+/* Rule 4: an 8- or 16-byte load whose active lanes all agree with lane
+ * n^1 (or all with lane n^2), where that partner is inactive or wants the
+ * same address, is served in phases twice as wide. */
+static bool pairs_agree(uint32_t mask, const int64_t *addr, int x)
+{
+	for (int n = 0; n < WARP; n++) {
+		int m = n ^ x;
+		if ((mask >> n & 1) && (mask >> m & 1) && addr[n] != addr[m])
+			return false;
+	}
+	return true;
+}
+
+/* Rule 3: a phase takes as many wavefronts as the largest number of
+ * distinct words its active lanes want from one bank. */
+static void cost_phase(const Geom *g, int bytes, uint32_t lanes,
+                       const int64_t *addr, Phase *ph)
+{
+	enum { MAXW = WARP * 16 };
+	int64_t words[MAXW];
+	int nw = 0;
+	for (int n = 0; n < WARP; n++) {
+		if (!(lanes >> n & 1))
+			continue;
+		/* rule 8: a sub-word access touches the word holding its bytes */
+		int64_t w0 = addr[n] / g->bank_bytes;
+		int64_t w1 = (addr[n] + bytes - 1) / g->bank_bytes;
+		for (int64_t w = w0; w <= w1; w++) {
+			int k;
+			for (k = 0; k < nw && words[k] != w; k++)
+				;
+			if (k == nw && nw < MAXW)
+				words[nw++] = w;
+		}
+	}
+	int count[64] = {0};
+	ph->lanes = lanes;
+	ph->ideal = lanes != 0;
+	ph->wavefronts = 0;
+	ph->bank = -1;
+	for (int k = 0; k < nw; k++) {
+		int b = (int)(words[k] % g->banks);
+		if (++count[b] > ph->wavefronts ||
+		    (count[b] == ph->wavefronts && b < ph->bank))
+			ph->wavefronts = count[b], ph->bank = b;
+	}
+}
+
+/* cp.async's shared-memory side is not a bank access (rule 10): it does
+ * not show in the wavefront counters, and its time follows the number of
+ * 128-byte segments the warp's destinations touch.  That count is its
+ * cost here. */
+static void cost_cpasync(uint32_t mask, int bytes, const int64_t *addr,
+                         SimResult *r)
+{
+	int64_t seg[WARP * 2];
+	int ns = 0;
+	for (int n = 0; n < WARP; n++) {
+		if (!(mask >> n & 1))
+			continue;
+		for (int64_t s = addr[n] / 128; s <= (addr[n] + bytes - 1) / 128; s++) {
+			int k;
+			for (k = 0; k < ns && seg[k] != s; k++)
+				;
+			if (k == ns)
+				seg[ns++] = s;
+		}
+	}
+	r->nphase = 1;
+	r->phase[0] = (Phase){mask, ns, mask != 0, -1};
+	r->wavefronts = ns;
+	r->ideal = mask ? (__builtin_popcount(mask) * bytes + 127) / 128 : 0;
+	r->counted = 0;
+}
+
+bool sim_inst(const Geom *g, Op op, int bytes, uint32_t mask,
+              const int64_t addr[WARP], SimResult *r, const char **err)
+{
+	memset(r, 0, sizeof *r);
+	if (g->banks < 1 || g->banks > 64 || (g->bank_bytes != 4 &&
+	    g->bank_bytes != 8)) {
+		*err = "bank geometry must have 1 to 64 banks of 4 or 8 bytes";
+		return false;
+	}
+	if (op_is_matrix(op)) {
+		if (bytes != 16) {
+			*err = "ldmatrix and stmatrix rows are 16 bytes";
+			return false;
+		}
+		/* rule 9: .x1 reads lanes 0-7's addresses, .x2 lanes 0-15's */
+		mask &= op.nmat == 4 ? 0xffffffffu : (1u << (8 * op.nmat)) - 1;
+	} else if (op.kind == OP_CPASYNC ? bytes != 4 && bytes != 8 && bytes != 16
+	           : bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8 &&
+	             bytes != 16) {
+		*err = op.kind == OP_CPASYNC ? "cp.async copies 4, 8 or 16 bytes"
+		                             : "width must be 1, 2, 4, 8 or 16 bytes";
+		return false;
+	}
+	for (int n = 0; n < WARP; n++) {
+		if (!(mask >> n & 1))
+			continue;
+		if (addr[n] < 0) {
+			*err = "negative address";
+			return false;
+		}
+		if (addr[n] % bytes) {
+			*err = "address not aligned to the access width";
+			return false;
+		}
+	}
+	if (op.kind == OP_CPASYNC) {
+		cost_cpasync(mask, bytes, addr, r);
+		return true;
+	}
+
+	/* Rule 2: lanes per phase.  A phase covers banks * bank_bytes bytes
+	 * (128 on every GPU since Maxwell); matrix ops take 8 rows a phase. */
+	int per = op_is_matrix(op) ? 8 : g->banks * g->bank_bytes / bytes;
+	if (per > WARP)
+		per = WARP;
+	if (per < 1)
+		per = 1;
+	if (g->merge_loads && op.kind == OP_LOAD && (bytes == 8 || bytes == 16) &&
+	    (pairs_agree(mask, addr, 1) || pairs_agree(mask, addr, 2))) {
+		r->merged = true;
+		per = per * 2 > WARP ? WARP : per * 2;
+	}
+	int nph = op_is_matrix(op) ? op.nmat : WARP / per;
+	if (nph > SIM_MAX_PHASES) {
+		*err = "too many phases for this geometry";
+		return false;
+	}
+	r->nphase = nph;
+	for (int k = 0; k < nph; k++) {
+		uint32_t lanes = (per == WARP ? 0xffffffffu
+		                  : ((1u << per) - 1) << (k * per)) & mask;
+		Phase *ph = &r->phase[k];
+		cost_phase(g, bytes, lanes, addr, ph);
+		r->wavefronts += ph->wavefronts;
+		r->ideal += ph->ideal;
+	}
+	r->counted = r->wavefronts;
+	return true;
+}

@@ -1,0 +1,283 @@
+/* bankc sim: the bank model on raw patterns, one (--op) or a whole table
+ * of measured ones (--table), so anyone can check the model against their
+ * GPU's counters. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bankc.h"
+
+bool cli_geom_option(int argc, char **argv, int *i, Geom *g, int *rc)
+{
+	const char *a = argv[*i];
+	*rc = 0;
+	if (strcmp(a, "--no-merge") == 0) {
+		g->merge_loads = false;
+		return true;
+	}
+	bool banks = strcmp(a, "--banks") == 0;
+	if (!banks && strcmp(a, "--bank-bytes") != 0)
+		return false;
+	if (*i + 1 >= argc) {
+		*rc = cli_usage_error("%s needs a value", a);
+		return true;
+	}
+	char *end;
+	long v = strtol(argv[++*i], &end, 10);
+	if (*end || end == argv[*i] || (banks ? v < 1 || v > 64 : v != 4 && v != 8))
+		*rc = cli_usage_error(banks ? "--banks takes 1 to 64, not '%s'"
+		                      : "--bank-bytes takes 4 or 8, not '%s'", argv[*i]);
+	else if (banks)
+		g->banks = (int)v;
+	else
+		g->bank_bytes = (int)v;
+	return true;
+}
+
+/* Parse exactly 32 comma-separated non-negative integers. */
+static const char *parse_offsets(const char *s, int64_t *off)
+{
+	int n = 0;
+	while (*s) {
+		if (n == WARP)
+			return "more than 32 offsets";
+		if (*s < '0' || *s > '9')
+			return "offsets must be non-negative integers separated by ','";
+		errno = 0;
+		char *end;
+		long long v = strtoll(s, &end, 10);
+		if (errno || v > (1LL << 40))
+			return "offset too large";
+		off[n++] = v;
+		s = end;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return "offsets must be non-negative integers separated by ','";
+	}
+	return n == WARP ? NULL : "need 32 offsets, one per lane";
+}
+
+static const char *parse_mask(const char *s, uint32_t *mask)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 16);
+	if (!*s || *end || errno || v > 0xffffffffULL || *s == '-')
+		return "mask must be up to 8 hex digits";
+	*mask = (uint32_t)v;
+	return NULL;
+}
+
+static const char *parse_width(const char *s, int *w)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (!*s || *end || v < 1 || v > 16)
+		return "width must be 1, 2, 4, 8 or 16 bytes";
+	*w = (int)v;
+	return NULL;
+}
+
+/* The lane-to-bank map of one instruction, phase by phase. */
+static void print_map(const Geom *g, Op op, int bytes, uint32_t mask,
+                      const int64_t *addr, const SimResult *r)
+{
+	char opn[32];
+	tab_op_name(op, opn, sizeof opn);
+	printf("%s, %d bytes per lane, mask %08x: %d wavefronts (ideal %d)%s\n",
+	       opn, bytes, mask, r->wavefronts, r->ideal,
+	       r->merged ? ", broadcast pairs merged" : "");
+	if (op.kind == OP_CPASYNC) {
+		printf("cp.async: %d 128-byte segments touched; the wavefront "
+		       "counters show 0\n", r->wavefronts);
+		return;
+	}
+	for (int k = 0; k < r->nphase; k++) {
+		const Phase *ph = &r->phase[k];
+		printf("\nphase %d: %d wavefront%s (ideal %d)", k, ph->wavefronts,
+		       ph->wavefronts == 1 ? "" : "s", ph->ideal);
+		if (ph->wavefronts > 1)
+			printf(", bank %d serves %d distinct words", ph->bank,
+			       ph->wavefronts);
+		putchar('\n');
+		for (int n = 0; n < WARP; n++) {
+			if (!(ph->lanes >> n & 1))
+				continue;
+			int64_t w0 = addr[n] / g->bank_bytes;
+			int64_t w1 = (addr[n] + bytes - 1) / g->bank_bytes;
+			int b0 = (int)(w0 % g->banks), b1 = (int)(w1 % g->banks);
+			bool hot = false;
+			for (int64_t w = w0; w <= w1; w++)
+				hot |= (int)(w % g->banks) == ph->bank && ph->wavefronts > 1;
+			if (b0 == b1)
+				printf("  lane %2d  byte %6lld  bank %2d%s\n", n,
+				       (long long)addr[n], b0, hot ? "  <- conflict" : "");
+			else
+				printf("  lane %2d  byte %6lld  banks %2d-%-2d%s\n", n,
+				       (long long)addr[n], b0, b1, hot ? "  <- conflict" : "");
+		}
+	}
+}
+
+static int sim_one(const Geom *g, const char *ops, const char *ws,
+                   const char *offs, const char *masks)
+{
+	Op op;
+	int w;
+	uint32_t mask = 0xffffffffu;
+	int64_t addr[WARP];
+	const char *err;
+	if (!tab_parse_op(ops, strlen(ops), &op))
+		return cli_usage_error("unknown operation '%s'", ops);
+	if ((err = parse_width(ws, &w)) || (err = parse_offsets(offs, addr)) ||
+	    (masks && (err = parse_mask(masks, &mask))))
+		return cli_usage_error("%s", err);
+	SimResult r;
+	if (!sim_inst(g, op, w, mask, addr, &r, &err))
+		return cli_usage_error("%s", err);
+	print_map(g, op, w, mask, addr, &r);
+	return 0;
+}
+
+/* One row: name op width mask offsets [wavefronts]. */
+typedef struct {
+	char *field[7];
+	int n;
+} Row;
+
+static void split_tabs(char *line, Row *row)
+{
+	row->n = 0;
+	char *s = line;
+	for (;;) {
+		if (row->n < 7)
+			row->field[row->n] = s;
+		row->n++;
+		char *t = strchr(s, '\t');
+		if (!t)
+			break;
+		*t = 0;
+		s = t + 1;
+	}
+}
+
+static int sim_table(const Geom *g, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "bankc: error: cannot open '%s': %s\n", path,
+		        strerror(errno));
+		return 1;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int lineno = 0, rows = 0, match = 0, differ = 0, unmeasured = 0;
+	int malformed = 0;
+	while ((len = getline(&line, &cap, f)) != -1) {
+		lineno++;
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = 0;
+		if (len == 0 || line[0] == '#' || strncmp(line, "name\t", 5) == 0)
+			continue;
+		if ((size_t)len != strlen(line)) {
+			fprintf(stderr, "%s:%d: error: null character in row\n", path,
+			        lineno);
+			malformed++;
+			continue;
+		}
+		Row row;
+		split_tabs(line, &row);
+		const char *err = NULL;
+		Op op;
+		int w = 0;
+		uint32_t mask = 0;
+		int64_t addr[WARP];
+		long measured = -1;
+		if (row.n < 5 || row.n > 6)
+			err = "expected 5 or 6 tab-separated fields: name, op, width, "
+			      "mask, offsets[, wavefronts]";
+		else if (!*row.field[0])
+			err = "empty name";
+		else if (!tab_parse_op(row.field[1], strlen(row.field[1]), &op))
+			err = "unknown operation";
+		else if (!(err = parse_width(row.field[2], &w)) &&
+		         !(err = parse_mask(row.field[3], &mask)) &&
+		         !(err = parse_offsets(row.field[4], addr)) && row.n == 6) {
+			char *end;
+			measured = strtol(row.field[5], &end, 10);
+			if (!*row.field[5] || *end || measured < 0 || measured > 100000)
+				err = "measured wavefronts must be a non-negative integer";
+		}
+		SimResult r;
+		if (!err)
+			sim_inst(g, op, w, mask, addr, &r, &err);
+		if (err) {
+			fprintf(stderr, "%s:%d: error: %s\n", path, lineno, err);
+			malformed++;
+			continue;
+		}
+		rows++;
+		const char *verdict;
+		if (measured < 0)
+			unmeasured++, verdict = "";
+		else if (measured == r.counted)
+			match++, verdict = "ok";
+		else
+			differ++, verdict = "DIFFERS";
+		char ms[24] = "-";
+		if (measured >= 0)
+			snprintf(ms, sizeof ms, "%ld", measured);
+		printf("%-32s predicted %3d  ideal %3d  measured %3s  %s\n",
+		       row.field[0], r.counted, r.ideal, ms, verdict);
+	}
+	free(line);
+	bool rerr = ferror(f);
+	fclose(f);
+	if (rerr) {
+		fprintf(stderr, "bankc: error: cannot read '%s'\n", path);
+		return 1;
+	}
+	printf("%d rows, %d match, %d differ", rows, match, differ);
+	if (unmeasured)
+		printf(", %d unmeasured", unmeasured);
+	putchar('\n');
+	if (malformed)
+		fprintf(stderr, "bankc: %d malformed row%s in '%s'\n", malformed,
+		        malformed == 1 ? "" : "s", path);
+	return differ || malformed ? 1 : 0;
+}
+
+int cmd_sim(int argc, char **argv)
+{
+	Geom g = sim_geom_default;
+	const char *table = NULL, *op = NULL, *width = NULL, *offs = NULL,
+	           *mask = NULL;
+	for (int i = 0; i < argc; i++) {
+		int rc;
+		if (cli_geom_option(argc, argv, &i, &g, &rc)) {
+			if (rc)
+				return rc;
+			continue;
+		}
+		const char **slot = strcmp(argv[i], "--table") == 0 ? &table
+		                  : strcmp(argv[i], "--op") == 0 ? &op
+		                  : strcmp(argv[i], "--width") == 0 ? &width
+		                  : strcmp(argv[i], "--offsets") == 0 ? &offs
+		                  : strcmp(argv[i], "--mask") == 0 ? &mask : NULL;
+		if (!slot)
+			return cli_usage_error("unknown argument '%s' for sim", argv[i]);
+		if (i + 1 >= argc)
+			return cli_usage_error("%s needs a value", argv[i]);
+		*slot = argv[++i];
+	}
+	if (table && (op || width || offs || mask))
+		return cli_usage_error("%s", "sim takes --table or --op, not both");
+	if (table)
+		return sim_table(&g, table);
+	if (!op || !width || !offs)
+		return cli_usage_error("%s", "sim needs --table FILE, or --op, --width "
+		                       "and --offsets");
+	return sim_one(&g, op, width, offs, mask);
+}

@@ -1,0 +1,126 @@
+/* What the front end and the model know about types, GPUs and operations.
+ * Shared-memory limits are CUDA's documented per-architecture figures. */
+#include <string.h>
+
+#include "bankc.h"
+
+const DtypeInfo tab_dtype[DT_COUNT] = {
+	[DT_F16] = {"f16", 2, "unsigned short"},
+	[DT_BF16] = {"bf16", 2, "unsigned short"},
+	[DT_F32] = {"f32", 4, "float"},
+	[DT_F64] = {"f64", 8, "double"},
+	[DT_TF32] = {"tf32", 4, "float"},
+	[DT_I8] = {"i8", 1, "signed char"},
+	[DT_U8] = {"u8", 1, "unsigned char"},
+	[DT_I16] = {"i16", 2, "short"},
+	[DT_I32] = {"i32", 4, "int"},
+	[DT_I64] = {"i64", 8, "long long"},
+	[DT_FP8E4M3] = {"fp8e4m3", 1, "unsigned char"},
+	[DT_FP8E5M2] = {"fp8e5m2", 1, "unsigned char"},
+};
+
+const ArchInfo tab_arch[ARCH_COUNT] = {
+	/* name    cc  block    SM       rsv   thr   blk */
+	[ARCH_SM70] = {"sm_70", 70, 98304, 98304, 0, 2048, 32},
+	[ARCH_SM75] = {"sm_75", 75, 65536, 65536, 0, 1024, 16},
+	[ARCH_SM80] = {"sm_80", 80, 166912, 167936, 1024, 2048, 32},
+	[ARCH_SM86] = {"sm_86", 86, 101376, 102400, 1024, 1536, 16},
+	[ARCH_SM89] = {"sm_89", 89, 101376, 102400, 1024, 1536, 24},
+	[ARCH_SM90] = {"sm_90", 90, 232448, 233472, 1024, 2048, 32},
+};
+
+static bool eq(const char *s, size_t n, const char *lit)
+{
+	return strlen(lit) == n && memcmp(s, lit, n) == 0;
+}
+
+int tab_find_dtype(const char *s, size_t n)
+{
+	for (int i = 0; i < DT_COUNT; i++)
+		if (eq(s, n, tab_dtype[i].name))
+			return i;
+	return -1;
+}
+
+int tab_find_arch(const char *s, size_t n)
+{
+	for (int i = 0; i < ARCH_COUNT; i++)
+		if (eq(s, n, tab_arch[i].name))
+			return i;
+	return -1;
+}
+
+/* load | store | cp.async | (ldmatrix|stmatrix).x(1|2|4)[.trans] */
+bool tab_parse_op(const char *s, size_t n, Op *op)
+{
+	Op o = {0};
+	if (eq(s, n, "load")) {
+		o.kind = OP_LOAD;
+	} else if (eq(s, n, "store")) {
+		o.kind = OP_STORE;
+	} else if (eq(s, n, "cp.async")) {
+		o.kind = OP_CPASYNC;
+	} else {
+		const char *base;
+		if (n > 8 && memcmp(s, "ldmatrix", 8) == 0)
+			o.kind = OP_LDMATRIX, base = s + 8;
+		else if (n > 8 && memcmp(s, "stmatrix", 8) == 0)
+			o.kind = OP_STMATRIX, base = s + 8;
+		else
+			return false;
+		size_t rest = n - (size_t)(base - s);
+		if (rest >= 3 && base[0] == '.' && base[1] == 'x' &&
+		    (base[2] == '1' || base[2] == '2' || base[2] == '4')) {
+			o.nmat = base[2] - '0';
+			base += 3, rest -= 3;
+		} else {
+			return false;
+		}
+		if (eq(base, rest, ".trans"))
+			o.trans = true;
+		else if (rest != 0)
+			return false;
+	}
+	*op = o;
+	return true;
+}
+
+void tab_op_name(Op op, char *buf, size_t n)
+{
+	switch (op.kind) {
+	case OP_LOAD: snprintf(buf, n, "load"); break;
+	case OP_STORE: snprintf(buf, n, "store"); break;
+	case OP_CPASYNC: snprintf(buf, n, "cp.async"); break;
+	case OP_LDMATRIX:
+	case OP_STMATRIX:
+		snprintf(buf, n, "%s.x%d%s",
+		         op.kind == OP_LDMATRIX ? "ldmatrix" : "stmatrix", op.nmat,
+		         op.trans ? ".trans" : "");
+		break;
+	}
+}
+
+bool op_is_load(Op op)
+{
+	return op.kind == OP_LOAD || op.kind == OP_LDMATRIX;
+}
+
+bool op_is_matrix(Op op)
+{
+	return op.kind == OP_LDMATRIX || op.kind == OP_STMATRIX;
+}
+
+int op_lanes(Op op)
+{
+	return op_is_matrix(op) ? 8 * op.nmat : WARP;
+}
+
+int op_min_cc(Op op)
+{
+	switch (op.kind) {
+	case OP_LDMATRIX: return 75;
+	case OP_STMATRIX: return 90;
+	case OP_CPASYNC: return 80;
+	default: return 70;
+	}
+}
