@@ -21,30 +21,57 @@ build/lex.c: compiler/lex.re $(HDR) | build
 	$(RE2C) -W -i --no-generation-date --no-version $< -o $@
 
 build/%.o: compiler/%.c $(HDR) | build
-	$(CC) $(CFLAGS) -c $< -o $@
+	@echo "CC $<"; $(CC) $(CFLAGS) -c $< -o $@
 
 build/lex.o: build/lex.c $(HDR)
-	$(CC) $(CFLAGS) -c $< -o $@
+	@echo "CC $<"; $(CC) $(CFLAGS) -c $< -o $@
 
 build/libbankc.a: $(OBJS)
-	$(AR) rcs $@ $^
+	@$(AR) rcs $@ $^
 
 bankc: build/main.o build/libbankc.a
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "LD $@"; $(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# Debian packages the build needs, installed only where missing.
+deps:
+	@sh tools/deps.sh
+
+# The main job: check every spec, write its canonical dump and JSON to out/,
+# and print each access's predicted wavefronts against its ideal.
+run: bankc
+	@mkdir -p out
+	@set -e; for f in specs/*.tile; do \
+		n=$$(basename $$f .tile); \
+		./bankc dump $$f > out/$$n.tile.tmp && mv out/$$n.tile.tmp out/$$n.tile; \
+		./bankc dump --json $$f > out/$$n.json.tmp && mv out/$$n.json.tmp out/$$n.json; \
+	done
+	@./bankc explain --summary specs/*.tile
 
 # ---- tests ------------------------------------------------------------------
 UNIT := $(patsubst tests/unit/%.c,build/%,$(wildcard tests/unit/test_*.c))
 
 build/test_%: tests/unit/test_%.c tests/unit/testutil.h build/libbankc.a
-	$(CC) $(CFLAGS) -Itests/unit -o $@ $< build/libbankc.a $(LDLIBS) -lcmocka
+	@echo "CC $<"; $(CC) $(CFLAGS) -Itests/unit -o $@ $< build/libbankc.a $(LDLIBS) -lcmocka
 
+# Every suite runs even when one fails; the status says whether all passed.
 check: bankc $(UNIT)
-	@set -e; for t in $(UNIT); do echo "== $$t"; ./$$t; done
-	@sh tests/run_bad.sh ./bankc tests/bad
-	@sh tests/run_specs.sh ./bankc specs
-	@sh tests/run_sim.sh ./bankc
+	@fail=0; \
+	for t in $(UNIT); do echo "== $$t"; ./$$t || fail=1; done; \
+	echo "== bad-input corpus"; sh tests/run_bad.sh ./bankc tests/bad || fail=1; \
+	echo "== specs"; sh tests/run_specs.sh ./bankc specs || fail=1; \
+	echo "== measured tables"; sh tests/run_sim.sh ./bankc || fail=1; \
+	echo "== command line"; sh tests/run_cli.sh ./bankc || fail=1; \
+	echo "== nvcc"; sh tests/run_nvcc.sh || fail=1; \
+	echo "== probe patterns"; $(CC) -std=c11 -Wall -Wextra -Werror -o build/gen_patterns tests/gpu/gen_patterns.c && \
+	  ./build/gen_patterns | cmp -s - tests/gpu/patterns.tsv && echo "probe patterns: 1 passed, 0 failed" || \
+	  { echo "probe patterns: 0 passed, 1 failed (tests/gpu/patterns.tsv is not gen_patterns' output)"; fail=1; }; \
+	exit $$fail
+
+# On a machine with a GPU and Nsight Compute: measure the probe patterns.
+gpu-probe:
+	sh tests/gpu/probe.sh tests/gpu/patterns.tsv out/probe.tsv
 
 clean:
 	rm -rf build bankc out
 
-.PHONY: all check clean
+.PHONY: all check clean deps run gpu-probe

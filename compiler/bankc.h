@@ -238,6 +238,8 @@ int64_t tile_bytes(const Tile *t);      /* row-major, all stages */
  * error.  src->text is malloc'ed; free with src_free. */
 bool frontend_file(const char *path, Pool *p, FILE *diag, Src *src, Unit *u);
 void src_free(Src *s);
+/* Parse and check src, whose text must end in a NUL at text[len]. */
+bool frontend_run(Pool *p, FILE *diag, const Src *src, Unit *u);
 
 /* ---- dump.c: canonical text and JSON ------------------------------------- */
 
@@ -277,6 +279,21 @@ extern const Geom sim_geom_default;
  * clear.  Returns false (with *err) when the pattern cannot happen. */
 bool sim_inst(const Geom *g, Op op, int bytes, uint32_t mask,
               const int64_t addr[WARP], SimResult *r, const char **err);
+
+/* A row of a pattern table (simcli.c): name op width mask offsets
+ * [wavefronts], tab-separated, as tests/data/sm90_wavefronts.tsv. */
+typedef struct {
+	const char *name;
+	Op op;
+	int width;
+	uint32_t mask;
+	int64_t addr[WARP];
+	long measured;      /* -1 if the row has none */
+} SimRow;
+
+/* Parse one line (changed in place): 0 a row, 1 nothing (blank, comment,
+ * header), -1 malformed (*err says why). */
+int sim_parse_row(char *line, size_t len, SimRow *row, const char **err);
 
 /* ---- layout.c: where a logical element lives ------------------------------ */
 

@@ -60,3 +60,12 @@ void diag_note(Diag *d, Pos p, const char *fmt, ...)
 	report(d, p, "note", fmt, ap);
 	va_end(ap);
 }
+
+/* A command-line mistake: exit status 2, as for any bad usage. */
+int cli_usage_error(const char *fmt, const char *arg)
+{
+	fputs("bankc: error: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\n(see 'bankc --help')\n", stderr);
+	return 2;
+}

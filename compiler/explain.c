@@ -59,33 +59,27 @@ static void explain_access(const Geom *g, const Layout *l, const Tile *t,
 	       (long long)ti, tw == ti ? " (conflict-free)" : "");
 }
 
-int cmd_explain(int argc, char **argv)
+/* One line per access: its totals under the layout. */
+static void summary_access(const Geom *g, const Layout *l, const Tile *t,
+                           const Access *a)
 {
-	Geom g = sim_geom_default;
-	const char *file = NULL, *tname = NULL, *aname = NULL;
-	for (int i = 0; i < argc; i++) {
-		int rc;
-		if (cli_geom_option(argc, argv, &i, &g, &rc)) {
-			if (rc)
-				return rc;
-			continue;
-		}
-		const char **slot = strcmp(argv[i], "--tile") == 0 ? &tname
-		                  : strcmp(argv[i], "--access") == 0 ? &aname : NULL;
-		if (slot) {
-			if (i + 1 >= argc)
-				return cli_usage_error("%s needs a value", argv[i]);
-			*slot = argv[++i];
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return cli_usage_error("unknown option '%s' for explain", argv[i]);
-		} else if (file) {
-			return cli_usage_error("%s", "explain takes one FILE");
-		} else {
-			file = argv[i];
-		}
+	int64_t tw = 0, ti = 0;
+	for (int i = 0; i < a->ninst; i++) {
+		SimResult r;
+		layout_sim_inst(g, l, t, a, &a->inst[i], &r);
+		tw += r.wavefronts;
+		ti += r.ideal;
 	}
-	if (!file)
-		return cli_usage_error("%s", "explain needs a FILE");
+	char opn[32];
+	tab_op_name(a->op, opn, sizeof opn);
+	printf("%-18s %-16s %-18s %6d %10lld %8lld %7.2fx\n", t->name, a->name,
+	       opn, a->ninst, (long long)tw, (long long)ti,
+	       ti ? (double)tw / (double)ti : 1.0);
+}
+
+static int explain_file(const Geom *g, const char *file, const char *tname,
+                        const char *aname, bool summary)
+{
 	Pool *p = pool_new();
 	Src src;
 	Unit u;
@@ -100,11 +94,14 @@ int cmd_explain(int argc, char **argv)
 		Layout l = layout_rowmajor(t);
 		for (int j = 0; j < t->nacc; j++)
 			if (!aname || strcmp(aname, t->acc[j].name) == 0) {
-				explain_access(&g, &l, t, &t->acc[j]);
+				if (summary)
+					summary_access(g, &l, t, &t->acc[j]);
+				else
+					explain_access(g, &l, t, &t->acc[j]);
 				shown++;
 			}
 	}
-	if (!shown) {
+	if (!shown && (tname || aname)) {
 		if (aname)
 			fprintf(stderr, "bankc: error: no access '%s'%s%s%s in '%s'\n",
 			        aname, tname ? " in tile '" : "", tname ? tname : "",
@@ -118,5 +115,44 @@ int cmd_explain(int argc, char **argv)
 out:
 	src_free(&src);
 	pool_free(p);
+	return rc;
+}
+
+int cmd_explain(int argc, char **argv)
+{
+	Geom g = sim_geom_default;
+	const char *tname = NULL, *aname = NULL;
+	bool summary = false;
+	int nfiles = 0;
+	for (int i = 0; i < argc; i++) {
+		int rc;
+		if (cli_geom_option(argc, argv, &i, &g, &rc)) {
+			if (rc)
+				return rc;
+			continue;
+		}
+		const char **slot = strcmp(argv[i], "--tile") == 0 ? &tname
+		                  : strcmp(argv[i], "--access") == 0 ? &aname : NULL;
+		if (slot) {
+			if (i + 1 >= argc)
+				return cli_usage_error("%s needs a value", argv[i]);
+			*slot = argv[++i];
+		} else if (strcmp(argv[i], "--summary") == 0) {
+			summary = true;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return cli_usage_error("unknown option '%s' for explain", argv[i]);
+		} else {
+			argv[nfiles++] = argv[i];   /* files, in order, at the front */
+		}
+	}
+	if (nfiles == 0)
+		return cli_usage_error("%s", "explain needs a FILE");
+	if (summary)
+		printf("%-18s %-16s %-18s %6s %10s %8s %8s\n", "tile", "access", "op",
+		       "insts", "wavefronts", "ideal", "ratio");
+	int rc = 0;
+	for (int i = 0; i < nfiles; i++)
+		if (explain_file(&g, argv[i], tname, aname, summary))
+			rc = 1;
 	return rc;
 }

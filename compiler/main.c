@@ -19,9 +19,10 @@ static const char usage[] =
 "                          and compare with its measured column\n"
 "  sim --op OP --width W --offsets A,B,... [--mask HEX]\n"
 "                          predict one warp instruction and show its banks\n"
-"  explain FILE [--tile T] [--access A]\n"
+"  explain [--summary] FILE... [--tile T] [--access A]\n"
 "                          every warp instruction of a spec's accesses with\n"
-"                          its wavefronts and conflicting banks (row-major)\n"
+"                          its wavefronts and conflicting banks (row-major);\n"
+"                          --summary: one line of totals per access\n"
 "\n"
 "Options for sim and explain:\n"
 "  --banks N               number of banks (default 32)\n"
@@ -32,14 +33,6 @@ static const char usage[] =
 "  --version               show the version\n"
 "\n"
 "Exit status: 0 success, 1 a bad spec or a mismatch, 2 bad usage.\n";
-
-int cli_usage_error(const char *fmt, const char *arg)
-{
-	fputs("bankc: error: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs("\n(see 'bankc --help')\n", stderr);
-	return 2;
-}
 
 /* check FILE...: every file is read, parsed and checked; errors in one
  * file do not stop the others. */

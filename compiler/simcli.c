@@ -140,26 +140,56 @@ static int sim_one(const Geom *g, const char *ops, const char *ws,
 	return 0;
 }
 
-/* One row: name op width mask offsets [wavefronts]. */
-typedef struct {
-	char *field[7];
-	int n;
-} Row;
-
-static void split_tabs(char *line, Row *row)
+static void split_tabs(char *line, char **field, int *n)
 {
-	row->n = 0;
-	char *s = line;
-	for (;;) {
-		if (row->n < 7)
-			row->field[row->n] = s;
-		row->n++;
+	*n = 0;
+	for (char *s = line;;) {
+		if (*n < 7)
+			field[*n] = s;
+		++*n;
 		char *t = strchr(s, '\t');
 		if (!t)
-			break;
+			return;
 		*t = 0;
 		s = t + 1;
 	}
+}
+
+int sim_parse_row(char *line, size_t len, SimRow *row, const char **err)
+{
+	while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		line[--len] = 0;
+	if (len == 0 || line[0] == '#' || strncmp(line, "name\t", 5) == 0)
+		return 1;
+	if (len != strlen(line)) {
+		*err = "null character in row";
+		return -1;
+	}
+	char *field[7];
+	int n;
+	split_tabs(line, field, &n);
+	memset(row, 0, sizeof *row);
+	row->measured = -1;
+	*err = NULL;
+	if (n < 5 || n > 6)
+		*err = "expected 5 or 6 tab-separated fields: name, op, width, "
+		       "mask, offsets[, wavefronts]";
+	else if (!*field[0])
+		*err = "empty name";
+	else if (!tab_parse_op(field[1], strlen(field[1]), &row->op))
+		*err = "unknown operation";
+	else if (!(*err = parse_width(field[2], &row->width)) &&
+	         !(*err = parse_mask(field[3], &row->mask)) &&
+	         !(*err = parse_offsets(field[4], row->addr)) && n == 6 &&
+	         strcmp(field[5], "NA") != 0) {      /* NA: not measurable there */
+		char *end;
+		row->measured = strtol(field[5], &end, 10);
+		if (!*field[5] || *end || row->measured < 0 ||
+		    row->measured > 100000)
+			*err = "measured wavefronts must be a non-negative integer";
+	}
+	row->name = field[0];
+	return *err ? -1 : 0;
 }
 
 static int sim_table(const Geom *g, const char *path)
@@ -177,42 +207,14 @@ static int sim_table(const Geom *g, const char *path)
 	int malformed = 0;
 	while ((len = getline(&line, &cap, f)) != -1) {
 		lineno++;
-		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = 0;
-		if (len == 0 || line[0] == '#' || strncmp(line, "name\t", 5) == 0)
+		SimRow row;
+		const char *err;
+		int k = sim_parse_row(line, (size_t)len, &row, &err);
+		if (k == 1)
 			continue;
-		if ((size_t)len != strlen(line)) {
-			fprintf(stderr, "%s:%d: error: null character in row\n", path,
-			        lineno);
-			malformed++;
-			continue;
-		}
-		Row row;
-		split_tabs(line, &row);
-		const char *err = NULL;
-		Op op;
-		int w = 0;
-		uint32_t mask = 0;
-		int64_t addr[WARP];
-		long measured = -1;
-		if (row.n < 5 || row.n > 6)
-			err = "expected 5 or 6 tab-separated fields: name, op, width, "
-			      "mask, offsets[, wavefronts]";
-		else if (!*row.field[0])
-			err = "empty name";
-		else if (!tab_parse_op(row.field[1], strlen(row.field[1]), &op))
-			err = "unknown operation";
-		else if (!(err = parse_width(row.field[2], &w)) &&
-		         !(err = parse_mask(row.field[3], &mask)) &&
-		         !(err = parse_offsets(row.field[4], addr)) && row.n == 6) {
-			char *end;
-			measured = strtol(row.field[5], &end, 10);
-			if (!*row.field[5] || *end || measured < 0 || measured > 100000)
-				err = "measured wavefronts must be a non-negative integer";
-		}
 		SimResult r;
-		if (!err)
-			sim_inst(g, op, w, mask, addr, &r, &err);
+		if (k == 0)
+			sim_inst(g, row.op, row.width, row.mask, row.addr, &r, &err);
 		if (err) {
 			fprintf(stderr, "%s:%d: error: %s\n", path, lineno, err);
 			malformed++;
@@ -220,6 +222,7 @@ static int sim_table(const Geom *g, const char *path)
 		}
 		rows++;
 		const char *verdict;
+		long measured = row.measured;
 		if (measured < 0)
 			unmeasured++, verdict = "";
 		else if (measured == r.counted)
@@ -230,7 +233,7 @@ static int sim_table(const Geom *g, const char *path)
 		if (measured >= 0)
 			snprintf(ms, sizeof ms, "%ld", measured);
 		printf("%-32s predicted %3d  ideal %3d  measured %3s  %s\n",
-		       row.field[0], r.counted, r.ideal, ms, verdict);
+		       row.name, r.counted, r.ideal, ms, verdict);
 	}
 	free(line);
 	bool rerr = ferror(f);

@@ -67,6 +67,11 @@ bool frontend_file(const char *path, Pool *p, FILE *diag, Src *src, Unit *u)
 	memset(src, 0, sizeof *src);
 	if (!read_all(path, src, diag))
 		return false;
+	return frontend_run(p, diag, src, u);
+}
+
+bool frontend_run(Pool *p, FILE *diag, const Src *src, Unit *u)
+{
 	Diag d = {.src = src, .out = diag};
 	if (setjmp(d.jb))
 		return false;

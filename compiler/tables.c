@@ -58,7 +58,9 @@ bool tab_parse_op(const char *s, size_t n, Op *op)
 		o.kind = OP_LOAD;
 	} else if (eq(s, n, "store")) {
 		o.kind = OP_STORE;
-	} else if (eq(s, n, "cp.async")) {
+	} else if (eq(s, n, "cp.async") || eq(s, n, "cp.async.ca") ||
+	           eq(s, n, "cp.async.cg")) {
+		/* the cache hint does not change the shared-memory side */
 		o.kind = OP_CPASYNC;
 	} else {
 		const char *base;

@@ -1,0 +1,61 @@
+#!/bin/sh
+# The command line: exit statuses, help, and the commands' outputs.
+# usage: run_cli.sh BANKC
+bankc=${1:-./bankc}
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect STATUS PATTERN -- ARGS...: run bankc, check status and that the
+# combined output matches the grep pattern (empty: no check).
+expect() {
+	want=$1 pat=$2
+	shift 3
+	"$bankc" "$@" >"$tmp/out" 2>&1
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		echo "FAIL: bankc $*: exit $got, expected $want"
+		sed 's/^/    /' "$tmp/out" | head -n 5
+		fail=$((fail + 1))
+	elif [ -n "$pat" ] && ! grep -q -- "$pat" "$tmp/out"; then
+		echo "FAIL: bankc $*: output lacks '$pat'"
+		sed 's/^/    /' "$tmp/out" | head -n 5
+		fail=$((fail + 1))
+	else
+		pass=$((pass + 1))
+	fi
+}
+
+expect 0 "usage: bankc COMMAND" -- --help
+expect 0 "^bankc [0-9]" -- --version
+expect 2 "usage: bankc" --
+expect 2 "unknown command 'frob'" -- frob
+expect 2 "check needs at least one FILE" -- check
+expect 2 "unknown option '--bogus' for check" -- check --bogus specs/seeds.tile
+expect 1 "cannot open 'no/such.tile'" -- check no/such.tile
+expect 0 "" -- check specs/seeds.tile specs/gemm.tile
+expect 1 "empty.tile:1:1: error: no tiles in file" -- check specs/seeds.tile tests/bad/empty.tile
+expect 0 "tile transpose_f32 {" -- dump specs/seeds.tile
+expect 0 '"tiles": \[' -- dump --json specs/seeds.tile
+expect 2 "dump takes one FILE" -- dump specs/seeds.tile specs/gemm.tile
+expect 0 "total 1024 wavefronts, ideal 32" -- explain specs/seeds.tile --tile transpose_f32 --access drain
+expect 0 "total 32 wavefronts, ideal 32 (conflict-free)" -- explain specs/seeds.tile --tile transpose_f32 --access fill
+expect 1 "no tile 'nope'" -- explain specs/seeds.tile --tile nope
+expect 1 "no access 'nope'" -- explain specs/seeds.tile --access nope
+expect 0 "total 512 wavefronts, ideal 32" -- explain specs/seeds.tile --tile column_read --access read --bank-bytes 8
+expect 0 "32 wavefronts (ideal 1)" -- sim --op load --width 4 --offsets "$(seq -s, 0 128 3968)"
+expect 0 "1 wavefronts (ideal 1)" -- sim --op load --width 4 --offsets "$(seq -s, 0 132 4092)"
+expect 0 "broadcast pairs merged" -- sim --op load --width 16 --offsets "$(printf '0,%.0s' $(seq 31))0"
+expect 0 "mask 0000ffff: 16 wavefronts" -- sim --op load --width 4 --mask ffff --offsets "$(seq -s, 0 128 3968)"
+expect 2 "need 32 offsets" -- sim --op load --width 4 --offsets 0,4
+expect 2 "unknown operation 'lod'" -- sim --op lod --width 4 --offsets 0
+expect 2 "--bank-bytes takes 4 or 8" -- sim --bank-bytes 3 --op load --width 4 --offsets 0
+expect 2 "sim needs --table FILE" -- sim
+expect 0 "113 rows, 113 match, 0 differ" -- sim --table tests/data/sm90_wavefronts.tsv
+printf 'x\tload\t4\tffffffff\t0,4\n' >"$tmp/bad.tsv"
+expect 1 "bad.tsv:1: error: need 32 offsets" -- sim --table "$tmp/bad.tsv"
+printf 'x\tload\t4\tffffffff\t%s\t5\n' "$(seq -s, 0 128 3968)" >"$tmp/differ.tsv"
+expect 1 "1 rows, 0 match, 1 differ" -- sim --table "$tmp/differ.tsv"
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,128 @@
+/* Unit tests of the checker (compiler/check.c): expansion of accesses
+ * into warp instructions, and the errors for what no layout can fix. */
+#include "testutil.h"
+
+#define TILE(body) "tile t { shape 32 x 32; dtype f32; arch sm_90; " body " }"
+
+static void test_sweep_row(void **state)
+{
+	(void)state;
+	Run *r = run("tile t { shape 4 x 16; dtype f32; arch sm_90; "
+	             "access a: load vec 2 along row; }");
+	assert_true(r->ok);
+	Access *a = &r->unit.tiles[0].acc[0];
+	assert_int_equal(a->ninst, 1);              /* 32 vectors, one warp */
+	assert_int_equal(a->inst[0].mask, 0xffffffffu);
+	assert_int_equal(a->inst[0].lane[9].row, 1);
+	assert_int_equal(a->inst[0].lane[9].col, 2);
+	run_free(r);
+}
+
+static void test_sweep_col_partial(void **state)
+{
+	(void)state;
+	/* 40 rows down each 4-wide column: 320 vectors, 10 instructions,
+	 * lanes walking down the rows first */
+	Run *r = run("tile t { shape 40 x 32; dtype f32; arch sm_90; "
+	             "access a: load vec 4 along col; }");
+	assert_true(r->ok);
+	Access *a = &r->unit.tiles[0].acc[0];
+	assert_int_equal(a->ninst, 10);
+	assert_int_equal(a->inst[1].lane[7].row, 39);
+	assert_int_equal(a->inst[1].lane[7].col, 0);
+	assert_int_equal(a->inst[1].lane[8].row, 0);
+	assert_int_equal(a->inst[1].lane[8].col, 4);
+	run_free(r);
+	/* a partial last instruction */
+	r = run("tile t { shape 3 x 16; dtype f32; arch sm_90; "
+	        "access a: store along row; }");
+	assert_true(r->ok);
+	a = &r->unit.tiles[0].acc[0];
+	assert_int_equal(a->ninst, 2);
+	assert_int_equal(a->inst[1].mask, 0xffffu);
+	run_free(r);
+}
+
+static void test_general_order_and_active(void **state)
+{
+	(void)state;
+	Run *r = run(TILE("access a: load { for i in 0..2, j in 0..3; "
+	                  "row = 10 * i + j; col = lane; active = lane % 2 == 0; }"));
+	assert_true(r->ok);
+	Access *a = &r->unit.tiles[0].acc[0];
+	assert_int_equal(a->ninst, 6);
+	assert_int_equal(a->inst[4].lane[0].row, 11);   /* i = 1, j = 1 */
+	assert_int_equal(a->inst[0].mask, 0x55555555u);
+	run_free(r);
+}
+
+static void test_matrix_lanes(void **state)
+{
+	(void)state;
+	Run *r = run("tile t { shape 32 x 32; dtype f16; arch sm_80; "
+	             "access a: ldmatrix.x2 { row = lane; col = 0; } }");
+	assert_true(r->ok);
+	Access *a = &r->unit.tiles[0].acc[0];
+	assert_int_equal(a->inst[0].mask, 0xffffu);     /* .x2: lanes 0-15 */
+	assert_int_equal(a->vec, 8);
+	run_free(r);
+}
+
+static void test_tile_errors(void **state)
+{
+	(void)state;
+	assert_error("tile t { dtype f32; arch sm_90; access a: load along row; }",
+	             "t.tile:1:6: error: tile 't' has no 'shape'");
+	assert_error("tile t { shape 0 x 32; dtype f32; arch sm_90; access a: load along row; }",
+	             "t.tile:1:16: error: empty tile: shape 0 x 32");
+	assert_error("tile t { shape 32 x 32; dtype f32; arch sm_90; }",
+	             "t.tile:1:48: error: tile 't' has no accesses");
+	assert_error("tile t { shape 256 x 128; dtype f32; arch sm_75; access a: load along row; }",
+	             "t.tile:1:16: error: tile needs 131072 bytes of shared memory; sm_75 allows at most 65536 per block");
+	assert_error(TILE("budget 1000; access a: load along row;"),
+	             "t.tile:1:55: error: budget of 1000 bytes is less than the tile's own 4096 bytes");
+	assert_error(TILE("align 24; access a: load along row;"),
+	             "t.tile:1:54: error: alignment 24 must be a power of two from 4 (the element size) to 1024");
+	assert_error(TILE("threads 100; access a: load along row;"),
+	             "t.tile:1:56: error: threads per block must be a multiple of 32 from 32 to 1024");
+	assert_error("tile t { shape 8 x 8; dtype f32; arch sm_80; tma yes; access a: load along row; }",
+	             "t.tile:1:46: error: TMA needs sm_90 or later, not sm_80");
+}
+
+static void test_access_errors(void **state)
+{
+	(void)state;
+	assert_error(TILE("access a: load { row = lane + 1; col = 0; }"),
+	             "t.tile:1:71: error: access 'a' reaches row 32, outside the tile's rows 0..31 (lane 31)");
+	assert_error(TILE("access a: load vec 4 { row = 0; col = 2; }"),
+	             "t.tile:1:86: error: access 'a': column 2 is not a multiple of the vector width 4, so the vector is misaligned (lane 0)");
+	assert_error(TILE("access a: load vec 3 along row;"),
+	             "t.tile:1:67: error: load moves 1, 2, 4, 8 or 16 bytes per lane, not 12 (vec 3 of f32)");
+	assert_error("tile t { shape 8 x 30; dtype f32; arch sm_90; access a: load vec 4 along row; }",
+	             "t.tile:1:66: error: rows of 30 elements do not split into aligned vectors of 4");
+	assert_error("tile t { shape 32 x 32; dtype f16; arch sm_70; access a: ldmatrix.x4 along row; }",
+	             "t.tile:1:58: error: ldmatrix.x4 needs sm_75 or later, not sm_70");
+	assert_error(TILE("access a: load { for i in 0..2; row = i / (lane - lane); col = 0; }"),
+	             "t.tile:1:88: error: division by zero (lane 0, i = 0)");
+	assert_error(TILE("access a: load { row = 65536 * 65536 * 65536 * 65536; col = 0; }"),
+	             "t.tile:1:93: error: integer overflow (lane 0)");
+	assert_error(TILE("access a: load { row = 1 << 63; col = 0; }"),
+	             "t.tile:1:73: error: shift count out of range (0 to 62) (lane 0)");
+	assert_error(TILE("access a: load { row = 0; col = 0; active = 0; }"),
+	             "t.tile:1:55: error: access 'a' has no active lane");
+	assert_error("tile t { shape 32 x 32; dtype f16; arch sm_90; access a: ldmatrix.x4 vec 4 along row; }",
+	             "t.tile:1:74: error: ldmatrix.x4 moves 16 bytes per row address: vec must be 8 for f16");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sweep_row),
+		cmocka_unit_test(test_sweep_col_partial),
+		cmocka_unit_test(test_general_order_and_active),
+		cmocka_unit_test(test_matrix_lanes),
+		cmocka_unit_test(test_tile_errors),
+		cmocka_unit_test(test_access_errors),
+	};
+	return cmocka_run_group_tests_name("checker", tests, NULL, NULL);
+}

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Install what bankc's build and tests need from Debian's packages, only
+# where it is missing: re2c, Jansson and cmocka.  nvcc (the CUDA toolkit)
+# is expected on PATH and is only named if absent.
+set -e
+missing=""
+command -v re2c >/dev/null 2>&1 || missing="$missing re2c"
+[ -f /usr/include/jansson.h ] || missing="$missing libjansson-dev"
+[ -f /usr/include/cmocka.h ] || missing="$missing libcmocka-dev"
+command -v cc >/dev/null 2>&1 || missing="$missing gcc"
+if [ -n "$missing" ]; then
+	echo "deps: installing$missing"
+	sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	export DEBIAN_FRONTEND=noninteractive
+	$sudo apt-get update -qq
+	# shellcheck disable=SC2086
+	$sudo apt-get install -y -qq $missing >/dev/null
+fi
+command -v nvcc >/dev/null 2>&1 ||
+	echo "deps: note: nvcc not found; CUDA checks need the CUDA toolkit on PATH" >&2
+echo "deps: re2c, Jansson and cmocka present"
