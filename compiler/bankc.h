@@ -22,7 +22,8 @@ enum {
 	MAX_ACCESSES = 64,          /* per tile */
 	MAX_LOOPS = 8,              /* loop variables of one access */
 	MAX_INSTS = 1 << 16,        /* warp instructions of one access */
-	MAX_EXPR_DEPTH = 64,        /* nesting of one expression */
+	MAX_EXPR_DEPTH = 64,        /* parentheses and unary operators nested */
+	MAX_EXPR_NODES = 1024,      /* numbers, names and operators of one */
 	MAX_NUMBER = 0x7fffffff,    /* any literal in a spec */
 };
 

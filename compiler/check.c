@@ -65,12 +65,21 @@ static void check_tile_keys(Diag *d, Tile *t)
 	if ((t->given & (1u << K_THREADS)) &&
 	    (t->threads < 32 || t->threads > 1024 || t->threads % 32))
 		diag_error(d, t->key[K_THREADS], "threads per block must be a multiple "
-		           "of 32 from 32 to 1024");
+		           "of 32 from 32 to 1024, not %d", t->threads);
 	if (t->tma && ar->cc < 90)
 		diag_error(d, t->key[K_TMA], "TMA needs sm_90 or later, not %s",
 		           ar->name);
 	if (t->nacc == 0)
 		diag_error(d, t->end, "tile '%s' has no accesses", t->name);
+}
+
+/* The leftmost source position of an expression, where a caret reads
+ * best for a fault of its value. */
+static Pos expr_start(const Expr *e)
+{
+	while (e->kind == E_BIN)
+		e = e->l;
+	return e->pos;
 }
 
 /* Vector width: its default, and the widths each operation can move. */
@@ -108,23 +117,17 @@ static void check_vec(Diag *d, const Tile *t, Access *a)
 		           "not %lld (vec %d of %s)", opn, (long long)bytes, a->vec,
 		           tab_dtype[t->dtype].name);
 	}
+	if (a->vec > t->cols)
+		diag_error(d, a->vec_pos, "a vector of %d elements is wider than the "
+		           "row (%d columns)", a->vec, t->cols);
 	if (t->cols % a->vec)
 		diag_error(d, a->vec_pos, "rows of %d elements do not split into "
 		           "aligned vectors of %d", t->cols, a->vec);
 	if (a->weight < 1)
 		diag_error(d, a->weight_pos, "weight must be at least 1");
 	if (op_is_matrix(a->op) && a->active)
-		diag_error(d, a->active->pos, "%s is warp-synchronous: every lane "
+		diag_error(d, expr_start(a->active), "%s is warp-synchronous: every lane "
 		           "takes part, so 'active' is not allowed", opn);
-}
-
-/* The leftmost source position of an expression, where a caret reads
- * best for a fault of its value. */
-static Pos expr_start(const Expr *e)
-{
-	while (e->kind == E_BIN)
-		e = e->l;
-	return e->pos;
 }
 
 /* " (lane 5, mi = 1, ki = 0)" */
@@ -171,10 +174,6 @@ static void check_coord(Diag *d, const Tile *t, const Access *a,
 		diag_error(d, cp, "access '%s': column %lld is not a multiple of the "
 		           "vector width %d, so the vector is misaligned%s", a->name,
 		           (long long)c, a->vec, w);
-	if (c + a->vec > t->cols)
-		diag_error(d, cp, "access '%s': a vector of %d elements at column %lld "
-		           "runs past the end of the row (%d columns)%s", a->name,
-		           a->vec, (long long)c, t->cols, w);
 }
 
 /* Shorthand: lanes take consecutive vectors of the tile in row-major
@@ -214,11 +213,15 @@ static void expand_sweep(Pool *p, Diag *d, const Tile *t, Access *a)
 static void expand_general(Pool *p, Diag *d, const Tile *t, Access *a)
 {
 	int64_t n = 1;
-	for (int i = 0; i < a->nloops; i++) {
-		n *= a->loops[i].hi - a->loops[i].lo;
-		if (n > MAX_INSTS)
-			diag_error(d, a->loops[i].pos, "access '%s' has more than %d warp "
-			           "instructions (limit)", a->name, MAX_INSTS);
+	bool huge = false;          /* ranges are < 2^31, but their product... */
+	for (int i = 0; i < a->nloops; i++)
+		huge |= __builtin_mul_overflow(n, a->loops[i].hi - a->loops[i].lo, &n);
+	if (huge || n > MAX_INSTS) {
+		char count[32] = "more than 2^63";
+		if (!huge)
+			snprintf(count, sizeof count, "%lld", (long long)n);
+		diag_error(d, a->loops[0].pos, "access '%s' has %s warp instructions "
+		           "(limit %d)", a->name, count, MAX_INSTS);
 	}
 	a->ninst = (int)n;
 	a->inst = pool_alloc(p, (size_t)n * sizeof *a->inst);

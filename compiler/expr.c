@@ -63,7 +63,7 @@ bool expr_eval(const Expr *e, const int64_t *vars, int64_t *out,
 	case T_SHL:
 	case T_SHR:
 		if (b < 0 || b > 62)
-			return fail(e, "shift count out of range (0 to 62)", err, at);
+			return fail(e, "shift count not in 0..62", err, at);
 		if (e->op == T_SHR) {
 			/* arithmetic shift, defined here rather than by the C compiler */
 			*out = a >= 0 ? a >> b : -((-(a + 1)) >> b) - 1;

@@ -83,6 +83,11 @@ Tok lex_next(Lexer *lx)
 			else
 				while (*d >= '0' && *d <= '9')
 					d++;
+			if (*d == 'x' && d[1] >= '0' && d[1] <= '9')
+				diag_error(lx->d, t.pos, "invalid suffix '%.*s' on number "
+				           "'%.*s' (write '%.*s x %.*s')", (int)(lx->cur - d),
+				           d, (int)(d - tok), tok, (int)(d - tok), tok,
+				           (int)(lx->cur - d - 1), d + 1);
 			diag_error(lx->d, t.pos,
 			           "invalid suffix '%.*s' on number '%.*s'",
 			           (int)(lx->cur - d), d, (int)(d - tok), tok);
@@ -117,7 +122,8 @@ Tok lex_next(Lexer *lx)
 			unsigned char c = (unsigned char)*tok;
 			if (c >= 32 && c < 127)
 				diag_error(lx->d, t.pos, "unexpected character '%c'", c);
-			diag_error(lx->d, t.pos, "unexpected byte 0x%02x", c);
+			diag_error(lx->d, t.pos, "unexpected byte 0x%02x (text outside "
+			           "ASCII is allowed only in comments)", c);
 		}
 		*/
 #undef TOK

@@ -12,12 +12,18 @@ typedef struct {
 	Diag *d;
 	Lexer lx;
 	Tok tok;            /* the current token */
+	Tok prev;           /* the previous token */
+	Pos prev_end;       /* just after it */
 	int depth;          /* expression nesting */
+	int nodes;          /* size of the expression being parsed */
 	Access *acc;        /* the access whose body is being parsed */
 } Parser;
 
 static void next(Parser *ps)
 {
+	Tok t = ps->tok;
+	ps->prev = t;
+	ps->prev_end = (Pos){t.pos.line, t.pos.col + (int)t.n, t.pos.off + t.n};
 	ps->tok = lex_next(&ps->lx);
 }
 
@@ -40,15 +46,31 @@ static const char *found(const Parser *ps, char *buf, size_t n)
 	return lex_kind_name(ps->tok.kind);
 }
 
+/* At the end of the file the caret goes just after the last token, where
+ * the missing text belongs, rather than on an empty line. */
 _Noreturn static void expected(Parser *ps, const char *what)
 {
 	char buf[64];
-	diag_error(ps->d, ps->tok.pos, "expected %s, found %s", what,
+	Pos at = ps->tok.kind == T_EOF && ps->prev_end.line ? ps->prev_end
+	                                                    : ps->tok.pos;
+	diag_error(ps->d, at, "expected %s, found %s", what,
 	           found(ps, buf, sizeof buf));
 }
 
 static Tok expect(Parser *ps, TokKind k)
 {
+	if (k == T_SEMI && ps->tok.kind != T_SEMI) {
+		/* a forgotten ';' is noticed on the next token, often on the
+		 * next line; the caret belongs after the token it should follow */
+		char buf[64];
+		const Tok *pv = &ps->prev;
+		diag_error(ps->d, ps->prev_end, "expected ';' after %s%.*s%s, found %s",
+		           pv->kind == T_IDENT || pv->kind == T_NUM ? "'" : "",
+		           pv->kind == T_IDENT || pv->kind == T_NUM ? (int)pv->n : 0,
+		           pv->s,
+		           pv->kind == T_IDENT || pv->kind == T_NUM ? "'" :
+		           lex_kind_name(pv->kind), found(ps, buf, sizeof buf));
+	}
 	if (ps->tok.kind != k)
 		expected(ps, lex_kind_name(k));
 	Tok t = ps->tok;
@@ -81,9 +103,9 @@ static Tok expect_num(Parser *ps, const char *what)
 static int distance(const char *a, size_t na, const char *b)
 {
 	size_t nb = strlen(b);
-	if (na > 16 || nb > 16)
+	if (na > 64 || nb > 64)
 		return 99;
-	int row[17];
+	int row[65];
 	for (size_t j = 0; j <= nb; j++)
 		row[j] = (int)j;
 	for (size_t i = 1; i <= na; i++) {
@@ -100,28 +122,38 @@ static int distance(const char *a, size_t na, const char *b)
 	return row[nb];
 }
 
-/* Name the closest of words (NULL-terminated) if it is close enough. */
+/* Name the closest of words (NULL-terminated) if it is close enough and
+ * no other word is as close: a hint between equals would be a guess. */
 static const char *closest(const Tok *t, const char *const *words)
 {
 	const char *best = NULL;
 	int bd = 3;
+	bool tie = false;
 	for (; *words; words++) {
 		int dd = distance(t->s, t->n, *words);
+		if (dd >= (int)t->n)        /* 'k' for 'i' would be no hint */
+			continue;
 		if (dd < bd)
-			bd = dd, best = *words;
+			bd = dd, best = *words, tie = false;
+		else if (dd == bd && best)
+			tie = true;
 	}
-	return best;
+	return tie ? NULL : best;
 }
 
-_Noreturn static void unknown(Parser *ps, const char *what,
-                              const char *const *words)
+/* "unknown WHAT 'x'", with a hint, or the list of choices (which
+ * `choices` gives in words where the list is long). */
+_Noreturn static void unknown_of(Parser *ps, const char *what,
+                                 const char *const *words, const char *choices)
 {
 	const char *hint = closest(&ps->tok, words);
 	char list[256] = "";
-	for (const char *const *w = words; *w; w++) {
-		strcat(list, w == words ? "" : (w[1] ? ", " : " or "));
-		strcat(list, *w);
-	}
+	size_t k = 0;
+	for (const char *const *w = words; *w && k < sizeof list; w++)
+		k += (size_t)snprintf(list + k, sizeof list - k, "%s%s",
+		                      w == words ? "" : (w[1] ? ", " : " or "), *w);
+	if (choices)
+		snprintf(list, sizeof list, "%s", choices);
 	if (hint)
 		diag_error(ps->d, ps->tok.pos, "unknown %s '%.*s' (did you mean '%s'?)",
 		           what, (int)ps->tok.n, ps->tok.s, hint);
@@ -129,12 +161,21 @@ _Noreturn static void unknown(Parser *ps, const char *what,
 	           (int)ps->tok.n, ps->tok.s, list);
 }
 
+_Noreturn static void unknown(Parser *ps, const char *what,
+                              const char *const *words)
+{
+	unknown_of(ps, what, words, NULL);
+}
+
 /* ---- expressions ---------------------------------------------------------- */
 
-static Expr *expr(Parser *ps);
+static Expr *binary(Parser *ps, int minprec);
 
 static Expr *new_expr(Parser *ps, ExprKind k, Pos pos)
 {
+	if (++ps->nodes > MAX_EXPR_NODES)
+		diag_error(ps->d, pos, "expression too long (limit %d numbers, "
+		           "names and operators)", MAX_EXPR_NODES);
 	Expr *e = pool_alloc(ps->p, sizeof *e);
 	e->kind = k;
 	e->pos = pos;
@@ -147,19 +188,26 @@ static int lookup_var(Parser *ps, const Tok *t)
 	if (t->n == 4 && memcmp(t->s, "lane", 4) == 0)
 		return 0;
 	const Access *a = ps->acc;
-	for (int i = 0; i < a->nloops; i++)
+	const char *names[MAX_LOOPS + 2] = {"lane"};
+	for (int i = 0; i < a->nloops; i++) {
+		names[i + 1] = a->loops[i].name;
 		if (strlen(a->loops[i].name) == t->n &&
 		    memcmp(a->loops[i].name, t->s, t->n) == 0)
 			return i + 1;
+	}
+	const char *hint = closest(t, names);
+	if (hint)
+		diag_error(ps->d, t->pos, "unknown variable '%.*s' (did you mean "
+		           "'%s'?)", (int)t->n, t->s, hint);
 	if (a->nloops == 0)
 		diag_error(ps->d, t->pos,
 		           "unknown variable '%.*s' (only 'lane' is defined; loop "
 		           "variables come from 'for')", (int)t->n, t->s);
-	char list[128] = "";
-	for (int i = 0; i < a->nloops; i++) {
-		strcat(list, ", ");
-		strcat(list, a->loops[i].name);
-	}
+	char list[256] = "";
+	size_t k = 0;
+	for (int i = 0; i < a->nloops && k < sizeof list; i++)
+		k += (size_t)snprintf(list + k, sizeof list - k, ", %s",
+		                      a->loops[i].name);
 	diag_error(ps->d, t->pos, "unknown variable '%.*s' (defined: lane%s)",
 	           (int)t->n, t->s, list);
 }
@@ -168,7 +216,8 @@ static int lookup_var(Parser *ps, const Tok *t)
 static Expr *primary(Parser *ps)
 {
 	Tok t = ps->tok;
-	if (++ps->depth > MAX_EXPR_DEPTH)
+	bool nests = t.kind == T_LPAREN || t.kind == T_MINUS || t.kind == T_TILDE;
+	if (nests && ++ps->depth > MAX_EXPR_DEPTH)
 		diag_error(ps->d, t.pos, "expression nested too deeply (limit %d)",
 		           MAX_EXPR_DEPTH);
 	Expr *e;
@@ -185,11 +234,15 @@ static Expr *primary(Parser *ps)
 		break;
 	case T_LPAREN:
 		next(ps);
-		e = expr(ps);
+		e = binary(ps, 0);
 		if (ps->tok.kind != T_RPAREN) {
 			char what[64];
-			snprintf(what, sizeof what, "')' to close '(' at column %d",
-			         t.pos.col);
+			if (t.pos.line == ps->tok.pos.line)
+				snprintf(what, sizeof what, "')' to close '(' at column %d",
+				         t.pos.col);
+			else
+				snprintf(what, sizeof what, "')' to close '(' at line %d, "
+				         "column %d", t.pos.line, t.pos.col);
 			expected(ps, what);
 		}
 		next(ps);
@@ -203,7 +256,8 @@ static Expr *primary(Parser *ps)
 	default:
 		expected(ps, "an expression");
 	}
-	ps->depth--;
+	if (nests)
+		ps->depth--;
 	return e;
 }
 
@@ -218,25 +272,19 @@ static Expr *binary(Parser *ps, int minprec)
 			return l;
 		Tok op = ps->tok;
 		next(ps);
-		if (++ps->depth > MAX_EXPR_DEPTH)
-			diag_error(ps->d, op.pos,
-			           "expression nested too deeply (limit %d)",
-			           MAX_EXPR_DEPTH);
 		Expr *e = new_expr(ps, E_BIN, op.pos);
 		e->op = op.kind;
 		e->l = l;
 		e->r = binary(ps, pr + 1);
-		ps->depth--;
 		l = e;
 	}
 }
 
 static Expr *expr(Parser *ps)
 {
-	int depth = ps->depth;
-	Expr *e = binary(ps, 0);
-	ps->depth = depth;
-	return e;
+	ps->depth = 0;
+	ps->nodes = 0;
+	return binary(ps, 0);
 }
 
 /* ---- accesses -------------------------------------------------------------- */
@@ -299,8 +347,15 @@ static void body(Parser *ps, Access *a)
 			         open.pos.line);
 			expected(ps, what);
 		}
-		if (ps->tok.kind != T_IDENT)
-			expected(ps, "'for', 'row', 'col', 'active' or '}'");
+		if (ps->tok.kind != T_IDENT || is(ps, "access") || is(ps, "tile")) {
+			char what[64];
+			if (ps->tok.kind != T_IDENT)
+				snprintf(what, sizeof what, "'for', 'row', 'col', 'active' or '}'");
+			else
+				snprintf(what, sizeof what, "'}' to close '{' at line %d",
+				         open.pos.line);
+			expected(ps, what);
+		}
 		Tok kw = ps->tok;
 		Expr **slot;
 		if (is(ps, "for")) {
@@ -357,9 +412,12 @@ static void access(Parser *ps, Tile *t)
 	if (!tab_parse_op(ps->tok.s, ps->tok.n, &a->op)) {
 		static const char *const ops[] = {
 			"load", "store", "cp.async", "ldmatrix.x1", "ldmatrix.x2",
-			"ldmatrix.x4", "ldmatrix.x4.trans", "stmatrix.x1",
-			"stmatrix.x2", "stmatrix.x4", "stmatrix.x4.trans", NULL};
-		unknown(ps, "operation", ops);
+			"ldmatrix.x4", "ldmatrix.x1.trans", "ldmatrix.x2.trans",
+			"ldmatrix.x4.trans", "stmatrix.x1", "stmatrix.x2",
+			"stmatrix.x4", "stmatrix.x1.trans", "stmatrix.x2.trans",
+			"stmatrix.x4.trans", NULL};
+		unknown_of(ps, "operation", ops, "load, store, cp.async, or "
+		           "ldmatrix/stmatrix .x1, .x2 or .x4, optionally .trans");
 	}
 	next(ps);
 	bool weight_given = false;
@@ -367,14 +425,16 @@ static void access(Parser *ps, Tile *t)
 		Tok kw = ps->tok;
 		if (is(ps, "vec")) {
 			if (a->vec_given)
-				diag_error(ps->d, kw.pos, "'vec' given twice");
+				diag_error(ps->d, kw.pos, "'vec' given twice in access '%s'",
+				           a->name);
 			next(ps);
 			a->vec_pos = ps->tok.pos;
 			a->vec = small_num(ps, "the number of elements per lane");
 			a->vec_given = true;
 		} else if (is(ps, "weight")) {
 			if (weight_given)
-				diag_error(ps->d, kw.pos, "'weight' given twice");
+				diag_error(ps->d, kw.pos, "'weight' given twice in access '%s'",
+				           a->name);
 			next(ps);
 			a->weight_pos = ps->tok.pos;
 			a->weight = small_num(ps, "a weight");
@@ -429,6 +489,9 @@ static void allow(Parser *ps, Tile *t)
 		if (ps->tok.kind != T_IDENT)
 			expected(ps, "a transform (pad, skew, swap, swizzle or none)");
 		unsigned bit;
+		if (is(ps, "none"))
+			diag_error(ps->d, ps->tok.pos, "'none' cannot be combined with "
+			           "other transforms");
 		if (is(ps, "pad")) bit = XF_PAD;
 		else if (is(ps, "skew")) bit = XF_SKEW;
 		else if (is(ps, "swap")) bit = XF_SWAP;
@@ -510,6 +573,8 @@ static void item(Parser *ps, Tile *t)
 			v *= 1024, next(ps);
 		else if (is(ps, "B"))
 			next(ps);
+		else if (ps->tok.kind != T_SEMI)
+			expected(ps, "'B', 'KiB' or ';' after the budget");
 		t->budget = v;
 		break;
 	}
@@ -565,6 +630,12 @@ static void tile(Parser *ps, Unit *u, Tile *t)
 		}
 		if (ps->tok.kind != T_IDENT)
 			expected(ps, "a key or 'access'");
+		if (is(ps, "tile")) {
+			char what[64];
+			snprintf(what, sizeof what, "'}' to close '{' at line %d",
+			         open.pos.line);
+			expected(ps, what);
+		}
 		if (is(ps, "access")) {
 			next(ps);
 			access(ps, t);

@@ -126,7 +126,7 @@ static void test_syntax_errors(void **state)
 {
 	(void)state;
 	assert_error("tile t {\n shape 4 x 4;\n",
-	             "t.tile:3:1: error: expected '}' to close '{' at line 1, found end of file");
+	             "t.tile:2:14: error: expected '}' to close '{' at line 1, found end of file");
 	assert_error("tile t { shap 4 x 4; }",
 	             "t.tile:1:10: error: unknown key 'shap' (did you mean 'shape'?)");
 	assert_error("tile t { dtype f32; dtype f16; }",
