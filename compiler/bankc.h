@@ -200,7 +200,7 @@ typedef struct {
 
 /* Tile keys, for "given twice" and "missing" errors. */
 typedef enum { K_SHAPE, K_STAGES, K_DTYPE, K_ARCH, K_ALLOW, K_BUDGET, K_ALIGN,
-	K_TMA, K_THREADS, K_COUNT } TileKey;
+	K_TMA, K_THREADS, K_TRADEOFF, K_COUNT } TileKey;
 
 typedef struct {
 	char *name;
@@ -216,6 +216,8 @@ typedef struct {
 	int align;          /* base alignment in bytes */
 	bool tma;
 	int threads;        /* block threads for occupancy; 0 = unknown */
+	int64_t tradeoff;   /* bytes worth one weighted wavefront; 0 = none:
+	                     * wavefronts first, then bytes, then arithmetic */
 	Access *acc;
 	int nacc;
 } Tile;
@@ -298,15 +300,50 @@ int sim_parse_row(char *line, size_t len, SimRow *row, const char **err);
 
 /* ---- layout.c: where a logical element lives ------------------------------ */
 
-typedef enum { L_ROWMAJOR } LayoutKind;
+/* The layouts of design.md.  Every kind may be combined with an axis swap,
+ * which stores (c, r) in a cols x rows tile. */
+typedef enum {
+	L_ROWMAJOR,         /* offset = r * pitch + c, pitch = cols */
+	L_PAD,              /* the same with pitch = cols + pad */
+	L_SKEW,             /* chunk (c / gran + skew * r) mod (cols / gran) */
+	L_SWIZZLE,          /* CuTe Swizzle<B,M,S> on the byte offset */
+	L_XOR,              /* chunk c / gran XOR a GF(2)-linear map of r */
+} LayoutKind;
+
+enum { MAX_XOR_BITS = 16 };
 
 typedef struct {
 	LayoutKind kind;
+	bool swap;
+	int srows, scols;   /* the stored shape (cols x rows when swapped) */
 	int pitch;          /* elements per stored row */
+	int gran;           /* L_SKEW, L_XOR: elements per chunk */
+	int skew;           /* L_SKEW: chunks of rotation per row */
+	int B, M, S;        /* L_SWIZZLE */
+	int nx;             /* L_XOR: row bits that feed the map */
+	uint32_t x[MAX_XOR_BITS];   /* L_XOR: chunk mask of row bit i */
 } Layout;
 
 Layout layout_rowmajor(const Tile *t);
-const char *layout_name(const Layout *l);
+/* The empty layout of a kind over t, swapped or not; fill in its
+ * parameters, then layout_legal tells whether it may be used. */
+Layout layout_base(const Tile *t, LayoutKind kind, bool swap);
+/* Bytes of one stage, and of all stages (each stage aligned). */
+int64_t layout_stage_bytes(const Layout *l, const Tile *t);
+int64_t layout_bytes(const Layout *l, const Tile *t);
+/* Extra integer operations per index beyond r * pitch + c. */
+int layout_arith(const Layout *l);
+/* "pad +4 (pitch 36)", "swizzle<3,4,3>", ... */
+void layout_describe(const Layout *l, const Tile *t, char *buf, size_t n);
+const char *layout_kind_name(const Layout *l);
+struct json_t *layout_params_json(const Layout *l, const Tile *t);
+/* Largest vector of any access of t, in bytes: the granule every legal
+ * layout keeps contiguous and aligned. */
+int tile_granule(const Tile *t);
+/* May l hold t: vectors contiguous and aligned, a bijection onto the
+ * footprint, within `budget` bytes, allowed by the spec? */
+bool layout_legal(const Layout *l, const Tile *t, int64_t budget,
+                  const char **why);
 int64_t layout_offset(const Layout *l, const Tile *t, int r, int c);
 /* Byte address of each lane of one instruction under layout l. */
 void layout_inst_addrs(const Layout *l, const Tile *t, const Inst *in,

@@ -69,6 +69,9 @@ static void check_tile_keys(Diag *d, Tile *t)
 	if (t->tma && ar->cc < 90)
 		diag_error(d, t->key[K_TMA], "TMA needs sm_90 or later, not %s",
 		           ar->name);
+	if ((t->given & (1u << K_TRADEOFF)) && t->tradeoff < 1)
+		diag_error(d, t->key[K_TRADEOFF], "tradeoff must be at least 1 byte "
+		           "per wavefront");
 	if (t->nacc == 0)
 		diag_error(d, t->end, "tile '%s' has no accesses", t->name);
 }
@@ -120,6 +123,10 @@ static void check_vec(Diag *d, const Tile *t, Access *a)
 	if (a->vec > t->cols)
 		diag_error(d, a->vec_pos, "a vector of %d elements is wider than the "
 		           "row (%d columns)", a->vec, t->cols);
+	if (bytes > t->align)
+		diag_error(d, a->vec_pos, "vectors of %lld bytes need the tile "
+		           "aligned to %lld bytes, but align is %d", (long long)bytes,
+		           (long long)bytes, t->align);
 	if (t->cols % a->vec)
 		diag_error(d, a->vec_pos, "rows of %d elements do not split into "
 		           "aligned vectors of %d", t->cols, a->vec);

@@ -65,6 +65,8 @@ void dump_text(FILE *f, const Unit *u)
 			fputs("    tma yes;\n", f);
 		if (t->threads)
 			fprintf(f, "    threads %d;\n", t->threads);
+		if (t->tradeoff)
+			fprintf(f, "    tradeoff %lld;\n", (long long)t->tradeoff);
 		for (int j = 0; j < t->nacc; j++)
 			dump_access(f, &t->acc[j]);
 		fputs("}\n", f);
@@ -137,6 +139,8 @@ json_t *dump_tile_json(const Tile *t)
 		json_object_set_new(o, "budget", json_integer(t->budget));
 	if (t->threads)
 		json_object_set_new(o, "threads", json_integer(t->threads));
+	if (t->tradeoff)
+		json_object_set_new(o, "tradeoff", json_integer(t->tradeoff));
 	return o;
 }
 

@@ -29,11 +29,12 @@ static void print_vars(const Access *a, int i)
 static void explain_access(const Geom *g, const Layout *l, const Tile *t,
                            const Access *a)
 {
-	char opn[32];
+	char opn[32], lname[160];
 	tab_op_name(a->op, opn, sizeof opn);
+	layout_describe(l, t, lname, sizeof lname);
 	printf("tile %s, access %s: %s, %lld bytes per lane, %d instructions, "
 	       "layout %s\n", t->name, a->name, opn,
-	       (long long)(a->vec * tile_elem_bytes(t)), a->ninst, layout_name(l));
+	       (long long)(a->vec * tile_elem_bytes(t)), a->ninst, lname);
 	printf("  %6s  %-18s  %10s  %5s  %s\n", "inst", "vars", "wavefronts",
 	       "ideal", "conflicting banks (phase: bank x distinct words)");
 	int64_t tw = 0, ti = 0;

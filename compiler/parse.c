@@ -466,6 +466,7 @@ static const char *const key_names[K_COUNT] = {
 	[K_SHAPE] = "shape", [K_STAGES] = "stages", [K_DTYPE] = "dtype",
 	[K_ARCH] = "arch", [K_ALLOW] = "allow", [K_BUDGET] = "budget",
 	[K_ALIGN] = "align", [K_TMA] = "tma", [K_THREADS] = "threads",
+	[K_TRADEOFF] = "tradeoff",
 };
 
 static const char *const dtype_names[] = {
@@ -508,7 +509,8 @@ static void allow(Parser *ps, Tile *t)
 
 /* item = "shape" NUM "x" NUM ";" | "stages" NUM ";" | "dtype" NAME ";"
  *      | "arch" NAME ";" | allow | "budget" NUM ["B" | "KiB"] ";"
- *      | "align" NUM ";" | "tma" ("yes" | "no") ";" | "threads" NUM ";" */
+ *      | "align" NUM ";" | "tma" ("yes" | "no") ";" | "threads" NUM ";"
+ *      | "tradeoff" NUM ";" */
 static void item(Parser *ps, Tile *t)
 {
 	Tok kw = ps->tok;
@@ -518,8 +520,8 @@ static void item(Parser *ps, Tile *t)
 			break;
 	if (k == K_COUNT) {
 		static const char *const words[] = {"shape", "stages", "dtype",
-			"arch", "allow", "budget", "align", "tma", "threads", "access",
-			NULL};
+			"arch", "allow", "budget", "align", "tma", "threads", "tradeoff",
+			"access", NULL};
 		unknown(ps, "key", words);
 	}
 	if (t->given & (1u << k))
@@ -594,6 +596,10 @@ static void item(Parser *ps, Tile *t)
 	case K_THREADS:
 		t->key[k] = ps->tok.pos;
 		t->threads = small_num(ps, "the number of threads per block");
+		break;
+	case K_TRADEOFF:
+		t->key[k] = ps->tok.pos;
+		t->tradeoff = small_num(ps, "bytes worth one wavefront");
 		break;
 	case K_COUNT:
 		break;
