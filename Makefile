@@ -36,16 +36,12 @@ bankc: build/main.o build/libbankc.a
 deps:
 	@sh tools/deps.sh
 
-# The main job: check every spec, write its canonical dump and JSON to out/,
-# and print each access's predicted wavefronts against its ideal.
+# The main job: solve every spec, write the report to out/compare.json and
+# print the comparison.
 run: bankc
 	@mkdir -p out
-	@set -e; for f in specs/*.tile; do \
-		n=$$(basename $$f .tile); \
-		./bankc dump $$f > out/$$n.tile.tmp && mv out/$$n.tile.tmp out/$$n.tile; \
-		./bankc dump --json $$f > out/$$n.json.tmp && mv out/$$n.json.tmp out/$$n.json; \
-	done
-	@./bankc explain --summary specs/*.tile
+	@./bankc compare --json specs/*.tile > out/compare.json.tmp && mv out/compare.json.tmp out/compare.json
+	@./bankc compare --top 3 specs/*.tile
 
 # ---- tests ------------------------------------------------------------------
 UNIT := $(patsubst tests/unit/%.c,build/%,$(wildcard tests/unit/test_*.c))
@@ -67,6 +63,13 @@ check: bankc $(UNIT)
 	  { echo "probe patterns: 0 passed, 1 failed (tests/gpu/patterns.tsv is not gen_patterns' output)"; fail=1; }; \
 	exit $$fail
 
+# Solver timing: the specs corpus (median of 21 runs per tile) and a sweep.
+build/bench: tests/bench/bench.c build/libbankc.a
+	@echo "CC $<"; $(CC) $(CFLAGS) -o $@ $< build/libbankc.a $(LDLIBS)
+
+bench: build/bench
+	./build/bench specs/*.tile
+
 # On a machine with a GPU and Nsight Compute: measure the probe patterns.
 gpu-probe:
 	sh tests/gpu/probe.sh tests/gpu/patterns.tsv out/probe.tsv
@@ -74,4 +77,4 @@ gpu-probe:
 clean:
 	rm -rf build bankc out
 
-.PHONY: all check clean deps run gpu-probe
+.PHONY: all check clean deps run bench gpu-probe

@@ -352,6 +352,61 @@ void layout_inst_addrs(const Layout *l, const Tile *t, const Inst *in,
 void layout_sim_inst(const Geom *g, const Layout *l, const Tile *t,
                      const Access *a, const Inst *in, SimResult *r);
 
+/* ---- solve.c: the layout search ------------------------------------------- */
+
+typedef struct {
+	Layout l;
+	int64_t wave;                   /* weighted wavefronts, all accesses */
+	int64_t acc_wave[MAX_ACCESSES]; /* each access's, unweighted */
+	int64_t bytes;                  /* footprint, all stages */
+	int arith;
+	int blocks;                     /* resident blocks per SM */
+	long order;                     /* enumeration order: the last tie-break */
+} Cand;
+
+typedef struct {
+	int top;            /* candidates kept in the ranking (at least 1) */
+	bool exhaustive;    /* no pruning at all (for tests) */
+} SolveOpts;
+
+typedef struct {
+	int64_t lower_bound;            /* weighted sum of ideal wavefronts */
+	int64_t aligned_bound;          /* the same, knowing granule alignment */
+	int64_t acc_ideal[MAX_ACCESSES], acc_bound[MAX_ACCESSES];
+	int *inst_bound[MAX_ACCESSES];  /* each instruction's aligned bound */
+	int acc_order[MAX_ACCESSES];    /* costed most-conflicted first */
+	int64_t budget;
+	bool found;
+	Cand best;
+	Cand *top;                      /* the ranking, best first */
+	int ntop;
+	long evaluated, cut, illegal;   /* candidates costed, cut short, refused */
+	bool xor_full;                  /* every xor map was searched */
+	int xor_bits;                   /* row bits the xor maps used */
+	int blocks_rowmajor;
+} Solution;
+
+void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
+                Solution *s);
+void solve_free(Solution *s);
+int solve_blocks(const Tile *t, int64_t bytes);   /* resident blocks per SM */
+/* Cost one layout fully (no pruning). */
+void solve_cost(const Tile *t, const Geom *g, const Layout *l, Cand *c);
+
+/* ---- baseline.c: what other systems would choose -------------------------- */
+
+enum { MAX_BASELINES = 4 };
+
+typedef struct {
+	const char *name;   /* "row-major", "pad by one", "CuTe", "Triton" */
+	char note[128];     /* its parameters, or why it cannot hold the tile */
+	bool legal;
+	Cand c;
+} Baseline;
+
+int baseline_all(const Tile *t, const Geom *g, int64_t budget,
+                 Baseline out[MAX_BASELINES]);
+
 /* ---- the command line (main.c, simcli.c, explain.c) ---------------------- */
 
 int cli_usage_error(const char *fmt, const char *arg);
@@ -359,5 +414,8 @@ int cli_usage_error(const char *fmt, const char *arg);
 bool cli_geom_option(int argc, char **argv, int *i, Geom *g, int *rc);
 int cmd_sim(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+struct json_t *compare_tile_json(const Tile *t, const Solution *s,
+                                 const Baseline *b, int nb);
 
 #endif

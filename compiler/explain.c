@@ -79,7 +79,7 @@ static void summary_access(const Geom *g, const Layout *l, const Tile *t,
 }
 
 static int explain_file(const Geom *g, const char *file, const char *tname,
-                        const char *aname, bool summary)
+                        const char *aname, bool summary, bool chosen)
 {
 	Pool *p = pool_new();
 	Src src;
@@ -93,6 +93,14 @@ static int explain_file(const Geom *g, const char *file, const char *tname,
 		if (tname && strcmp(tname, t->name) != 0)
 			continue;
 		Layout l = layout_rowmajor(t);
+		if (chosen) {
+			SolveOpts o = {1, false};
+			Solution s;
+			solve_tile(t, g, &o, &s);
+			if (s.found)
+				l = s.best.l;
+			solve_free(&s);
+		}
 		for (int j = 0; j < t->nacc; j++)
 			if (!aname || strcmp(aname, t->acc[j].name) == 0) {
 				if (summary)
@@ -123,7 +131,7 @@ int cmd_explain(int argc, char **argv)
 {
 	Geom g = sim_geom_default;
 	const char *tname = NULL, *aname = NULL;
-	bool summary = false;
+	bool summary = false, chosen = false;
 	int nfiles = 0;
 	for (int i = 0; i < argc; i++) {
 		int rc;
@@ -140,6 +148,8 @@ int cmd_explain(int argc, char **argv)
 			*slot = argv[++i];
 		} else if (strcmp(argv[i], "--summary") == 0) {
 			summary = true;
+		} else if (strcmp(argv[i], "--chosen") == 0) {
+			chosen = true;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return cli_usage_error("unknown option '%s' for explain", argv[i]);
 		} else {
@@ -153,7 +163,7 @@ int cmd_explain(int argc, char **argv)
 		       "insts", "wavefronts", "ideal", "ratio");
 	int rc = 0;
 	for (int i = 0; i < nfiles; i++)
-		if (explain_file(&g, argv[i], tname, aname, summary))
+		if (explain_file(&g, argv[i], tname, aname, summary, chosen))
 			rc = 1;
 	return rc;
 }

@@ -194,13 +194,19 @@ bool layout_legal(const Layout *l, const Tile *t, int64_t budget,
 			return fail(why, "the swizzle breaks the vectors or leaves the tile");
 		break;
 	case L_XOR: {
+		/* the map flips the low chunk bits: they must stay in the row */
 		int k = l->scols / l->gran;
-		if (l->pitch != l->scols || l->gran * es < g || l->scols % l->gran ||
-		    !pow2(k) || l->nx > MAX_XOR_BITS)
-			return fail(why, "rows do not split into a power of two of chunks");
+		uint32_t all = 0;
 		for (int i = 0; i < l->nx; i++)
-			if (l->x[i] >= (uint32_t)k)
-				return fail(why, "the map leaves the row");
+			all |= l->x[i];
+		uint32_t span = 1;
+		while (span <= all)
+			span <<= 1;
+		if (l->pitch != l->scols || l->gran * es < g || l->scols % l->gran ||
+		    l->nx > MAX_XOR_BITS)
+			return fail(why, "the chunks break the vectors");
+		if (k % span)
+			return fail(why, "the map leaves the row");
 		break;
 	}
 	}

@@ -15,16 +15,20 @@ static const char usage[] =
 "Commands:\n"
 "  check FILE...           parse and check .tile specs; print nothing if good\n"
 "  dump [--json] FILE      print the checked tiles in canonical form (or JSON)\n"
+"  compare [--json] [--top N] FILE...\n"
+"                          choose each tile's layout: the candidates ranked,\n"
+"                          the lower bound, baselines, occupancy\n"
 "  sim --table FILE        predict the wavefronts of each pattern in a table\n"
 "                          and compare with its measured column\n"
 "  sim --op OP --width W --offsets A,B,... [--mask HEX]\n"
 "                          predict one warp instruction and show its banks\n"
-"  explain [--summary] FILE... [--tile T] [--access A]\n"
+"  explain [--summary] [--chosen] FILE... [--tile T] [--access A]\n"
 "                          every warp instruction of a spec's accesses with\n"
-"                          its wavefronts and conflicting banks (row-major);\n"
+"                          its wavefronts and conflicting banks, under the\n"
+"                          row-major layout or (--chosen) the solver's;\n"
 "                          --summary: one line of totals per access\n"
 "\n"
-"Options for sim and explain:\n"
+"Options for sim, explain and compare:\n"
 "  --banks N               number of banks (default 32)\n"
 "  --bank-bytes 4|8        bank width in bytes (default 4; 8 is Kepler's mode)\n"
 "  --no-merge              do not merge broadcast pairs of 8/16-byte loads\n"
@@ -115,6 +119,8 @@ int main(int argc, char **argv)
 		rc = cmd_sim(argc - 2, argv + 2);
 	else if (strcmp(cmd, "explain") == 0)
 		rc = cmd_explain(argc - 2, argv + 2);
+	else if (strcmp(cmd, "compare") == 0)
+		rc = cmd_compare(argc - 2, argv + 2);
 	else
 		rc = cli_usage_error("unknown command '%s'", cmd);
 	if (fflush(stdout) != 0 || ferror(stdout)) {

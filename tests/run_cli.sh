@@ -57,5 +57,15 @@ expect 1 "bad.tsv:1: error: need 32 offsets" -- sim --table "$tmp/bad.tsv"
 printf 'x\tload\t4\tffffffff\t%s\t5\n' "$(seq -s, 0 128 3968)" >"$tmp/differ.tsv"
 expect 1 "1 rows, 0 match, 1 differ" -- sim --table "$tmp/differ.tsv"
 
+expect 0 "total 32 wavefronts, ideal 32 (conflict-free)" -- explain --chosen specs/seeds.tile --tile transpose_f32 --access drain
+expect 0 "lower bound 64 (sum of ideal): optimal" -- compare specs/seeds.tile
+expect 0 "pad by one (pitch 33)" -- compare --top 2 specs/seeds.tile
+expect 0 "544 knowing that 16-byte vectors stay whole and aligned: optimal" -- compare specs/transpose.tile
+expect 0 '"lower_bound": 64' -- compare --json specs/seeds.tile
+expect 0 '"optimal": true' -- compare --json specs/seeds.tile
+expect 2 "--top takes 1 to 1000" -- compare --top 0 specs/seeds.tile
+expect 2 "compare needs a FILE" -- compare
+expect 1 "empty.tile:1:1: error" -- compare specs/seeds.tile tests/bad/empty.tile
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

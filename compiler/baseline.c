@@ -1,0 +1,104 @@
+/* Baselines: the layouts other systems would pick for the same tile,
+ * from their public rules, costed by the same model so a user sees what
+ * bankc gains over each.
+ *
+ * - row-major: no transform;
+ * - pad by one element: the textbook (and XLA's 32 x 33) choice;
+ * - CuTe: CUTLASS 3's selector takes the largest Swizzle<B,4,3> atom
+ *   (SW128, SW64, SW32) whose span divides the row; TileLang and
+ *   ThunderKittens follow the same rule.  Its atoms, tiled along the row,
+ *   XOR row bits 0..B-1 into 16-byte chunk bits 0..B-1;
+ * - Triton (tiles read by ldmatrix, i.e. MMA operands): 16-byte vectors,
+ *   perPhase = max(1, 128 / row bytes), maxPhase = max(1, 8 / perPhase),
+ *   chunk ^= (row / perPhase) % maxPhase. */
+#include <string.h>
+
+#include "bankc.h"
+
+static void finish(const Tile *t, const Geom *g, int64_t budget, Baseline *b)
+{
+	/* judge legality by vectors and memory only: another system would not
+	 * know this spec's `allow` or `tma` */
+	Tile free = *t;
+	free.allow = XF_ALL;
+	free.tma = false;
+	const char *why;
+	b->legal = layout_legal(&b->c.l, &free, budget, &why);
+	if (!b->legal) {
+		size_t n = strlen(b->note);
+		snprintf(b->note + n, sizeof b->note - n, "%s%s", n ? ": " : "", why);
+		return;
+	}
+	solve_cost(t, g, &b->c.l, &b->c);
+}
+
+static bool has_matrix_access(const Tile *t)
+{
+	for (int j = 0; j < t->nacc; j++)
+		if (op_is_matrix(t->acc[j].op))
+			return true;
+	return false;
+}
+
+/* A row-bit to chunk-bit map over 16-byte chunks. */
+static Layout chunk_xor(const Tile *t, int first_bit, int nbits)
+{
+	Layout l = layout_base(t, L_XOR, false);
+	int es = (int)tile_elem_bytes(t);
+	l.gran = es >= 16 ? 1 : 16 / es;
+	l.nx = first_bit + nbits;
+	for (int i = 0; i < nbits && first_bit + i < MAX_XOR_BITS; i++)
+		l.x[first_bit + i] = 1u << i;
+	return l;
+}
+
+int baseline_all(const Tile *t, const Geom *g, int64_t budget,
+                 Baseline out[MAX_BASELINES])
+{
+	int n = 0;
+	int64_t rb = (int64_t)t->cols * tile_elem_bytes(t);
+	memset(out, 0, MAX_BASELINES * sizeof *out);
+
+	Baseline *b = &out[n++];
+	b->name = "row-major";
+	b->c.l = layout_rowmajor(t);
+	finish(t, g, budget, b);
+
+	b = &out[n++];
+	b->name = "pad by one";
+	b->c.l = layout_base(t, L_PAD, false);
+	b->c.l.pitch = t->cols + 1;
+	snprintf(b->note, sizeof b->note, "pitch %d", t->cols + 1);
+	finish(t, g, budget, b);
+
+	b = &out[n++];
+	b->name = "CuTe";
+	int bits = rb % 128 == 0 ? 3 : rb % 64 == 0 ? 2 : rb % 32 == 0 ? 1 : 0;
+	if (bits) {
+		snprintf(b->note, sizeof b->note, "SW%d atom, Swizzle<%d,4,3>",
+		         16 << bits, bits);
+		b->c.l = chunk_xor(t, 0, bits);
+	} else {
+		snprintf(b->note, sizeof b->note, "no swizzle atom divides a "
+		         "%lld-byte row", (long long)rb);
+		b->c.l = layout_rowmajor(t);
+	}
+	finish(t, g, budget, b);
+
+	if (has_matrix_access(t)) {
+		b = &out[n++];
+		b->name = "Triton";
+		int per_phase = rb >= 128 ? 1 : (int)(128 / rb);
+		int max_phase = 8 / per_phase > 1 ? 8 / per_phase : 1;
+		int pp = 0, mp = 0;
+		while ((1 << pp) < per_phase)
+			pp++;
+		while ((1 << mp) < max_phase)
+			mp++;
+		snprintf(b->note, sizeof b->note, "vec %d, perPhase %d, maxPhase %d",
+		         (int)(16 / tile_elem_bytes(t)), per_phase, max_phase);
+		b->c.l = chunk_xor(t, pp, mp);
+		finish(t, g, budget, b);
+	}
+	return n;
+}

@@ -1,0 +1,214 @@
+/* bankc compare: per tile, the layouts ranked by the objective, with the
+ * certificate (lower bound, and whether the choice reaches it), the
+ * baselines of other systems, and occupancy; as text or JSON. */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bankc.h"
+
+static void describe(const Cand *c, const Tile *t, char *buf, size_t n)
+{
+	layout_describe(&c->l, t, buf, n);
+}
+
+static int col_width(const Access *a)
+{
+	int w = (int)strlen(a->name);
+	return w < 11 ? 11 : w;
+}
+
+static void print_header(const Tile *t)
+{
+	printf("  %4s  %-44s", "rank", "layout");
+	for (int j = 0; j < t->nacc; j++)
+		printf("  %*s", col_width(&t->acc[j]), t->acc[j].name);
+	printf("  %8s  %7s  %7s  %6s  %5s\n", "weighted", "bytes", "over",
+	       "blk/SM", "arith");
+}
+
+static void print_row(const Tile *t, const Solution *s, const char *rank,
+                      const char *name, const Cand *c)
+{
+	Layout rm = layout_rowmajor(t);
+	int64_t base = layout_bytes(&rm, t);
+	printf("  %4s  %-44s", rank, name);
+	for (int j = 0; j < t->nacc; j++) {
+		char cell[40];
+		snprintf(cell, sizeof cell, "%lld/%lld", (long long)c->acc_wave[j],
+		         (long long)s->acc_ideal[j]);
+		printf("  %*s", col_width(&t->acc[j]), cell);
+	}
+	printf("  %8lld  %7lld  %+6.1f%%  %6d  %5d\n", (long long)c->wave,
+	       (long long)c->bytes, 100.0 * (double)(c->bytes - base) / (double)base,
+	       c->blocks, c->arith);
+}
+
+static void print_tile(const Tile *t, const Solution *s, const Baseline *b,
+                       int nb, int show)
+{
+	printf("tile %s: %d x %d %s", t->name, t->rows, t->cols,
+	       tab_dtype[t->dtype].name);
+	if (t->stages > 1)
+		printf(" x %d stages", t->stages);
+	printf(", %s", tab_arch[t->arch].name);
+	if (t->threads)
+		printf(", %d threads", t->threads);
+	printf("\n");
+	if (!s->found) {
+		printf("  no legal layout: every candidate breaks a vector, the "
+		       "budget or the spec's restrictions\n\n");
+		return;
+	}
+	char name[160];
+	const Cand *c = &s->best;
+	describe(c, t, name, sizeof name);
+	int64_t gap = c->wave - s->aligned_bound;
+	printf("  chosen: %s: %lld weighted wavefronts, %lld bytes, %d blocks/SM "
+	       "(row-major %d)\n", name, (long long)c->wave, (long long)c->bytes,
+	       c->blocks, s->blocks_rowmajor);
+	printf("  lower bound %lld (sum of ideal)", (long long)s->lower_bound);
+	if (s->aligned_bound != s->lower_bound)
+		printf(", %lld knowing that %d-byte vectors stay whole and aligned",
+		       (long long)s->aligned_bound, tile_granule(t));
+	if (gap == 0)
+		printf(": optimal\n");
+	else
+		printf(": best found, %lld above the bound\n", (long long)gap);
+	print_header(t);
+	for (int i = 0; i < s->ntop && i < show; i++) {
+		char rank[16];
+		snprintf(rank, sizeof rank, "%d", i + 1);
+		describe(&s->top[i], t, name, sizeof name);
+		print_row(t, s, rank, name, &s->top[i]);
+	}
+	printf("  baselines:\n");
+	for (int i = 0; i < nb; i++) {
+		char label[160];
+		snprintf(label, sizeof label, "%s%s%s%s", b[i].name,
+		         b[i].note[0] ? " (" : "", b[i].note, b[i].note[0] ? ")" : "");
+		if (!b[i].legal) {
+			printf("  %4s  %s: cannot hold this tile\n", "", label);
+			continue;
+		}
+		print_row(t, s, "", label, &b[i].c);
+	}
+	printf("  searched: %ld layouts costed, %ld cut short by the bound, %ld "
+	       "illegal\n\n", s->evaluated, s->cut, s->illegal);
+}
+
+static json_t *cand_json(const Tile *t, const Solution *s, const Cand *c)
+{
+	char name[160];
+	describe(c, t, name, sizeof name);
+	json_t *acc = json_array();
+	for (int j = 0; j < t->nacc; j++)
+		json_array_append_new(acc, json_pack("{s:s, s:I, s:I, s:I}", "name",
+		                      t->acc[j].name, "wavefronts",
+		                      (json_int_t)c->acc_wave[j], "ideal",
+		                      (json_int_t)s->acc_ideal[j], "bound",
+		                      (json_int_t)s->acc_bound[j]));
+	return json_pack("{s:s, s:s, s:o, s:I, s:I, s:b, s:i, s:i, s:o}",
+	                 "layout", layout_kind_name(&c->l), "describe", name,
+	                 "params", layout_params_json(&c->l, t), "wavefronts",
+	                 (json_int_t)c->wave, "footprint_bytes",
+	                 (json_int_t)c->bytes, "optimal",
+	                 c->wave == s->aligned_bound, "arith", c->arith,
+	                 "blocks_per_sm", c->blocks, "accesses", acc);
+}
+
+json_t *compare_tile_json(const Tile *t, const Solution *s,
+                          const Baseline *b, int nb)
+{
+	json_t *cands = json_array();
+	for (int i = 0; i < s->ntop; i++)
+		json_array_append_new(cands, cand_json(t, s, &s->top[i]));
+	json_t *bases = json_array();
+	for (int i = 0; i < nb; i++) {
+		json_t *o = b[i].legal ? cand_json(t, s, &b[i].c) : json_object();
+		json_object_set_new(o, "name", json_string(b[i].name));
+		json_object_set_new(o, "note", json_string(b[i].note));
+		json_object_set_new(o, "legal", json_boolean(b[i].legal));
+		json_array_append_new(bases, o);
+	}
+	json_t *o = json_pack("{s:s, s:I, s:I, s:i, s:o, s:o, s:{s:I, s:I, s:I, "
+	                      "s:b, s:i}}", "name", t->name, "lower_bound",
+	                      (json_int_t)s->lower_bound, "aligned_bound",
+	                      (json_int_t)s->aligned_bound,
+	                      "rowmajor_blocks_per_sm", s->blocks_rowmajor,
+	                      "candidates", cands, "baselines", bases, "search",
+	                      "costed", (json_int_t)s->evaluated, "cut",
+	                      (json_int_t)s->cut, "illegal", (json_int_t)s->illegal,
+	                      "xor_full", s->xor_full, "xor_row_bits",
+	                      s->xor_bits);
+	json_object_set_new(o, "chosen", s->found ? cand_json(t, s, &s->best)
+	                                          : json_null());
+	return o;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	Geom g = sim_geom_default;
+	bool json = false;
+	int top = 5, nfiles = 0;
+	for (int i = 0; i < argc; i++) {
+		int rc;
+		if (cli_geom_option(argc, argv, &i, &g, &rc)) {
+			if (rc)
+				return rc;
+		} else if (strcmp(argv[i], "--json") == 0) {
+			json = true;
+		} else if (strcmp(argv[i], "--top") == 0) {
+			char *end;
+			if (i + 1 >= argc)
+				return cli_usage_error("%s needs a value", argv[i]);
+			long v = strtol(argv[++i], &end, 10);
+			if (*end || v < 1 || v > 1000)
+				return cli_usage_error("--top takes 1 to 1000, not '%s'", argv[i]);
+			top = (int)v;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return cli_usage_error("unknown option '%s' for compare", argv[i]);
+		} else {
+			argv[nfiles++] = argv[i];
+		}
+	}
+	if (!nfiles)
+		return cli_usage_error("%s", "compare needs a FILE");
+	/* all files are checked before anything is printed */
+	Pool *p = pool_new();
+	Src *src = calloc((size_t)nfiles, sizeof *src);
+	Unit *u = calloc((size_t)nfiles, sizeof *u);
+	int rc = 0;
+	for (int i = 0; i < nfiles; i++)
+		if (!frontend_file(argv[i], p, stderr, &src[i], &u[i]))
+			rc = 1;
+	if (rc == 0) {
+		json_t *tiles = json ? json_array() : NULL;
+		SolveOpts o = {top, false};
+		for (int i = 0; i < nfiles; i++)
+			for (int k = 0; k < u[i].ntiles; k++) {
+				const Tile *t = &u[i].tiles[k];
+				Solution s;
+				Baseline b[MAX_BASELINES];
+				solve_tile(t, &g, &o, &s);
+				int nb = baseline_all(t, &g, s.budget, b);
+				if (json)
+					json_array_append_new(tiles, compare_tile_json(t, &s, b, nb));
+				else
+					print_tile(t, &s, b, nb, top);
+				solve_free(&s);
+			}
+		if (json) {
+			json_t *root = json_pack("{s:o}", "tiles", tiles);
+			json_dumpf(root, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
+			putchar('\n');
+			json_decref(root);
+		}
+	}
+	for (int i = 0; i < nfiles; i++)
+		src_free(&src[i]);
+	free(src);
+	free(u);
+	pool_free(p);
+	return rc;
+}

@@ -1,0 +1,215 @@
+/* Unit tests of the solver (compiler/solve.c) and the baselines: the
+ * seeds' answers, agreement with a search that prunes nothing, and the
+ * lower bound holding for every layout costed. */
+#include "testutil.h"
+
+static Solution solve(const Tile *t, int top, bool exhaustive)
+{
+	SolveOpts o = {top, exhaustive};
+	Solution s;
+	solve_tile(t, &sim_geom_default, &o, &s);
+	return s;
+}
+
+static Tile *tile_named(Run *r, const char *name)
+{
+	for (int i = 0; i < r->unit.ntiles; i++)
+		if (strcmp(r->unit.tiles[i].name, name) == 0)
+			return &r->unit.tiles[i];
+	fail_msg("no tile %s", name);
+	return NULL;
+}
+
+static Run *run_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	static char buf[1 << 16];
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	Run *r = run_n(buf, n);
+	assert_true(r->ok);
+	return r;
+}
+
+/* The seed: a 32 x 32 f32 tile read down columns takes 1 wavefront per
+ * instruction; row-major takes 32. */
+static void test_transpose_seed(void **state)
+{
+	(void)state;
+	Run *r = run_file("specs/seeds.tile");
+	Tile *t = tile_named(r, "transpose_f32");
+	Solution s = solve(t, 1, false);
+	assert_true(s.found);
+	assert_int_equal(s.lower_bound, 64);
+	assert_int_equal(s.best.wave, 64);
+	assert_int_equal(s.best.acc_wave[1], 32);           /* drain */
+	assert_int_equal(s.best.bytes, 4096);               /* no padding */
+	Baseline b[MAX_BASELINES];
+	int nb = baseline_all(t, &sim_geom_default, s.budget, b);
+	assert_int_equal(nb, 3);
+	assert_int_equal(b[0].c.acc_wave[1], 1024);         /* row-major */
+	assert_int_equal(b[1].c.wave, 64);                  /* pad by one */
+	assert_int_equal(b[1].c.bytes, 4224);
+	assert_int_equal(b[2].c.acc_wave[1], 128);          /* CuTe SW128 */
+	solve_free(&s);
+	run_free(r);
+}
+
+/* float4 read down columns: conflict-free, and not "pad by one" (which
+ * cannot hold 16-byte vectors). */
+static void test_float4_columns(void **state)
+{
+	(void)state;
+	Run *r = run_file("specs/transpose.tile");
+	Tile *t = tile_named(r, "col_float4");
+	Solution s = solve(t, 1, false);
+	assert_int_equal(s.best.wave, s.lower_bound);
+	assert_false(s.best.l.kind == L_PAD && s.best.l.pitch == t->cols + 1);
+	const char *why;
+	assert_true(layout_legal(&s.best.l, t, s.budget, &why));
+	Baseline b[MAX_BASELINES];
+	baseline_all(t, &sim_geom_default, s.budget, b);
+	assert_false(b[1].legal);                           /* pad by one */
+	solve_free(&s);
+	run_free(r);
+}
+
+/* Bytes down columns with 16-byte vectors: the plain bound (1 per phase)
+ * is out of reach; the alignment-aware one is 4 and is met. */
+static void test_aligned_bound(void **state)
+{
+	(void)state;
+	Run *r = run_file("specs/transpose.tile");
+	Tile *t = tile_named(r, "transpose_i8");
+	Solution s = solve(t, 1, false);
+	assert_int_equal(s.acc_ideal[1], 128);
+	assert_int_equal(s.acc_bound[1], 512);
+	assert_int_equal(s.best.acc_wave[1], 512);
+	assert_int_equal(s.best.wave, s.aligned_bound);
+	solve_free(&s);
+	run_free(r);
+}
+
+static void test_tma_and_occupancy(void **state)
+{
+	(void)state;
+	Run *r = run_file("specs/gemm.tile");
+	Tile *t = tile_named(r, "tma_b_bf16");
+	Solution s = solve(t, 1, false);
+	assert_int_equal(s.best.l.kind, L_SWIZZLE);
+	assert_int_equal(s.best.l.B, 3);
+	assert_int_equal(s.best.l.M, 4);
+	assert_int_equal(s.best.l.S, 3);
+	assert_int_equal(s.best.wave, s.lower_bound);
+	solve_free(&s);
+	/* sm_90: 233472 bytes per SM, 1024 reserved per block, at most 32 */
+	assert_int_equal(solve_blocks(t, 8192), 25);
+	assert_int_equal(solve_blocks(t, 4096), 32);
+	assert_int_equal(solve_blocks(t, 300000), 0);
+	t = tile_named(r, "gemm_a_f16");                    /* 128 threads */
+	assert_int_equal(solve_blocks(t, 1024), 16);
+	run_free(r);
+}
+
+/* The objective's own keys must come out the same with and without
+ * pruning: the same layout, the same cost. */
+static void agree(const Tile *t)
+{
+	Solution full = solve(t, 1, true);
+	Solution fast = solve(t, 1, false);
+	Solution ranked = solve(t, 4, false);
+	assert_true(full.found);
+	assert_int_equal(full.best.wave, fast.best.wave);
+	assert_int_equal(full.best.bytes, fast.best.bytes);
+	assert_int_equal(full.best.arith, fast.best.arith);
+	assert_int_equal(full.best.order, fast.best.order);
+	assert_int_equal(full.best.order, ranked.best.order);
+	assert_true(full.best.wave >= full.aligned_bound);
+	assert_true(full.aligned_bound >= full.lower_bound);
+	/* an independent recount of the chosen layout */
+	Cand c;
+	solve_cost(t, &sim_geom_default, &fast.best.l, &c);
+	assert_int_equal(c.wave, fast.best.wave);
+	solve_free(&full);
+	solve_free(&fast);
+	solve_free(&ranked);
+}
+
+static void test_bruteforce_specs(void **state)
+{
+	(void)state;
+	static const char *const files[] = {"specs/seeds.tile",
+		"specs/transpose.tile", "specs/reduce.tile", "specs/sgemm.tile"};
+	for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+		Run *r = run_file(files[f]);
+		for (int i = 0; i < r->unit.ntiles; i++)
+			agree(&r->unit.tiles[i]);
+		run_free(r);
+	}
+}
+
+/* splitmix64 for reproducible random tiles */
+static uint64_t seed = 12345;
+static uint64_t rnd(void)
+{
+	uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Random small tiles with random affine accesses: pruning never changes
+ * the answer, and no layout costed beats the bound. */
+static void test_bruteforce_random(void **state)
+{
+	(void)state;
+	static const char *const dts[] = {"i8", "f16", "f32", "f64"};
+	static const int es[] = {1, 2, 4, 8};
+	int done = 0;
+	for (int it = 0; done < 60 && it < 1000; it++) {
+		int d = (int)(rnd() % 4);
+		int rows = 4 << (rnd() % 3), cols = (16 / es[d]) << (rnd() % 3);
+		int vec = 1 << (rnd() % 3);
+		while (vec * es[d] > 16 || cols % vec)
+			vec /= 2;
+		int a = 1 + (int)(rnd() % 5), b = 1 + (int)(rnd() % 5);
+		char text[1024];
+		snprintf(text, sizeof text,
+		         "tile r { shape %d x %d; dtype %s; arch sm_90;\n"
+		         "  access w: store vec %d along %s;\n"
+		         "  access x: load vec %d { for i in 0..%d;\n"
+		         "    row = (%d * lane + i) %% %d;\n"
+		         "    col = %d * ((%d * lane / %d + i) %% %d); }\n"
+		         "}\n",
+		         rows, cols, dts[d], vec, rnd() % 2 ? "row" : "col", vec,
+		         1 + (int)(rnd() % 4), a, rows, vec, b, 1 + (int)(rnd() % 8),
+		         cols / vec);
+		Run *r = run(text);
+		if (!r->ok) {           /* e.g. a width the op cannot move */
+			run_free(r);
+			continue;
+		}
+		agree(&r->unit.tiles[0]);
+		Solution all = solve(&r->unit.tiles[0], 1000, true);
+		for (int i = 0; i < all.ntop; i++)
+			assert_true(all.top[i].wave >= all.aligned_bound);
+		solve_free(&all);
+		run_free(r);
+		done++;
+	}
+	assert_int_equal(done, 60);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_transpose_seed),
+		cmocka_unit_test(test_float4_columns),
+		cmocka_unit_test(test_aligned_bound),
+		cmocka_unit_test(test_tma_and_occupancy),
+		cmocka_unit_test(test_bruteforce_specs),
+		cmocka_unit_test(test_bruteforce_random),
+	};
+	return cmocka_run_group_tests_name("solver", tests, NULL, NULL);
+}
