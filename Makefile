@@ -58,6 +58,7 @@ check: bankc $(UNIT)
 	echo "== measured tables"; sh tests/run_sim.sh ./bankc || fail=1; \
 	echo "== command line"; sh tests/run_cli.sh ./bankc || fail=1; \
 	echo "== nvcc"; sh tests/run_nvcc.sh || fail=1; \
+	echo "== generated code"; sh tests/run_generated.sh ./bankc || fail=1; \
 	echo "== probe patterns"; $(CC) -std=c11 -Wall -Wextra -Werror -o build/gen_patterns tests/gpu/gen_patterns.c && \
 	  ./build/gen_patterns | cmp -s - tests/gpu/patterns.tsv && echo "probe patterns: 1 passed, 0 failed" || \
 	  { echo "probe patterns: 0 passed, 1 failed (tests/gpu/patterns.tsv is not gen_patterns' output)"; fail=1; }; \
@@ -74,7 +75,12 @@ bench: build/bench
 gpu-probe:
 	sh tests/gpu/probe.sh tests/gpu/patterns.tsv out/probe.tsv
 
+# On a machine with a GPU and Nsight Compute: run every spec's check program
+# and compare the wavefront counters with the predictions.
+gpu-check: bankc
+	bash tests/gpu/gpu_check.sh ./bankc out/gpu-check specs/*.tile
+
 clean:
 	rm -rf build bankc out
 
-.PHONY: all check clean deps run bench gpu-probe
+.PHONY: all check clean deps run bench gpu-probe gpu-check

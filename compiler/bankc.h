@@ -407,6 +407,14 @@ typedef struct {
 int baseline_all(const Tile *t, const Geom *g, int64_t budget,
                  Baseline out[MAX_BASELINES]);
 
+/* ---- emit_*.c: the outputs of bankc build --------------------------------- */
+
+void emit_upper(char *dst, size_t n, const char *s);
+/* NAME.cuh; `spec` names the spec file in its comment. */
+void emit_header(FILE *f, const Tile *t, const Solution *s, const char *spec);
+void emit_check(FILE *f, const Tile *t, const Solution *s);    /* NAME_check.cu */
+void emit_svg(FILE *f, const Tile *t, const Solution *s);      /* NAME.svg */
+
 /* ---- the command line (main.c, simcli.c, explain.c) ---------------------- */
 
 int cli_usage_error(const char *fmt, const char *arg);
@@ -415,6 +423,7 @@ bool cli_geom_option(int argc, char **argv, int *i, Geom *g, int *rc);
 int cmd_sim(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_build(int argc, char **argv);
 struct json_t *compare_tile_json(const Tile *t, const Solution *s,
                                  const Baseline *b, int nb);
 

@@ -255,6 +255,24 @@ static void expand_general(Pool *p, Diag *d, const Tile *t, Access *a)
 	}
 }
 
+/* ldmatrix and stmatrix are warp-synchronous: every lane that gives a
+ * row address must have one. */
+static void check_matrix_lanes(Diag *d, const Access *a)
+{
+	if (!op_is_matrix(a->op))
+		return;
+	int lanes = op_lanes(a->op);
+	uint32_t full = lanes == WARP ? 0xffffffffu : (1u << lanes) - 1;
+	for (int k = 0; k < a->ninst; k++)
+		if (a->inst[k].mask != full) {
+			char op[32];
+			tab_op_name(a->op, op, sizeof op);
+			diag_error(d, a->pos, "%s takes a row address from each of lanes "
+			           "0-%d, but instruction %d of access '%s' leaves some "
+			           "without one", op, lanes - 1, k, a->name);
+		}
+}
+
 void check_unit(Pool *p, Diag *d, Unit *u)
 {
 	for (int i = 0; i < u->ntiles; i++) {
@@ -270,6 +288,7 @@ void check_unit(Pool *p, Diag *d, Unit *u)
 			bool any = false;
 			for (int k = 0; k < a->ninst && !any; k++)
 				any = a->inst[k].mask != 0;
+			check_matrix_lanes(d, a);
 			if (!any)
 				diag_error(d, a->pos, "access '%s' has no active lane",
 				           a->name);

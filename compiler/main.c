@@ -18,6 +18,11 @@ static const char usage[] =
 "  compare [--json] [--top N] FILE...\n"
 "                          choose each tile's layout: the candidates ranked,\n"
 "                          the lower bound, baselines, occupancy\n"
+"  build FILE... -o DIR [-MD [-MF DEPFILE]]\n"
+"                          write each tile's NAME.cuh (layout macros),\n"
+"                          NAME_check.cu (GPU check program), NAME.json and\n"
+"                          NAME.svg into DIR; -MD writes a make depfile\n"
+"                          (DEPFILE, or DIR/bankc.d)\n"
 "  sim --table FILE        predict the wavefronts of each pattern in a table\n"
 "                          and compare with its measured column\n"
 "  sim --op OP --width W --offsets A,B,... [--mask HEX]\n"
@@ -28,7 +33,7 @@ static const char usage[] =
 "                          row-major layout or (--chosen) the solver's;\n"
 "                          --summary: one line of totals per access\n"
 "\n"
-"Options for sim, explain and compare:\n"
+"Options for sim, explain, compare and build:\n"
 "  --banks N               number of banks (default 32)\n"
 "  --bank-bytes 4|8        bank width in bytes (default 4; 8 is Kepler's mode)\n"
 "  --no-merge              do not merge broadcast pairs of 8/16-byte loads\n"
@@ -121,6 +126,8 @@ int main(int argc, char **argv)
 		rc = cmd_explain(argc - 2, argv + 2);
 	else if (strcmp(cmd, "compare") == 0)
 		rc = cmd_compare(argc - 2, argv + 2);
+	else if (strcmp(cmd, "build") == 0)
+		rc = cmd_build(argc - 2, argv + 2);
 	else
 		rc = cli_usage_error("unknown command '%s'", cmd);
 	if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -1,0 +1,271 @@
+/* bankc build: for every tile of the spec files, its header, check
+ * program, report and picture, written into one folder.
+ *
+ * Every file is checked, every tile solved and every output rendered in
+ * memory before the first byte is written, so a spec with an error leaves
+ * the folder as it was.  Each output is written to a temporary file and
+ * renamed over the old one, and only when its contents changed (an
+ * unchanged output keeps its time stamp, so make rebuilds nothing). */
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bankc.h"
+
+typedef struct {
+	char *path;
+	char *data;
+	size_t len;
+} Output;
+
+typedef struct {
+	Output *v;
+	int n, cap;
+} Outputs;
+
+static void add_output(Outputs *o, const char *dir, const char *name,
+                       const char *suffix, char *data, size_t len)
+{
+	if (o->n == o->cap) {
+		o->cap = o->cap ? 2 * o->cap : 16;
+		o->v = realloc(o->v, (size_t)o->cap * sizeof *o->v);
+		if (!o->v) {
+			fputs("bankc: out of memory\n", stderr);
+			abort();
+		}
+	}
+	size_t n = strlen(dir) + strlen(name) + strlen(suffix) + 2;
+	Output *x = &o->v[o->n++];
+	x->path = malloc(n);
+	snprintf(x->path, n, "%s/%s%s", dir, name, suffix);
+	x->data = data;
+	x->len = len;
+}
+
+static void free_outputs(Outputs *o)
+{
+	for (int i = 0; i < o->n; i++) {
+		free(o->v[i].path);
+		free(o->v[i].data);
+	}
+	free(o->v);
+}
+
+/* Does path hold exactly data? */
+static bool same_contents(const char *path, const char *data, size_t len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return false;
+	bool same = true;
+	char buf[8192];
+	size_t off = 0, n;
+	while (same && (n = fread(buf, 1, sizeof buf, f)) > 0) {
+		same = off + n <= len && memcmp(buf, data + off, n) == 0;
+		off += n;
+	}
+	same = same && !ferror(f) && off == len;
+	fclose(f);
+	return same;
+}
+
+/* mkstemp makes 0600 files; outputs are ordinary ones. */
+static bool fchmod_by_name(const char *path)
+{
+	mode_t mask = umask(0);
+	umask(mask);
+	return chmod(path, 0666 & ~mask) == 0;
+}
+
+/* Write through a temporary file in the same folder and rename it over
+ * the target, so a reader never sees half a file. */
+static bool write_atomic(const char *path, const char *data, size_t len)
+{
+	size_t n = strlen(path) + 16;
+	char *tmp = malloc(n);
+	snprintf(tmp, n, "%s.tmpXXXXXX", path);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		fprintf(stderr, "bankc: error: cannot create a file beside '%s': %s\n",
+		        path, strerror(errno));
+		free(tmp);
+		return false;
+	}
+	FILE *f = fdopen(fd, "wb");
+	bool ok = f && fwrite(data, 1, len, f) == len;
+	ok = f && fflush(f) == 0 && ok;
+	ok = ok && fsync(fd) == 0;
+	int saved = errno;
+	if (f)
+		ok = fclose(f) == 0 && ok;
+	else
+		close(fd);
+	if (ok)
+		ok = fchmod_by_name(tmp) && rename(tmp, path) == 0;
+	if (!ok) {
+		fprintf(stderr, "bankc: error: cannot write '%s': %s\n", path,
+		        strerror(errno ? errno : saved));
+		unlink(tmp);
+	}
+	free(tmp);
+	return ok;
+}
+
+static bool make_dir(const char *dir)
+{
+	struct stat st;
+	if (stat(dir, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return true;
+		fprintf(stderr, "bankc: error: '%s' exists and is not a folder\n", dir);
+		return false;
+	}
+	if (mkdir(dir, 0777) != 0) {
+		fprintf(stderr, "bankc: error: cannot create folder '%s': %s\n", dir,
+		        strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+/* Render one tile's four outputs into memory. */
+static void render_tile(Outputs *o, const char *dir, const Tile *t,
+                        const char *spec, const Geom *g)
+{
+	SolveOpts opts = {1, false};
+	Solution s;
+	solve_tile(t, g, &opts, &s);
+	char *buf;
+	size_t len;
+	FILE *m = open_memstream(&buf, &len);
+	emit_header(m, t, &s, spec);
+	fclose(m);
+	add_output(o, dir, t->name, ".cuh", buf, len);
+
+	m = open_memstream(&buf, &len);
+	emit_check(m, t, &s);
+	fclose(m);
+	add_output(o, dir, t->name, "_check.cu", buf, len);
+
+	Baseline b[MAX_BASELINES];
+	int nb = baseline_all(t, g, s.budget, b);
+	json_t *root = json_pack("{s:s, s:s, s:o, s:o}", "bankc", BANKC_VERSION,
+	                         "spec", spec, "tile", dump_tile_json(t), "solution",
+	                         compare_tile_json(t, &s, b, nb));
+	m = open_memstream(&buf, &len);
+	json_dumpf(root, m, JSON_INDENT(2) | JSON_SORT_KEYS);
+	fputc('\n', m);
+	fclose(m);
+	json_decref(root);
+	add_output(o, dir, t->name, ".json", buf, len);
+
+	m = open_memstream(&buf, &len);
+	emit_svg(m, t, &s);
+	fclose(m);
+	add_output(o, dir, t->name, ".svg", buf, len);
+	solve_free(&s);
+}
+
+/* make's depfile: every output depends on every spec file given. */
+static char *depfile(const Outputs *o, char **files, int nfiles, size_t *len)
+{
+	char *buf;
+	FILE *m = open_memstream(&buf, len);
+	for (int i = 0; i < o->n; i++)
+		fprintf(m, "%s%s", i ? " \\\n " : "", o->v[i].path);
+	fputs(":", m);
+	for (int i = 0; i < nfiles; i++)
+		fprintf(m, " %s", files[i]);
+	fputs("\n", m);
+	for (int i = 0; i < nfiles; i++)   /* a deleted spec is no error */
+		fprintf(m, "%s:\n", files[i]);
+	fclose(m);
+	return buf;
+}
+
+int cmd_build(int argc, char **argv)
+{
+	Geom g = sim_geom_default;
+	const char *dir = NULL, *mf = NULL;
+	bool md = false;
+	int nfiles = 0;
+	for (int i = 0; i < argc; i++) {
+		int rc;
+		if (cli_geom_option(argc, argv, &i, &g, &rc)) {
+			if (rc)
+				return rc;
+		} else if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "-MF") == 0) {
+			if (i + 1 >= argc)
+				return cli_usage_error("%s needs a value", argv[i]);
+			*(argv[i][1] == 'o' ? &dir : &mf) = argv[i + 1];
+			i++;
+		} else if (strcmp(argv[i], "-MD") == 0) {
+			md = true;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return cli_usage_error("unknown option '%s' for build", argv[i]);
+		} else {
+			argv[nfiles++] = argv[i];
+		}
+	}
+	if (!nfiles)
+		return cli_usage_error("%s", "build needs a FILE");
+	if (!dir)
+		return cli_usage_error("%s", "build needs -o DIR");
+	if (mf && !md)
+		return cli_usage_error("%s", "-MF FILE goes with -MD");
+
+	Pool *p = pool_new();
+	Src *src = calloc((size_t)nfiles, sizeof *src);
+	Unit *u = calloc((size_t)nfiles, sizeof *u);
+	Outputs out = {0};
+	int rc = 0;
+	for (int i = 0; i < nfiles; i++)
+		if (!frontend_file(argv[i], p, stderr, &src[i], &u[i]))
+			rc = 1;
+	/* two tiles of one name would write the same files */
+	for (int i = 0; rc == 0 && i < nfiles; i++)
+		for (int k = 0; k < u[i].ntiles; k++)
+			for (int j = 0; j < i; j++)
+				for (int q = 0; q < u[j].ntiles; q++)
+					if (strcmp(u[i].tiles[k].name, u[j].tiles[q].name) == 0) {
+						fprintf(stderr, "%s:%d:%d: error: tile '%s' is also "
+						        "defined in %s; their outputs would collide\n",
+						        argv[i], u[i].tiles[k].pos.line,
+						        u[i].tiles[k].pos.col, u[i].tiles[k].name,
+						        argv[j]);
+						rc = 1;
+					}
+	if (rc == 0) {
+		for (int i = 0; i < nfiles; i++)
+			for (int k = 0; k < u[i].ntiles; k++)
+				render_tile(&out, dir, &u[i].tiles[k], argv[i], &g);
+		if (!make_dir(dir))
+			rc = 1;
+		for (int i = 0; rc == 0 && i < out.n; i++)
+			if (!same_contents(out.v[i].path, out.v[i].data, out.v[i].len) &&
+			    !write_atomic(out.v[i].path, out.v[i].data, out.v[i].len))
+				rc = 1;
+		if (rc == 0 && md) {
+			char def[4096];
+			if (!mf) {
+				snprintf(def, sizeof def, "%s/bankc.d", dir);
+				mf = def;
+			}
+			size_t len;
+			char *d = depfile(&out, argv, nfiles, &len);
+			if (!same_contents(mf, d, len) && !write_atomic(mf, d, len))
+				rc = 1;
+			free(d);
+		}
+	}
+	free_outputs(&out);
+	for (int i = 0; i < nfiles; i++)
+		src_free(&src[i]);
+	free(src);
+	free(u);
+	pool_free(p);
+	return rc;
+}

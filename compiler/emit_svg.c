@@ -1,0 +1,150 @@
+/* NAME.svg: for each access, the lane-to-bank map of its worst warp
+ * instruction under row-major beside the same instruction under the chosen
+ * layout.  Each phase is a band of 32 bank columns; a bank's distinct
+ * words stack downwards, labelled with a lane that wants each; a bank
+ * serving more than one word (a conflict) is red. */
+#include <string.h>
+
+#include "bankc.h"
+
+enum { CELL = 14, LABEL = 18, GAP = 30 };
+
+typedef struct {
+	int nwords[32];             /* distinct words per bank */
+	int lane[32][WARP * 4];     /* a lane wanting each of them */
+	int64_t word[32][WARP * 4];
+} BankMap;
+
+/* Distinct words per bank of one phase. */
+static int bank_map(const Geom *g, const int64_t *addr, int bytes,
+                    uint32_t lanes, BankMap *m)
+{
+	memset(m->nwords, 0, sizeof m->nwords);
+	int depth = 0;
+	for (int n = 0; n < WARP; n++) {
+		if (!(lanes >> n & 1))
+			continue;
+		for (int64_t w = addr[n] / g->bank_bytes;
+		     w <= (addr[n] + bytes - 1) / g->bank_bytes; w++) {
+			int b = (int)(w % g->banks);
+			int k;
+			for (k = 0; k < m->nwords[b] && m->word[b][k] != w; k++)
+				;
+			if (k < m->nwords[b] || k == WARP * 4)
+				continue;
+			m->word[b][k] = w;
+			m->lane[b][k] = n;
+			if (++m->nwords[b] > depth)
+				depth = m->nwords[b];
+		}
+	}
+	return depth;
+}
+
+typedef struct {
+	SimResult r;
+	int64_t addr[WARP];
+	int height;
+} Panel;
+
+static void panel_prepare(const Geom *g, const Layout *l, const Tile *t,
+                          const Access *a, const Inst *in, Panel *p)
+{
+	layout_inst_addrs(l, t, in, p->addr);
+	layout_sim_inst(g, l, t, a, in, &p->r);
+	int bytes = (int)(a->vec * tile_elem_bytes(t));
+	BankMap m;
+	p->height = LABEL;
+	for (int k = 0; k < p->r.nphase; k++) {
+		int d = bank_map(g, p->addr, bytes, p->r.phase[k].lanes, &m);
+		p->height += (d ? d : 1) * CELL + 6;
+	}
+	p->height += LABEL;
+}
+
+static void panel_draw(FILE *f, const Geom *g, const Tile *t, const Access *a,
+                       const Panel *p, int x0, int y0, const char *title)
+{
+	int bytes = (int)(a->vec * tile_elem_bytes(t));
+	fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"h\">%s</text>\n", x0,
+	        y0 + 12, title);
+	int y = y0 + LABEL;
+	BankMap m;
+	for (int k = 0; k < p->r.nphase; k++) {
+		int d = bank_map(g, p->addr, bytes, p->r.phase[k].lanes, &m);
+		for (int b = 0; b < 32 && b < g->banks; b++) {
+			const char *cls = m.nwords[b] > 1 ? "c" : "o";
+			if (m.nwords[b] == 0)
+				fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+				        "class=\"e\"/>\n", x0 + b * CELL, y, CELL, CELL);
+			for (int w = 0; w < m.nwords[b]; w++) {
+				int cx = x0 + b * CELL, cy = y + w * CELL;
+				fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+				        "class=\"%s\"/><text x=\"%d\" y=\"%d\" class=\"l\">%d"
+				        "</text>\n", cx, cy, CELL, CELL, cls, cx + CELL / 2,
+				        cy + CELL - 4, m.lane[b][w]);
+			}
+		}
+		y += (d ? d : 1) * CELL + 6;
+	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"h\">%d wavefront%s (ideal "
+	        "%d)</text>\n", x0, y + 12, p->r.wavefronts,
+	        p->r.wavefronts == 1 ? "" : "s", p->r.ideal);
+}
+
+void emit_svg(FILE *f, const Tile *t, const Solution *s)
+{
+	const Geom *g = &sim_geom_default;
+	Layout rm = layout_rowmajor(t);
+	int width = 2 * 32 * CELL + 3 * GAP;
+	Panel pr[MAX_ACCESSES], pc[MAX_ACCESSES];
+	int pick[MAX_ACCESSES];
+	int height = GAP;
+	for (int j = 0; j < t->nacc; j++) {
+		const Access *a = &t->acc[j];
+		/* the instruction row-major serves worst, the first on ties */
+		int best = 0, bw = -1;
+		for (int i = 0; i < a->ninst; i++) {
+			SimResult r;
+			layout_sim_inst(g, &rm, t, a, &a->inst[i], &r);
+			if (r.wavefronts > bw)
+				bw = r.wavefronts, best = i;
+		}
+		pick[j] = best;
+		panel_prepare(g, &rm, t, a, &a->inst[best], &pr[j]);
+		panel_prepare(g, &s->best.l, t, a, &a->inst[best], &pc[j]);
+		int h = pr[j].height > pc[j].height ? pr[j].height : pc[j].height;
+		height += LABEL + h + GAP;
+	}
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+	        "height=\"%d\" viewBox=\"0 0 %d %d\">\n", width, height + LABEL,
+	        width, height + LABEL);
+	fputs("<style>text{font-family:monospace;font-size:11px}"
+	      ".h{font-size:12px}.t{font-size:14px;font-weight:bold}"
+	      ".l{font-size:8px;text-anchor:middle}"
+	      "rect{stroke:#888;stroke-width:0.5}.e{fill:#f4f4f4}"
+	      ".o{fill:#b8e0b8}.c{fill:#f08080}</style>\n", f);
+	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" "
+	        "style=\"fill:white;stroke:none\"/>\n", width, height + LABEL);
+	char lname[160];
+	layout_describe(&s->best.l, t, lname, sizeof lname);
+	fprintf(f, "<text x=\"%d\" y=\"20\" class=\"t\">tile %s: row-major (left) "
+	        "and %s (right); columns are banks 0-31, red: a bank serving "
+	        "several words</text>\n", GAP, t->name, lname);
+	int y = GAP + 6;
+	for (int j = 0; j < t->nacc; j++) {
+		const Access *a = &t->acc[j];
+		char op[32], title[200];
+		tab_op_name(a->op, op, sizeof op);
+		fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"h\">access %s: %s, "
+		        "instruction %d of %d</text>\n", GAP, y + 12, a->name, op,
+		        pick[j], a->ninst);
+		y += LABEL;
+		snprintf(title, sizeof title, "row-major");
+		panel_draw(f, g, t, a, &pr[j], GAP, y, title);
+		panel_draw(f, g, t, a, &pc[j], 2 * GAP + 32 * CELL, y, lname);
+		int h = pr[j].height > pc[j].height ? pr[j].height : pc[j].height;
+		y += h + GAP;
+	}
+	fputs("</svg>\n", f);
+}

@@ -1,0 +1,16 @@
+/* bankc runtime: what generated headers need, valid as C11 and as CUDA.
+ *
+ * BANKC_FN marks the layout functions of generated headers: inline host
+ * functions in C, host and device functions in CUDA. */
+#ifndef BANKC_RUNTIME_H
+#define BANKC_RUNTIME_H
+
+#ifndef BANKC_FN
+#ifdef __CUDACC__
+#define BANKC_FN static __host__ __device__ __forceinline__
+#else
+#define BANKC_FN static inline
+#endif
+#endif
+
+#endif

@@ -1,0 +1,86 @@
+#!/bin/sh
+# bankc build's outputs: deterministic, only rewritten when changed, every
+# header valid C11, every header and check program valid CUDA for each
+# target architecture, warnings as errors.
+# usage: run_generated.sh BANKC
+bankc=${1:-./bankc}
+pass=0 fail=0 skip=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+"$bankc" build specs/*.tile -o "$tmp/a" -MD && ok || bad "bankc build"
+"$bankc" build specs/*.tile -o "$tmp/b" && ok || bad "bankc build again"
+rm -f "$tmp/a/bankc.d"
+if diff -r "$tmp/a" "$tmp/b" >/dev/null; then ok; else bad "two builds differ"; fi
+# an unchanged output keeps its time stamp
+touch -d '2001-01-01' "$tmp/a/transpose_f32.cuh"
+"$bankc" build specs/seeds.tile -o "$tmp/a"
+if [ "$(find "$tmp/a/transpose_f32.cuh" -newermt 2002-01-01)" = "" ]; then ok
+else bad "an unchanged header was rewritten"; fi
+# a spec with an error writes nothing
+mkdir -p "$tmp/c"
+if "$bankc" build specs/seeds.tile tests/bad/row_outside.tile -o "$tmp/c" 2>/dev/null; then
+	bad "build of a bad spec succeeded"
+elif [ -n "$(ls -A "$tmp/c")" ]; then bad "build of a bad spec wrote files"
+else ok; fi
+
+# headers as C
+for h in "$tmp"/a/*.cuh; do
+	printf '#include "%s"\nint main(void) { return 0; }\n' "$h" >"$tmp/h.c"
+	if cc -std=c11 -Wall -Wextra -Werror -pedantic -c "$tmp/h.c" -o "$tmp/h.o" 2>"$tmp/log"; then ok
+	else bad "C11: $h"; sed 's/^/    /' "$tmp/log" | head -n 10; fi
+done
+# host test of every header: the layout is a bijection onto its footprint
+for h in "$tmp"/a/*.cuh; do
+	n=$(basename "$h" .cuh)
+	N=$(echo "$n" | tr '[:lower:]' '[:upper:]')
+	cat >"$tmp/t.c" <<EOC
+#include <stdio.h>
+#include <stdlib.h>
+#include "$h"
+int main(void)
+{
+	char *seen = calloc(${N}_ELEMS, 1);
+	for (int r = 0; r < ${N}_ROWS; r++)
+		for (int c = 0; c < ${N}_COLS; c++) {
+			int k = ${N}_IDX(r, c);
+			if (k < 0 || k >= ${N}_ELEMS || seen[k]++ || ${N}_OFF(r, c) != k * ${N}_ELEM_BYTES) {
+				printf("(%d, %d) -> %d\n", r, c, k);
+				return 1;
+			}
+		}
+	free(seen);
+	return ${N}_BYTES >= ${N}_ELEMS * ${N}_ELEM_BYTES ? 0 : 1;
+}
+EOC
+	if cc -std=c11 -Wall -Wextra -Werror -o "$tmp/t" "$tmp/t.c" && "$tmp/t"; then ok
+	else bad "layout of $n is not a bijection"; fi
+done
+
+# CUDA: every check program (which includes its header) per architecture
+if ! command -v nvcc >/dev/null 2>&1; then
+	bad "nvcc not found; the CUDA toolkit must be on PATH"
+else
+	have=$(nvcc --list-gpu-arch 2>/dev/null | sed 's/compute_/sm_/')
+	for arch in sm_70 sm_80 sm_90; do
+		if ! printf '%s\n' "$have" | grep -qx "$arch"; then
+			echo "skip: $arch ($(nvcc --version | tail -n 1) has no $arch)"
+			skip=$((skip + 1))
+			continue
+		fi
+		for src in "$tmp"/a/*_check.cu; do
+			echo "$src"
+		done | xargs -P "${JOBS:-2}" -I{} sh -c \
+			'nvcc -std=c++17 -arch='"$arch"' -Werror all-warnings -Xcompiler -Wall,-Wextra -Iruntime -I"$(dirname {})" -c {} -o {}.'"$arch"'.o >{}.'"$arch"'.log 2>&1 || echo {} >>'"$tmp"'/nvcc_failed'
+		for src in "$tmp"/a/*_check.cu; do
+			if grep -qx "$src" "$tmp/nvcc_failed" 2>/dev/null; then
+				bad "nvcc -arch=$arch $(basename "$src")"
+				head -c 2000 "$src.$arch.log" | sed 's/^/    /'
+			else ok; fi
+		done
+	done
+fi
+echo "generated code: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
