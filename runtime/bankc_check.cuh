@@ -74,7 +74,7 @@ __host__ __device__ inline void bankc_put(unsigned char *p, int e,
 		p[i] = (unsigned char)(v >> (8 * i));
 }
 
-static inline bool bankc_is_store(int op)
+__host__ __device__ inline bool bankc_is_store(int op)
 {
 	return op == BANKC_STORE || op == BANKC_STMATRIX || op == BANKC_CPASYNC;
 }
@@ -235,19 +235,21 @@ __device__ __forceinline__ unsigned bankc_issue(unsigned a, unsigned v)
 			             : "memory");
 		}
 	} else if (OP == BANKC_STORE) {
+		/* volatile: ptxas would otherwise drop repeated stores to one
+		 * address as dead */
 		if (BYTES == 1)
-			asm volatile("st.shared.u8 [%0], %1;"
+			asm volatile("st.volatile.shared.u8 [%0], %1;"
 			             :: "r"(a), "h"((unsigned short)v) : "memory");
 		else if (BYTES == 2)
-			asm volatile("st.shared.u16 [%0], %1;"
+			asm volatile("st.volatile.shared.u16 [%0], %1;"
 			             :: "r"(a), "h"((unsigned short)v) : "memory");
 		else if (BYTES == 4)
-			asm volatile("st.shared.u32 [%0], %1;" :: "r"(a), "r"(v) : "memory");
+			asm volatile("st.volatile.shared.u32 [%0], %1;" :: "r"(a), "r"(v) : "memory");
 		else if (BYTES == 8)
-			asm volatile("st.shared.v2.u32 [%0], {%1, %1};"
+			asm volatile("st.volatile.shared.v2.u32 [%0], {%1, %1};"
 			             :: "r"(a), "r"(v) : "memory");
 		else
-			asm volatile("st.shared.v4.u32 [%0], {%1, %1, %1, %1};"
+			asm volatile("st.volatile.shared.v4.u32 [%0], {%1, %1, %1, %1};"
 			             :: "r"(a), "r"(v) : "memory");
 	} else if (OP == BANKC_LDMATRIX) {
 #if __CUDA_ARCH__ >= 750
@@ -319,6 +321,12 @@ __global__ void bankc_time_kernel(const int *off, unsigned mask, int iters,
 				acc += bankc_issue<OP, BYTES, NMAT, TRANS>(a + (acc & zero), acc);
 		}
 	}
+	/* Stores retire after they issue: a load behind them in the same
+	 * pipe, whose value is used before the barrier, makes the clock wait
+	 * for them. */
+	acc += bankc_issue<BANKC_LOAD, 4, 0, 0>(base + ((unsigned)off[lane] & ~3u), 0);
+	if (acc == 0x9e3779b9u)
+		sink[threadIdx.x] = acc;
 	__syncthreads();
 	long long t1 = clock64();
 	if (threadIdx.x == 0)

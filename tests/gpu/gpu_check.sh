@@ -63,6 +63,7 @@ for bin in "$tmp"/gen/*_check.cu.bin; do
 		if (m == metric "_op_ld.sum" || m == metric "_op_st.sum") w[f[1]] += val
 		next
 	}
+	BEGIN { k = 0 }
 	$1 == "count" { printf "%s\t%s\t%s\t%s\t%s\n", $2, $3, $4, $5, (k in w) ? w[k] : "NA"; k++ }
 	' "$tmp/ncu.csv" "$tmp/pred.txt" >>"$outdir/counters.tsv"
 done
