@@ -59,10 +59,21 @@ check: bankc $(UNIT)
 	echo "== command line"; sh tests/run_cli.sh ./bankc || fail=1; \
 	echo "== nvcc"; sh tests/run_nvcc.sh || fail=1; \
 	echo "== generated code"; sh tests/run_generated.sh ./bankc || fail=1; \
+	echo "== cmake"; sh tests/run_cmake.sh ./bankc || fail=1; \
+	echo "== install"; sh tests/run_install.sh || fail=1; \
 	echo "== probe patterns"; $(CC) -std=c11 -Wall -Wextra -Werror -o build/gen_patterns tests/gpu/gen_patterns.c && \
 	  ./build/gen_patterns | cmp -s - tests/gpu/patterns.tsv && echo "probe patterns: 1 passed, 0 failed" || \
 	  { echo "probe patterns: 0 passed, 1 failed (tests/gpu/patterns.tsv is not gen_patterns' output)"; fail=1; }; \
 	exit $$fail
+
+# bankc, the runtime headers, the CMake module and the man page.
+install: bankc
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/bankc \
+		$(DESTDIR)$(PREFIX)/lib/cmake/bankc $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 bankc $(DESTDIR)$(PREFIX)/bin/bankc
+	install -m 644 runtime/bankc_runtime.h runtime/bankc_check.cuh $(DESTDIR)$(PREFIX)/include/bankc/
+	install -m 644 cmake/BankcTiles.cmake $(DESTDIR)$(PREFIX)/lib/cmake/bankc/
+	install -m 644 doc/bankc.1 $(DESTDIR)$(PREFIX)/share/man/man1/bankc.1
 
 # Solver timing: the specs corpus (median of 21 runs per tile) and a sweep.
 build/bench: tests/bench/bench.c build/libbankc.a
@@ -83,4 +94,4 @@ gpu-check: bankc
 clean:
 	rm -rf build bankc out
 
-.PHONY: all check clean deps run bench gpu-probe gpu-check
+.PHONY: all check clean deps run install bench gpu-probe gpu-check
