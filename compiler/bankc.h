@@ -22,10 +22,14 @@ enum {
 	MAX_ACCESSES = 64,          /* per tile */
 	MAX_LOOPS = 8,              /* loop variables of one access */
 	MAX_INSTS = 1 << 16,        /* warp instructions of one access */
+	MAX_TILE_INSTS = 1 << 18,   /* ... of one tile */
+	MAX_FILE_INSTS = 1 << 19,   /* ... of one file */
 	MAX_EXPR_DEPTH = 64,        /* parentheses and unary operators nested */
 	MAX_EXPR_NODES = 1024,      /* numbers, names and operators of one */
 	MAX_NUMBER = 0x7fffffff,    /* any literal in a spec */
 };
+/* The most instruction simulations a search may need before pruning. */
+#define SOLVE_WORK_LIMIT 1000000000.0
 
 /* ---- pool.c: allocation that is freed all at once ----------------------- */
 
@@ -60,6 +64,9 @@ _Noreturn void diag_error(Diag *d, Pos p, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void diag_note(Diag *d, Pos p, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* An error found after the front end, in the same form; no jump. */
+void diag_report(FILE *out, const Src *src, Pos p, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* ---- lex.re: tokens ------------------------------------------------------ */
 
@@ -259,7 +266,7 @@ typedef struct {
 	bool merge_loads;   /* rule 4: broadcast pairs merge load phases */
 } Geom;
 
-enum { SIM_MAX_PHASES = 8 };
+enum { SIM_MAX_PHASES = 32 };
 
 typedef struct {
 	uint32_t lanes;     /* lanes served in this phase */
@@ -389,6 +396,10 @@ typedef struct {
 void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
                 Solution *s);
 void solve_free(Solution *s);
+/* Is the search of t small enough to run (at most SOLVE_WORK_LIMIT
+ * instruction simulations without pruning)?  If not, says so on `diag`,
+ * in the form of a compiler error at the tile, with how to narrow it. */
+bool solve_feasible(const Tile *t, const Src *src, const Geom *g, FILE *diag);
 int solve_blocks(const Tile *t, int64_t bytes);   /* resident blocks per SM */
 /* Cost one layout fully (no pruning). */
 void solve_cost(const Tile *t, const Geom *g, const Layout *l, Cand *c);
@@ -412,8 +423,10 @@ int baseline_all(const Tile *t, const Geom *g, int64_t budget,
 void emit_upper(char *dst, size_t n, const char *s);
 /* NAME.cuh; `spec` names the spec file in its comment. */
 void emit_header(FILE *f, const Tile *t, const Solution *s, const char *spec);
-void emit_check(FILE *f, const Tile *t, const Solution *s);    /* NAME_check.cu */
-void emit_svg(FILE *f, const Tile *t, const Solution *s);      /* NAME.svg */
+void emit_check(FILE *f, const Geom *g, const Tile *t,
+                const Solution *s);                      /* NAME_check.cu */
+void emit_svg(FILE *f, const Geom *g, const Tile *t,
+              const Solution *s);                        /* NAME.svg */
 
 /* ---- the command line (main.c, simcli.c, explain.c) ---------------------- */
 

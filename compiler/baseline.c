@@ -6,8 +6,11 @@
  * - pad by one element: the textbook (and XLA's 32 x 33) choice;
  * - CuTe: CUTLASS 3's selector takes the largest Swizzle<B,4,3> atom
  *   (SW128, SW64, SW32) whose span divides the row; TileLang and
- *   ThunderKittens follow the same rule.  Its atoms, tiled along the row,
- *   XOR row bits 0..B-1 into 16-byte chunk bits 0..B-1;
+ *   ThunderKittens follow the same rule.  An atom is 8 rows of 16 << B
+ *   bytes, and Swizzle<B,4,3> XORs byte-offset bits 7.. into bits 4..: in
+ *   rows of 16 << B bytes those are row bits 3-B .. 2 into the 16-byte
+ *   chunk's bits 0 .. B-1.  Atoms tiled along a wider row put the same
+ *   words in the same banks as this map on the whole row;
  * - Triton (tiles read by ldmatrix, i.e. MMA operands): 16-byte vectors,
  *   perPhase = max(1, 128 / row bytes), maxPhase = max(1, 8 / perPhase),
  *   chunk ^= (row / perPhase) % maxPhase. */
@@ -32,10 +35,10 @@ static void finish(const Tile *t, const Geom *g, int64_t budget, Baseline *b)
 	solve_cost(t, g, &b->c.l, &b->c);
 }
 
-static bool has_matrix_access(const Tile *t)
+static bool has_ldmatrix(const Tile *t)
 {
 	for (int j = 0; j < t->nacc; j++)
-		if (op_is_matrix(t->acc[j].op))
+		if (t->acc[j].op.kind == OP_LDMATRIX)
 			return true;
 	return false;
 }
@@ -77,7 +80,7 @@ int baseline_all(const Tile *t, const Geom *g, int64_t budget,
 	if (bits) {
 		snprintf(b->note, sizeof b->note, "SW%d atom, Swizzle<%d,4,3>",
 		         16 << bits, bits);
-		b->c.l = chunk_xor(t, 0, bits);
+		b->c.l = chunk_xor(t, 3 - bits, bits);
 	} else {
 		snprintf(b->note, sizeof b->note, "no swizzle atom divides a "
 		         "%lld-byte row", (long long)rb);
@@ -85,7 +88,7 @@ int baseline_all(const Tile *t, const Geom *g, int64_t budget,
 	}
 	finish(t, g, budget, b);
 
-	if (has_matrix_access(t)) {
+	if (has_ldmatrix(t)) {
 		b = &out[n++];
 		b->name = "Triton";
 		int per_phase = rb >= 128 ? 1 : (int)(128 / rb);

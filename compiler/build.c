@@ -131,13 +131,20 @@ static bool make_dir(const char *dir)
 	return true;
 }
 
-/* Render one tile's four outputs into memory. */
-static void render_tile(Outputs *o, const char *dir, const Tile *t,
-                        const char *spec, const Geom *g)
+/* Render one tile's four outputs into memory; false if it has no layout. */
+static bool render_tile(Outputs *o, const char *dir, const Tile *t,
+                        const Src *src, const Geom *g)
 {
+	const char *spec = src->name;
 	SolveOpts opts = {1, false};
 	Solution s;
 	solve_tile(t, g, &opts, &s);
+	if (!s.found) {
+		diag_report(stderr, src, t->pos, "tile '%s' has no legal layout "
+		            "within its budget and restrictions", t->name);
+		solve_free(&s);
+		return false;
+	}
 	char *buf;
 	size_t len;
 	FILE *m = open_memstream(&buf, &len);
@@ -146,7 +153,7 @@ static void render_tile(Outputs *o, const char *dir, const Tile *t,
 	add_output(o, dir, t->name, ".cuh", buf, len);
 
 	m = open_memstream(&buf, &len);
-	emit_check(m, t, &s);
+	emit_check(m, g, t, &s);
 	fclose(m);
 	add_output(o, dir, t->name, "_check.cu", buf, len);
 
@@ -163,10 +170,11 @@ static void render_tile(Outputs *o, const char *dir, const Tile *t,
 	add_output(o, dir, t->name, ".json", buf, len);
 
 	m = open_memstream(&buf, &len);
-	emit_svg(m, t, &s);
+	emit_svg(m, g, t, &s);
 	fclose(m);
 	add_output(o, dir, t->name, ".svg", buf, len);
 	solve_free(&s);
+	return true;
 }
 
 /* make's depfile: every output depends on every spec file given. */
@@ -238,10 +246,15 @@ int cmd_build(int argc, char **argv)
 						        argv[j]);
 						rc = 1;
 					}
+	for (int i = 0; rc == 0 && i < nfiles; i++)
+		for (int k = 0; k < u[i].ntiles; k++)
+			if (!solve_feasible(&u[i].tiles[k], &src[i], &g, stderr))
+				rc = 1;
+	for (int i = 0; rc == 0 && i < nfiles; i++)
+		for (int k = 0; k < u[i].ntiles; k++)
+			if (!render_tile(&out, dir, &u[i].tiles[k], &src[i], &g))
+				rc = 1;
 	if (rc == 0) {
-		for (int i = 0; i < nfiles; i++)
-			for (int k = 0; k < u[i].ntiles; k++)
-				render_tile(&out, dir, &u[i].tiles[k], argv[i], &g);
 		if (!make_dir(dir))
 			rc = 1;
 		for (int i = 0; rc == 0 && i < out.n; i++)

@@ -11,9 +11,13 @@ int64_t tile_elem_bytes(const Tile *t)
 	return tab_dtype[t->dtype].bytes;
 }
 
+/* Row-major footprint of all stages, each stage starting aligned: the
+ * least any layout needs, so a tile over the limits has no layout. */
 int64_t tile_bytes(const Tile *t)
 {
-	return (int64_t)t->rows * t->cols * tile_elem_bytes(t) * t->stages;
+	int64_t stage = (int64_t)t->rows * t->cols * tile_elem_bytes(t);
+	int64_t step = (stage + t->align - 1) / t->align * t->align;
+	return step * (t->stages - 1) + stage;
 }
 
 static bool pow2(int64_t v)
@@ -48,10 +52,14 @@ static void check_tile_keys(Diag *d, Tile *t)
 		           "from %lld (the element size) to 1024", t->align,
 		           (long long)es);
 	int64_t bytes = tile_bytes(t);
+	char how[96] = "";
+	if (t->stages > 1)
+		snprintf(how, sizeof how, " (%d stages of %lld bytes, each aligned to "
+		         "%d)", t->stages, (long long)t->rows * t->cols * es, t->align);
 	if (bytes > ar->smem_block)
 		diag_error(d, t->key[K_SHAPE], "tile needs %lld bytes of shared "
-		           "memory; %s allows at most %d per block", (long long)bytes,
-		           ar->name, ar->smem_block);
+		           "memory%s; %s allows at most %d per block", (long long)bytes,
+		           how, ar->name, ar->smem_block);
 	if (t->given & (1u << K_BUDGET)) {
 		if (t->budget > ar->smem_block)
 			diag_error(d, t->key[K_BUDGET], "budget of %lld bytes is more than "
@@ -275,9 +283,11 @@ static void check_matrix_lanes(Diag *d, const Access *a)
 
 void check_unit(Pool *p, Diag *d, Unit *u)
 {
+	int64_t file_insts = 0;
 	for (int i = 0; i < u->ntiles; i++) {
 		Tile *t = &u->tiles[i];
 		check_tile_keys(d, t);
+		int64_t tile_insts = 0;
 		for (int j = 0; j < t->nacc; j++) {
 			Access *a = &t->acc[j];
 			check_vec(d, t, a);
@@ -289,6 +299,16 @@ void check_unit(Pool *p, Diag *d, Unit *u)
 			for (int k = 0; k < a->ninst && !any; k++)
 				any = a->inst[k].mask != 0;
 			check_matrix_lanes(d, a);
+			tile_insts += a->ninst;
+			file_insts += a->ninst;
+			if (tile_insts > MAX_TILE_INSTS)
+				diag_error(d, a->pos, "tile '%s' has more than %d warp "
+				           "instructions in all (limit)", t->name,
+				           MAX_TILE_INSTS);
+			if (file_insts > MAX_FILE_INSTS)
+				diag_error(d, a->pos, "this file has more than %d warp "
+				           "instructions in all (limit); split it",
+				           MAX_FILE_INSTS);
 			if (!any)
 				diag_error(d, a->pos, "access '%s' has no active lane",
 				           a->name);

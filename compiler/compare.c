@@ -182,6 +182,10 @@ int cmd_compare(int argc, char **argv)
 	for (int i = 0; i < nfiles; i++)
 		if (!frontend_file(argv[i], p, stderr, &src[i], &u[i]))
 			rc = 1;
+	for (int i = 0; rc == 0 && i < nfiles; i++)
+		for (int k = 0; k < u[i].ntiles; k++)
+			if (!solve_feasible(&u[i].tiles[k], &src[i], &g, stderr))
+				rc = 1;
 	if (rc == 0) {
 		json_t *tiles = json ? json_array() : NULL;
 		SolveOpts o = {top, false};
@@ -191,6 +195,12 @@ int cmd_compare(int argc, char **argv)
 				Solution s;
 				Baseline b[MAX_BASELINES];
 				solve_tile(t, &g, &o, &s);
+				if (!s.found) {
+					diag_report(stderr, &src[i], t->pos, "tile '%s' has no "
+					            "legal layout within its budget and "
+					            "restrictions", t->name);
+					rc = 1;
+				}
 				int nb = baseline_all(t, &g, s.budget, b);
 				if (json)
 					json_array_append_new(tiles, compare_tile_json(t, &s, b, nb));

@@ -34,13 +34,27 @@ static void show_line(FILE *f, const Src *s, Pos p)
 	fputs("^\n", f);
 }
 
+static void report_to(FILE *out, const Src *src, Pos p, const char *kind,
+                      const char *fmt, va_list ap)
+{
+	fprintf(out, "%s:%d:%d: %s: ", src->name, p.line, p.col, kind);
+	vfprintf(out, fmt, ap);
+	fputc('\n', out);
+	show_line(out, src, p);
+}
+
 static void report(Diag *d, Pos p, const char *kind, const char *fmt,
                    va_list ap)
 {
-	fprintf(d->out, "%s:%d:%d: %s: ", d->src->name, p.line, p.col, kind);
-	vfprintf(d->out, fmt, ap);
-	fputc('\n', d->out);
-	show_line(d->out, d->src, p);
+	report_to(d->out, d->src, p, kind, fmt, ap);
+}
+
+void diag_report(FILE *out, const Src *src, Pos p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	report_to(out, src, p, "error", fmt, ap);
+	va_end(ap);
 }
 
 void diag_error(Diag *d, Pos p, const char *fmt, ...)

@@ -21,22 +21,22 @@ static const char *sep(int k, int per)
 }
 
 /* Predicted wavefronts of every instruction under layout l, as a table. */
-static void pred_table(FILE *f, const char *name, const Tile *t,
-                       const Layout *l)
+static void pred_table(FILE *f, const Geom *g, const char *name,
+                       const Tile *t, const Layout *l)
 {
 	fprintf(f, "static const unsigned short %s[] = {", name);
 	int k = 0;
 	for (int j = 0; j < t->nacc; j++)
 		for (int i = 0; i < t->acc[j].ninst; i++, k++) {
 			SimResult r;
-			layout_sim_inst(&sim_geom_default, l, t, &t->acc[j],
+			layout_sim_inst(g, l, t, &t->acc[j],
 			                &t->acc[j].inst[i], &r);
 			fprintf(f, "%s%d", sep(k, 16), r.wavefronts);
 		}
 	fputs("\n};\n", f);
 }
 
-void emit_check(FILE *f, const Tile *t, const Solution *s)
+void emit_check(FILE *f, const Geom *g, const Tile *t, const Solution *s)
 {
 	const char *lo = t->name;
 	char up[256], lname[160];
@@ -65,7 +65,7 @@ void emit_check(FILE *f, const Tile *t, const Solution *s)
 	}
 	fputs("};\n\n", f);
 
-	fprintf(f, "static const short %s_coord[] = {", lo);
+	fprintf(f, "static const int %s_coord[] = {", lo);
 	int k = 0;
 	for (int j = 0; j < t->nacc; j++)
 		for (int i = 0; i < t->acc[j].ninst; i++) {
@@ -86,10 +86,10 @@ void emit_check(FILE *f, const Tile *t, const Solution *s)
 
 	char name[300];
 	snprintf(name, sizeof name, "%s_pred", lo);
-	pred_table(f, name, t, &s->best.l);
+	pred_table(f, g, name, t, &s->best.l);
 	Layout rm = layout_rowmajor(t);
 	snprintf(name, sizeof name, "%s_pred_rm", lo);
-	pred_table(f, name, t, &rm);
+	pred_table(f, g, name, t, &rm);
 
 	fprintf(f, "\nint main(int argc, char **argv)\n{\n");
 	fprintf(f, "\tbankc_tile t = {\"%s\", \"%s\", %d, %d, %d, %lldLL, %d,\n"

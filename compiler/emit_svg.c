@@ -9,6 +9,18 @@
 
 enum { CELL = 14, LABEL = 18, GAP = 30 };
 
+/* Text for an SVG element: layout names hold '<' and '>'. */
+static void put_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		default: fputc(*s, f);
+		}
+}
+
 typedef struct {
 	int nwords[32];             /* distinct words per bank */
 	int lane[32][WARP * 4];     /* a lane wanting each of them */
@@ -66,8 +78,9 @@ static void panel_draw(FILE *f, const Geom *g, const Tile *t, const Access *a,
                        const Panel *p, int x0, int y0, const char *title)
 {
 	int bytes = (int)(a->vec * tile_elem_bytes(t));
-	fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"h\">%s</text>\n", x0,
-	        y0 + 12, title);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"h\">", x0, y0 + 12);
+	put_text(f, title);
+	fputs("</text>\n", f);
 	int y = y0 + LABEL;
 	BankMap m;
 	for (int k = 0; k < p->r.nphase; k++) {
@@ -92,9 +105,8 @@ static void panel_draw(FILE *f, const Geom *g, const Tile *t, const Access *a,
 	        p->r.wavefronts == 1 ? "" : "s", p->r.ideal);
 }
 
-void emit_svg(FILE *f, const Tile *t, const Solution *s)
+void emit_svg(FILE *f, const Geom *g, const Tile *t, const Solution *s)
 {
-	const Geom *g = &sim_geom_default;
 	Layout rm = layout_rowmajor(t);
 	int width = 2 * 32 * CELL + 3 * GAP;
 	Panel pr[MAX_ACCESSES], pc[MAX_ACCESSES];
@@ -129,8 +141,10 @@ void emit_svg(FILE *f, const Tile *t, const Solution *s)
 	char lname[160];
 	layout_describe(&s->best.l, t, lname, sizeof lname);
 	fprintf(f, "<text x=\"%d\" y=\"20\" class=\"t\">tile %s: row-major (left) "
-	        "and %s (right); columns are banks 0-31, red: a bank serving "
-	        "several words</text>\n", GAP, t->name, lname);
+	        "and ", GAP, t->name);
+	put_text(f, lname);
+	fputs(" (right); columns are banks 0-31, red: a bank serving several "
+	      "words</text>\n", f);
 	int y = GAP + 6;
 	for (int j = 0; j < t->nacc; j++) {
 		const Access *a = &t->acc[j];

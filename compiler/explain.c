@@ -94,12 +94,21 @@ static int explain_file(const Geom *g, const char *file, const char *tname,
 			continue;
 		Layout l = layout_rowmajor(t);
 		if (chosen) {
+			if (!solve_feasible(t, &src, g, stderr))
+				goto out;
 			SolveOpts o = {1, false};
 			Solution s;
 			solve_tile(t, g, &o, &s);
-			if (s.found)
+			bool found = s.found;
+			if (found)
 				l = s.best.l;
 			solve_free(&s);
+			if (!found) {
+				diag_report(stderr, &src, t->pos, "tile '%s' has no legal "
+				            "layout within its budget and restrictions",
+				            t->name);
+				goto out;
+			}
 		}
 		for (int j = 0; j < t->nacc; j++)
 			if (!aname || strcmp(aname, t->acc[j].name) == 0) {

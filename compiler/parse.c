@@ -490,6 +490,11 @@ static void allow(Parser *ps, Tile *t)
 		if (ps->tok.kind != T_IDENT)
 			expected(ps, "a transform (pad, skew, swap, swizzle or none)");
 		unsigned bit;
+		if (is(ps, "access") || is(ps, "tile"))
+			expect(ps, T_SEMI);     /* "expected ';' after 'pad'" */
+		for (int k = 0; t->allow && k < K_COUNT; k++)
+			if (is(ps, key_names[k]))
+				expect(ps, T_SEMI);
 		if (is(ps, "none"))
 			diag_error(ps->d, ps->tok.pos, "'none' cannot be combined with "
 			           "other transforms");

@@ -1,5 +1,5 @@
 /* The bank model: how many shared-memory wavefronts one warp instruction
- * takes.  The rules are design.md's "hardware model", measured on an H200;
+ * takes.  The rules are the README's "bank model", measured on an H200;
  * the numbers in comments refer to them. */
 #include <string.h>
 
@@ -31,7 +31,7 @@ static void cost_phase(const Geom *g, int bytes, uint32_t lanes,
 	for (int n = 0; n < WARP; n++) {
 		if (!(lanes >> n & 1))
 			continue;
-		/* rule 8: a sub-word access touches the word holding its bytes */
+		/* rule 7: a sub-word access touches the word holding its bytes */
 		int64_t w0 = addr[n] / g->bank_bytes;
 		int64_t w1 = (addr[n] + bytes - 1) / g->bank_bytes;
 		for (int64_t w = w0; w <= w1; w++) {
@@ -55,7 +55,7 @@ static void cost_phase(const Geom *g, int bytes, uint32_t lanes,
 	}
 }
 
-/* cp.async's shared-memory side is not a bank access (rule 10): it does
+/* cp.async's shared-memory side is not a bank access (rule 9): it does
  * not show in the wavefront counters, and its time follows the number of
  * 128-byte segments the warp's destinations touch.  That count is its
  * cost here. */
@@ -75,10 +75,21 @@ static void cost_cpasync(uint32_t mask, int bytes, const int64_t *addr,
 				seg[ns++] = s;
 		}
 	}
+	/* the least any placement could touch: the distinct destinations'
+	 * bytes, packed (lanes naming one element share it) */
+	int distinct = 0;
+	for (int n = 0; n < WARP; n++) {
+		if (!(mask >> n & 1))
+			continue;
+		int m;
+		for (m = 0; m < n && !((mask >> m & 1) && addr[m] == addr[n]); m++)
+			;
+		distinct += m == n;
+	}
 	r->nphase = 1;
-	r->phase[0] = (Phase){mask, ns, mask != 0, -1};
+	r->ideal = (distinct * bytes + 127) / 128;
+	r->phase[0] = (Phase){mask, ns, r->ideal, -1};
 	r->wavefronts = ns;
-	r->ideal = mask ? (__builtin_popcount(mask) * bytes + 127) / 128 : 0;
 	r->counted = 0;
 }
 
@@ -86,9 +97,10 @@ bool sim_inst(const Geom *g, Op op, int bytes, uint32_t mask,
               const int64_t addr[WARP], SimResult *r, const char **err)
 {
 	memset(r, 0, sizeof *r);
-	if (g->banks < 1 || g->banks > 64 || (g->bank_bytes != 4 &&
-	    g->bank_bytes != 8)) {
-		*err = "bank geometry must have 1 to 64 banks of 4 or 8 bytes";
+	if (g->banks < 1 || g->banks > 64 || (g->banks & (g->banks - 1)) ||
+	    (g->bank_bytes != 4 && g->bank_bytes != 8)) {
+		*err = "bank geometry must have a power of two from 1 to 64 banks "
+		       "of 4 or 8 bytes";
 		return false;
 	}
 	if (op_is_matrix(op)) {
@@ -96,7 +108,7 @@ bool sim_inst(const Geom *g, Op op, int bytes, uint32_t mask,
 			*err = "ldmatrix and stmatrix rows are 16 bytes";
 			return false;
 		}
-		/* rule 9: .x1 reads lanes 0-7's addresses, .x2 lanes 0-15's */
+		/* rule 2: .x1 reads lanes 0-7's addresses, .x2 lanes 0-15's */
 		mask &= op.nmat == 4 ? 0xffffffffu : (1u << (8 * op.nmat)) - 1;
 	} else if (op.kind == OP_CPASYNC ? bytes != 4 && bytes != 8 && bytes != 16
 	           : bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8 &&
@@ -134,11 +146,8 @@ bool sim_inst(const Geom *g, Op op, int bytes, uint32_t mask,
 		r->merged = true;
 		per = per * 2 > WARP ? WARP : per * 2;
 	}
+	/* per is a power of two no larger than the warp, so phases tile it */
 	int nph = op_is_matrix(op) ? op.nmat : WARP / per;
-	if (nph > SIM_MAX_PHASES) {
-		*err = "too many phases for this geometry";
-		return false;
-	}
 	r->nphase = nph;
 	for (int k = 0; k < nph; k++) {
 		uint32_t lanes = (per == WARP ? 0xffffffffu

@@ -24,8 +24,9 @@ bool cli_geom_option(int argc, char **argv, int *i, Geom *g, int *rc)
 	}
 	char *end;
 	long v = strtol(argv[++*i], &end, 10);
-	if (*end || end == argv[*i] || (banks ? v < 1 || v > 64 : v != 4 && v != 8))
-		*rc = cli_usage_error(banks ? "--banks takes 1 to 64, not '%s'"
+	if (*end || end == argv[*i] ||
+	    (banks ? v < 1 || v > 64 || (v & (v - 1)) : v != 4 && v != 8))
+		*rc = cli_usage_error(banks ? "--banks takes a power of two from 1 to 64, not '%s'"
 		                      : "--bank-bytes takes 4 or 8, not '%s'", argv[*i]);
 	else if (banks)
 		g->banks = (int)v;

@@ -29,6 +29,16 @@ static int log2ceil(int64_t v)
 
 /* ---- the certificate ------------------------------------------------------- */
 
+static int gcd(int a, int b)
+{
+	while (b) {
+		int r = a % b;
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
 /* Words an instruction's phase wants, grouped by their place inside the
  * granule (the largest vector, which every legal layout keeps whole and
  * aligned): a layout can move granules, never words within them, so words
@@ -41,9 +51,8 @@ static int phase_bound(const Geom *g, int gran, int bytes,
 	int per_word = gran / g->bank_bytes;
 	if (per_word < 2)
 		return 1;
-	int reach = g->banks / per_word;    /* banks a class can use */
-	if (reach < 1)
-		reach = 1;
+	int reach = g->banks / gcd(g->banks, per_word);    /* banks a class
+	                                                     * can use */
 	int64_t words[WARP * 4];
 	int nw = 0, best = 1;
 	int count[32] = {0};
@@ -133,13 +142,14 @@ int solve_blocks(const Tile *t, int64_t bytes)
 	return (int)b;
 }
 
-/* <0 when a ranks before b */
+/* <0 when a ranks before b.  Keys are 128-bit: weighted wavefronts
+ * times a tradeoff can pass 2^63. */
 static int cmp_cand(const Tile *t, const Cand *a, const Cand *b)
 {
-	int64_t ka = a->wave, kb = b->wave;
+	__int128 ka = a->wave, kb = b->wave;
 	if (t->tradeoff) {
-		ka = a->wave * t->tradeoff + a->bytes;
-		kb = b->wave * t->tradeoff + b->bytes;
+		ka = (__int128)a->wave * t->tradeoff + a->bytes;
+		kb = (__int128)b->wave * t->tradeoff + b->bytes;
 	}
 	if (ka != kb)
 		return ka < kb ? -1 : 1;
@@ -156,6 +166,8 @@ typedef struct {
 	const SolveOpts *o;
 	Solution *s;
 	long order;
+	bool count_only;    /* count the layouts, cost none */
+	long counted;
 } Search;
 
 static void keep(Search *se, const Cand *c)
@@ -228,7 +240,7 @@ void solve_cost(const Tile *t, const Geom *g, const Layout *l, Cand *c)
 	SolveOpts o = {1, true};
 	Solution s = {0};
 	bounds(g, t, &s);
-	Search se = {t, g, &o, &s, 0};
+	Search se = {t, g, &o, &s, 0, false, 0};
 	evaluate(&se, l, c);
 	solve_free(&s);
 }
@@ -236,6 +248,10 @@ void solve_cost(const Tile *t, const Geom *g, const Layout *l, Cand *c)
 static void consider(Search *se, const Layout *l)
 {
 	const char *why;
+	if (se->count_only) {
+		se->counted++;
+		return;
+	}
 	if (!layout_legal(l, se->t, se->s->budget, &why)) {
 		se->s->illegal++;
 		return;
@@ -255,7 +271,7 @@ static void consider(Search *se, const Layout *l)
 static bool family_can_help(const Search *se, int64_t bytes, int arith)
 {
 	const Solution *s = se->s;
-	if (se->o->exhaustive || s->ntop < se->o->top)
+	if (se->count_only || se->o->exhaustive || s->ntop < se->o->top)
 		return true;
 	Cand ideal = {0};
 	ideal.wave = s->aligned_bound;
@@ -367,6 +383,8 @@ static void enumerate_xor(Search *se, bool swap)
 	}
 }
 
+static void enumerate_all(Search *se);
+
 void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
                 Solution *s)
 {
@@ -379,28 +397,55 @@ void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
 	s->budget = (t->given & (1u << K_BUDGET)) ? t->budget
 	                                           : tab_arch[t->arch].smem_block;
 	bounds(g, t, s);
-	Search se = {t, g, o, s, 0};
+	Search se = {t, g, o, s, 0, false, 0};
 	Layout rm = layout_rowmajor(t);
-	int64_t base = layout_bytes(&rm, t);
-	s->blocks_rowmajor = solve_blocks(t, base);
-	/* cheapest arithmetic first, so ties and bounds settle early */
-	consider(&se, &rm);
-	Layout swapped = layout_base(t, L_ROWMAJOR, true);
-	consider(&se, &swapped);
-	for (int sw = 0; sw < 2; sw++)
-		if (family_can_help(&se, base + 1, 0))
-			enumerate_pad(&se, sw);
-	for (int sw = 0; sw < 2; sw++) {
-		if (family_can_help(&se, base, 3))
-			enumerate_swizzle(&se, sw);
-		if (family_can_help(&se, base, 3))
-			enumerate_xor(&se, sw);
-		if (family_can_help(&se, base, 3))
-			enumerate_skew(&se, sw);
-	}
+	s->blocks_rowmajor = solve_blocks(t, layout_bytes(&rm, t));
+	enumerate_all(&se);
 	s->found = s->ntop > 0;
 	if (s->found)
 		s->best = s->top[0];
+}
+
+bool solve_feasible(const Tile *t, const Src *src, const Geom *g, FILE *diag)
+{
+	SolveOpts o = {1, true};
+	Solution s = {0};
+	Search se = {t, g, &o, &s, 0, true, 0};
+	enumerate_all(&se);
+	double insts = 0;
+	for (int j = 0; j < t->nacc; j++)
+		insts += t->acc[j].ninst;
+	if (insts * (double)se.counted <= SOLVE_WORK_LIMIT)
+		return true;
+	diag_report(diag, src, t->pos, "tile '%s' is too large to search: %.0f "
+	            "warp instructions x %ld layouts could take %.0f simulations "
+	            "(limit %.0f); narrow it with 'allow' (for example 'allow pad "
+	            "swizzle;') or fewer instructions", t->name, insts, se.counted,
+	            insts * (double)se.counted, SOLVE_WORK_LIMIT);
+	return false;
+}
+
+/* Every family, cheapest arithmetic first, so ties and bounds settle
+ * early. */
+static void enumerate_all(Search *se)
+{
+	const Tile *t = se->t;
+	Layout rm = layout_rowmajor(t);
+	int64_t base = layout_bytes(&rm, t);
+	consider(se, &rm);
+	Layout swapped = layout_base(t, L_ROWMAJOR, true);
+	consider(se, &swapped);
+	for (int sw = 0; sw < 2; sw++)
+		if (family_can_help(se, base + 1, 0))
+			enumerate_pad(se, sw);
+	for (int sw = 0; sw < 2; sw++) {
+		if (family_can_help(se, base, 3))
+			enumerate_swizzle(se, sw);
+		if (family_can_help(se, base, 3))
+			enumerate_xor(se, sw);
+		if (family_can_help(se, base, 3))
+			enumerate_skew(se, sw);
+	}
 }
 
 void solve_free(Solution *s)

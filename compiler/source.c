@@ -24,15 +24,15 @@ static bool read_all(const char *path, Src *s, FILE *diag)
 			break;
 		}
 		n += fread(buf + n, 1, cap - 1 - n, f);
-		if (n < cap - 1)
-			break;
-		if (cap > MAX_SPEC_BYTES) {
+		if (n > MAX_SPEC_BYTES) {
 			fprintf(diag, "bankc: error: '%s' is larger than %d bytes\n", path,
 			        MAX_SPEC_BYTES);
 			free(buf);
 			buf = NULL;
 			break;
 		}
+		if (n < cap - 1)
+			break;
 		char *nb = realloc(buf, cap * 2);
 		if (!nb)
 			free(buf);

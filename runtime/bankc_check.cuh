@@ -53,7 +53,7 @@ struct bankc_tile {
 	long long stage_bytes;      /* chosen layout, one stage */
 	int nacc;
 	const bankc_access *acc;
-	const short *coord;         /* [inst][lane][2]: row, col; -1 inactive */
+	const int *coord;           /* [inst][lane][2]: row, col; -1 inactive */
 	const unsigned *mask;       /* [inst] */
 	const unsigned short *pred; /* [inst] predicted wavefronts, chosen */
 	const unsigned short *pred_rm;  /* [inst] the same, row-major */
@@ -98,7 +98,7 @@ struct bankc_dev_access {
 template <class L>
 __global__ void bankc_store_pass(L lay, int elem, long long stage_bytes,
                                  const bankc_dev_access *acc, int nacc,
-                                 const short *coord, const unsigned *mask,
+                                 const int *coord, const unsigned *mask,
                                  const unsigned char *logical, int cols,
                                  unsigned char *out)
 {
@@ -168,7 +168,7 @@ template <class L>
 __global__ void bankc_load_pass(L lay, int elem, long long stage_bytes,
                                 int rows, int cols,
                                 const bankc_dev_access *acc, int nacc,
-                                const short *coord, const unsigned *mask,
+                                const int *coord, const unsigned *mask,
                                 unsigned char *out)
 {
 	extern __shared__ __align__(128) unsigned char smem[];
@@ -497,7 +497,7 @@ static int bankc_round_trip(const bankc_tile &t, const L &lay)
 		da[(size_t)a] = {t.acc[a].op, t.acc[a].vec, t.acc[a].bytes,
 		                 t.acc[a].ninst, t.acc[a].first};
 	bankc_dev_access *d_acc;
-	short *d_coord;
+	int *d_coord;
 	unsigned *d_mask;
 	unsigned char *d_out, *d_logical;
 	size_t out_bytes = std::max<size_t>((size_t)t.stage_bytes,
@@ -509,13 +509,13 @@ static int bankc_round_trip(const bankc_tile &t, const L &lay)
 			bankc_put(&logical[((size_t)r * t.cols + c) * t.elem], t.elem,
 			          bankc_value(r, c));
 	BANKC_CUDA(cudaMalloc(&d_acc, da.size() * sizeof da[0]));
-	BANKC_CUDA(cudaMalloc(&d_coord, (size_t)nall * 64 * sizeof(short)));
+	BANKC_CUDA(cudaMalloc(&d_coord, (size_t)nall * 64 * sizeof(int)));
 	BANKC_CUDA(cudaMalloc(&d_mask, (size_t)nall * sizeof(unsigned)));
 	BANKC_CUDA(cudaMalloc(&d_out, out_bytes));
 	BANKC_CUDA(cudaMalloc(&d_logical, logical_bytes));
 	BANKC_CUDA(cudaMemcpy(d_acc, da.data(), da.size() * sizeof da[0],
 	                      cudaMemcpyHostToDevice));
-	BANKC_CUDA(cudaMemcpy(d_coord, t.coord, (size_t)nall * 64 * sizeof(short),
+	BANKC_CUDA(cudaMemcpy(d_coord, t.coord, (size_t)nall * 64 * sizeof(int),
 	                      cudaMemcpyHostToDevice));
 	BANKC_CUDA(cudaMemcpy(d_mask, t.mask, (size_t)nall * sizeof(unsigned),
 	                      cudaMemcpyHostToDevice));

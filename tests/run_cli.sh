@@ -67,5 +67,14 @@ expect 2 "--top takes 1 to 1000" -- compare --top 0 specs/seeds.tile
 expect 2 "compare needs a FILE" -- compare
 expect 1 "empty.tile:1:1: error" -- compare specs/seeds.tile tests/bad/empty.tile
 
+expect 1 "is too large to search" -- compare tests/data/too_big.tile
+expect 1 "narrow it with 'allow'" -- build tests/data/too_big.tile -o "$tmp/big"
+expect 2 "--banks takes a power of two" -- compare --banks 24 specs/seeds.tile
+expect 0 "tile transpose_f32" -- compare --banks 8 specs/seeds.tile
+expect 0 "2 wavefronts (ideal 2)" -- sim --banks 16 --op load --width 4 --offsets "$(seq -s, 0 4 124)"
+head -c 17000000 /dev/zero | tr '\0' '#' >"$tmp/huge.tile"
+expect 1 "is larger than 16777216 bytes" -- check "$tmp/huge.tile"
+expect 1 "cannot read" -- check "$tmp"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -3,11 +3,13 @@
  * lower bound holding for every layout costed. */
 #include "testutil.h"
 
+static const Geom *geom = &sim_geom_default;
+
 static Solution solve(const Tile *t, int top, bool exhaustive)
 {
 	SolveOpts o = {top, exhaustive};
 	Solution s;
-	solve_tile(t, &sim_geom_default, &o, &s);
+	solve_tile(t, geom, &o, &s);
 	return s;
 }
 
@@ -129,7 +131,7 @@ static void agree(const Tile *t)
 	assert_true(full.aligned_bound >= full.lower_bound);
 	/* an independent recount of the chosen layout */
 	Cand c;
-	solve_cost(t, &sim_geom_default, &fast.best.l, &c);
+	solve_cost(t, geom, &fast.best.l, &c);
 	assert_int_equal(c.wave, fast.best.wave);
 	solve_free(&full);
 	solve_free(&fast);
@@ -140,7 +142,8 @@ static void test_bruteforce_specs(void **state)
 {
 	(void)state;
 	static const char *const files[] = {"specs/seeds.tile",
-		"specs/transpose.tile", "specs/reduce.tile", "specs/sgemm.tile"};
+		"specs/transpose.tile", "specs/reduce.tile", "specs/sgemm.tile",
+		"specs/gemm.tile"};
 	for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
 		Run *r = run_file(files[f]);
 		for (int i = 0; i < r->unit.ntiles; i++)
@@ -201,6 +204,61 @@ static void test_bruteforce_random(void **state)
 	assert_int_equal(done, 60);
 }
 
+/* cp.async lanes sharing a destination: the bound counts distinct bytes,
+ * so it stays below every layout's cost and pruning keeps the best. */
+static void test_cpasync_duplicates(void **state)
+{
+	(void)state;
+	Run *r = run("tile c { shape 32 x 32; dtype f32; arch sm_80;\n"
+	             "  access fill: cp.async vec 4 { for i in 0..16; row = 0; col = 0; }\n"
+	             "  access drain: load { row = lane; col = 0; } }");
+	assert_true(r->ok);
+	agree(&r->unit.tiles[0]);
+	Solution s = solve(&r->unit.tiles[0], 1, false);
+	assert_true(s.best.wave >= s.aligned_bound);
+	assert_int_equal(s.best.bytes, 4096);
+	assert_int_equal(s.best.acc_wave[1], s.acc_bound[1]);
+	solve_free(&s);
+	run_free(r);
+}
+
+/* Weights and a tradeoff whose product passes 2^63 still rank right. */
+static void test_tradeoff_overflow(void **state)
+{
+	(void)state;
+	Run *r = run("tile t { shape 32 x 32; dtype f32; arch sm_90;\n"
+	             "  tradeoff 1000000000;\n"
+	             "  access fill: store weight 10000000 along row;\n"
+	             "  access drain: load weight 10000000 along col; }");
+	assert_true(r->ok);
+	Solution s = solve(&r->unit.tiles[0], 1, false);
+	assert_int_equal(s.best.wave, s.aligned_bound);
+	solve_free(&s);
+	agree(&r->unit.tiles[0]);
+	run_free(r);
+}
+
+/* Other bank geometries: the bound holds and pruning changes nothing. */
+static void test_geometries(void **state)
+{
+	(void)state;
+	static const Geom gs[] = {{8, 4, true}, {16, 4, true}, {64, 4, true},
+		{32, 8, true}, {16, 8, false}};
+	Run *r = run_file("specs/transpose.tile");
+	for (size_t k = 0; k < sizeof gs / sizeof *gs; k++) {
+		geom = &gs[k];
+		for (int i = 0; i < r->unit.ntiles; i++) {
+			agree(&r->unit.tiles[i]);
+			Solution all = solve(&r->unit.tiles[i], 1000, true);
+			for (int j = 0; j < all.ntop; j++)
+				assert_true(all.top[j].wave >= all.aligned_bound);
+			solve_free(&all);
+		}
+	}
+	geom = &sim_geom_default;
+	run_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,6 +268,9 @@ int main(void)
 		cmocka_unit_test(test_tma_and_occupancy),
 		cmocka_unit_test(test_bruteforce_specs),
 		cmocka_unit_test(test_bruteforce_random),
+		cmocka_unit_test(test_cpasync_duplicates),
+		cmocka_unit_test(test_tradeoff_overflow),
+		cmocka_unit_test(test_geometries),
 	};
 	return cmocka_run_group_tests_name("solver", tests, NULL, NULL);
 }
