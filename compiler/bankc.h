@@ -248,6 +248,9 @@ int64_t tile_bytes(const Tile *t);      /* row-major, all stages */
  * error.  src->text is malloc'ed; free with src_free. */
 bool frontend_file(const char *path, Pool *p, FILE *diag, Src *src, Unit *u);
 void src_free(Src *s);
+/* frontend_file for each of n files; true if all are good. */
+bool frontend_files(char **paths, int n, Pool *p, FILE *diag, Src *src,
+                    Unit *u);
 /* Parse and check src, whose text must end in a NUL at text[len]. */
 bool frontend_run(Pool *p, FILE *diag, const Src *src, Unit *u);
 
@@ -400,6 +403,9 @@ void solve_free(Solution *s);
  * instruction simulations without pruning)?  If not, says so on `diag`,
  * in the form of a compiler error at the tile, with how to narrow it. */
 bool solve_feasible(const Tile *t, const Src *src, const Geom *g, FILE *diag);
+/* solve_feasible for every tile of n units; true if all are. */
+bool solve_feasible_all(const Unit *u, const Src *src, int n, const Geom *g,
+                        FILE *diag);
 int solve_blocks(const Tile *t, int64_t bytes);   /* resident blocks per SM */
 /* Cost one layout fully (no pruning). */
 void solve_cost(const Tile *t, const Geom *g, const Layout *l, Cand *c);

@@ -229,10 +229,7 @@ int cmd_build(int argc, char **argv)
 	Src *src = calloc((size_t)nfiles, sizeof *src);
 	Unit *u = calloc((size_t)nfiles, sizeof *u);
 	Outputs out = {0};
-	int rc = 0;
-	for (int i = 0; i < nfiles; i++)
-		if (!frontend_file(argv[i], p, stderr, &src[i], &u[i]))
-			rc = 1;
+	int rc = frontend_files(argv, nfiles, p, stderr, src, u) ? 0 : 1;
 	/* two tiles of one name would write the same files */
 	for (int i = 0; rc == 0 && i < nfiles; i++)
 		for (int k = 0; k < u[i].ntiles; k++)
@@ -246,10 +243,8 @@ int cmd_build(int argc, char **argv)
 						        argv[j]);
 						rc = 1;
 					}
-	for (int i = 0; rc == 0 && i < nfiles; i++)
-		for (int k = 0; k < u[i].ntiles; k++)
-			if (!solve_feasible(&u[i].tiles[k], &src[i], &g, stderr))
-				rc = 1;
+	if (rc == 0 && !solve_feasible_all(u, src, nfiles, &g, stderr))
+		rc = 1;
 	for (int i = 0; rc == 0 && i < nfiles; i++)
 		for (int k = 0; k < u[i].ntiles; k++)
 			if (!render_tile(&out, dir, &u[i].tiles[k], &src[i], &g))

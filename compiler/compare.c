@@ -178,14 +178,8 @@ int cmd_compare(int argc, char **argv)
 	Pool *p = pool_new();
 	Src *src = calloc((size_t)nfiles, sizeof *src);
 	Unit *u = calloc((size_t)nfiles, sizeof *u);
-	int rc = 0;
-	for (int i = 0; i < nfiles; i++)
-		if (!frontend_file(argv[i], p, stderr, &src[i], &u[i]))
-			rc = 1;
-	for (int i = 0; rc == 0 && i < nfiles; i++)
-		for (int k = 0; k < u[i].ntiles; k++)
-			if (!solve_feasible(&u[i].tiles[k], &src[i], &g, stderr))
-				rc = 1;
+	int rc = frontend_files(argv, nfiles, p, stderr, src, u) &&
+	         solve_feasible_all(u, src, nfiles, &g, stderr) ? 0 : 1;
 	if (rc == 0) {
 		json_t *tiles = json ? json_array() : NULL;
 		SolveOpts o = {top, false};

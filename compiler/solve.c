@@ -425,6 +425,16 @@ bool solve_feasible(const Tile *t, const Src *src, const Geom *g, FILE *diag)
 	return false;
 }
 
+bool solve_feasible_all(const Unit *u, const Src *src, int n, const Geom *g,
+                        FILE *diag)
+{
+	bool ok = true;
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < u[i].ntiles; k++)
+			ok &= solve_feasible(&u[i].tiles[k], &src[i], g, diag);
+	return ok;
+}
+
 /* Every family, cheapest arithmetic first, so ties and bounds settle
  * early. */
 static void enumerate_all(Search *se)

@@ -79,3 +79,12 @@ bool frontend_run(Pool *p, FILE *diag, const Src *src, Unit *u)
 	check_unit(p, &d, u);
 	return true;
 }
+
+bool frontend_files(char **paths, int n, Pool *p, FILE *diag, Src *src,
+                    Unit *u)
+{
+	bool ok = true;
+	for (int i = 0; i < n; i++)     /* every file, so every error shows */
+		ok &= frontend_file(paths[i], p, diag, &src[i], &u[i]);
+	return ok;
+}
