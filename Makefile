@@ -2,35 +2,41 @@
 CC ?= cc
 RE2C ?= re2c
 CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -Icompiler -Ibuild
+# B: the build folder; BIN: the compiler it links (a sanitized build uses
+# its own, see check-san).
+B ?= build
+BIN ?= bankc
+# the project's own flags, kept apart so a CFLAGS given on the command line
+# (optimisation, sanitizers) adds to them rather than replacing them
+BCFLAGS := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -Icompiler -I$(B)
 LDLIBS += -ljansson
 PREFIX ?= /usr/local
 
-SRCS := $(filter-out compiler/main.c,$(wildcard compiler/*.c)) build/lex.c
-OBJS := $(patsubst %.c,build/%.o,$(notdir $(SRCS)))
+SRCS := $(filter-out compiler/main.c,$(wildcard compiler/*.c))
+OBJS := $(patsubst compiler/%.c,$(B)/%.o,$(SRCS)) $(B)/lex.o
 HDR := compiler/bankc.h
 
-all: bankc
+all: $(BIN)
 
-build:
-	@mkdir -p build
+$(B):
+	@mkdir -p $(B)
 
 # re2c runs inside the build, with flags that keep its output stable.
-build/lex.c: compiler/lex.re $(HDR) | build
+$(B)/lex.c: compiler/lex.re $(HDR) | $(B)
 	@command -v $(RE2C) >/dev/null || { echo "error: re2c not found; install Debian's package 're2c' (apt-get install re2c)" >&2; exit 1; }
 	$(RE2C) -W -i --no-generation-date --no-version $< -o $@
 
-build/%.o: compiler/%.c $(HDR) | build
-	@echo "CC $<"; $(CC) $(CFLAGS) -c $< -o $@
+$(B)/%.o: compiler/%.c $(HDR) | $(B)
+	@echo "CC $<"; $(CC) $(CFLAGS) $(BCFLAGS) -c $< -o $@
 
-build/lex.o: build/lex.c $(HDR)
-	@echo "CC $<"; $(CC) $(CFLAGS) -c $< -o $@
+$(B)/lex.o: $(B)/lex.c $(HDR)
+	@echo "CC $<"; $(CC) $(CFLAGS) $(BCFLAGS) -c $< -o $@
 
-build/libbankc.a: $(OBJS)
+$(B)/libbankc.a: $(OBJS)
 	@$(AR) rcs $@ $^
 
-bankc: build/main.o build/libbankc.a
-	@echo "LD $@"; $(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+$(BIN): $(B)/main.o $(B)/libbankc.a
+	@echo "LD $@"; $(CC) $(CFLAGS) $(BCFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Debian packages the build needs, installed only where missing.
 deps:
@@ -44,10 +50,10 @@ run: bankc
 	@./bankc compare --top 3 specs/*.tile
 
 # ---- tests ------------------------------------------------------------------
-UNIT := $(patsubst tests/unit/%.c,build/%,$(wildcard tests/unit/test_*.c))
+UNIT := $(patsubst tests/unit/%.c,$(B)/%,$(wildcard tests/unit/test_*.c))
 
-build/test_%: tests/unit/test_%.c tests/unit/testutil.h build/libbankc.a
-	@echo "CC $<"; $(CC) $(CFLAGS) -Itests/unit -o $@ $< build/libbankc.a $(LDLIBS) -lcmocka
+$(B)/test_%: tests/unit/test_%.c tests/unit/testutil.h $(B)/libbankc.a
+	@echo "CC $<"; $(CC) $(CFLAGS) $(BCFLAGS) $(LDFLAGS) -Itests/unit -o $@ $< $(B)/libbankc.a $(LDLIBS) -lcmocka
 
 # Every suite runs even when one fails; the status says whether all passed.
 check: bankc $(UNIT)
@@ -61,10 +67,53 @@ check: bankc $(UNIT)
 	echo "== generated code"; sh tests/run_generated.sh ./bankc || fail=1; \
 	echo "== cmake"; sh tests/run_cmake.sh ./bankc || fail=1; \
 	echo "== install"; sh tests/run_install.sh || fail=1; \
-	echo "== probe patterns"; $(CC) -std=c11 -Wall -Wextra -Werror -o build/gen_patterns tests/gpu/gen_patterns.c && \
-	  ./build/gen_patterns | cmp -s - tests/gpu/patterns.tsv && echo "probe patterns: 1 passed, 0 failed" || \
+	echo "== probe patterns"; $(CC) -std=c11 -Wall -Wextra -Werror -o $(B)/gen_patterns tests/gpu/gen_patterns.c && \
+	  ./$(B)/gen_patterns | cmp -s - tests/gpu/patterns.tsv && echo "probe patterns: 1 passed, 0 failed" || \
 	  { echo "probe patterns: 0 passed, 1 failed (tests/gpu/patterns.tsv is not gen_patterns' output)"; fail=1; }; \
+	echo "== faults"; bash tests/run_faults.sh ./bankc || fail=1; \
+	echo "== sanitizers"; $(MAKE) -s check-san || fail=1; \
+	echo "== valgrind"; sh tests/run_valgrind.sh ./bankc || fail=1; \
+	echo "== fuzz corpus"; $(MAKE) -s fuzz-regress || fail=1; \
 	exit $$fail
+
+# The unit tests, the bad-input corpus and the command line once more, on a
+# build with AddressSanitizer and UndefinedBehaviorSanitizer: any report
+# (leaks included) fails the run.
+SAN := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+check-san:
+	@$(MAKE) -s B=build-san BIN=build-san/bankc CFLAGS="$(SAN)" LDFLAGS="$(SAN)" \
+		build-san/bankc $(patsubst $(B)/%,build-san/%,$(UNIT))
+	@fail=0; export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1; \
+	for t in $(patsubst $(B)/%,build-san/%,$(UNIT)); do echo "== $$t (sanitized)"; ./$$t || fail=1; done; \
+	sh tests/run_bad.sh ./build-san/bankc tests/bad || fail=1; \
+	sh tests/run_cli.sh ./build-san/bankc || fail=1; \
+	sh tests/run_specs.sh ./build-san/bankc specs || fail=1; \
+	exit $$fail
+
+# libFuzzer over the whole pipeline (spec text to checked, solved and
+# emitted tiles, in memory).  `make fuzz` runs it for FUZZ_SECONDS on a
+# corpus seeded from specs/ and tests/bad/; fuzz-regress (in make check)
+# replays the seeds and every saved crash in tests/fuzz/regress/.
+FUZZ_SECONDS ?= 600
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	-std=c11 -D_POSIX_C_SOURCE=200809L -Icompiler -Ibuild
+$(B)/fuzz_pipeline: tests/fuzz/fuzz_pipeline.c $(SRCS) $(B)/lex.c $(HDR)
+	@command -v clang >/dev/null || { echo "error: clang not found; install Debian's packages 'clang' and 'libclang-rt-14-dev' (make deps)" >&2; exit 1; }
+	@echo "CLANG $@"; clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_pipeline.c $(SRCS) $(B)/lex.c -ljansson
+
+fuzz-regress: $(B)/fuzz_pipeline
+	@./$(B)/fuzz_pipeline -runs=0 specs tests/bad tests/fuzz/regress 2>&1 | \
+		grep -E "^(INFO: |Done|==|SUMMARY)" | tail -n 3; \
+	n=$$(ls specs tests/bad tests/fuzz/regress | wc -l); \
+	if ./$(B)/fuzz_pipeline -runs=0 specs tests/bad tests/fuzz/regress >/dev/null 2>&1; \
+	then echo "fuzz corpus: 1 passed, 0 failed ($$n inputs replayed)"; \
+	else echo "fuzz corpus: 0 passed, 1 failed"; exit 1; fi
+
+fuzz: $(B)/fuzz_pipeline
+	@mkdir -p out/fuzz/corpus out/fuzz/crashes
+	@cp -n specs/*.tile tests/bad/*.tile out/fuzz/corpus/ 2>/dev/null || true
+	./$(B)/fuzz_pipeline -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
+		-artifact_prefix=out/fuzz/crashes/ -print_final_stats=1 out/fuzz/corpus
 
 # bankc, the runtime headers, the CMake module and the man page.
 install: bankc
@@ -76,11 +125,11 @@ install: bankc
 	install -m 644 doc/bankc.1 $(DESTDIR)$(PREFIX)/share/man/man1/bankc.1
 
 # Solver timing: the specs corpus (median of 21 runs per tile) and a sweep.
-build/bench: tests/bench/bench.c build/libbankc.a
-	@echo "CC $<"; $(CC) $(CFLAGS) -o $@ $< build/libbankc.a $(LDLIBS)
+$(B)/bench: tests/bench/bench.c $(B)/libbankc.a
+	@echo "CC $<"; $(CC) $(CFLAGS) $(BCFLAGS) -o $@ $< $(B)/libbankc.a $(LDLIBS)
 
-bench: build/bench
-	./build/bench specs/*.tile
+bench: $(B)/bench
+	./$(B)/bench specs/*.tile
 
 # On a machine with a GPU and Nsight Compute: measure the probe patterns.
 gpu-probe:
@@ -92,6 +141,6 @@ gpu-check: bankc
 	bash tests/gpu/gpu_check.sh ./bankc out/gpu-check specs/*.tile
 
 clean:
-	rm -rf build bankc out
+	rm -rf build build-san bankc out
 
-.PHONY: all check clean deps run install bench gpu-probe gpu-check
+.PHONY: all check check-san fuzz fuzz-regress clean deps run install bench gpu-probe gpu-check

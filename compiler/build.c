@@ -8,6 +8,7 @@
  * unchanged output keeps its time stamp, so make rebuilds nothing). */
 #include <errno.h>
 #include <jansson.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -72,6 +73,32 @@ static bool same_contents(const char *path, const char *data, size_t len)
 	return same;
 }
 
+/* The temporary file being written, so that a signal can remove it: an
+ * interrupted build leaves the previous outputs and nothing else. */
+static char *volatile pending_tmp;
+
+static void on_signal(int sig)
+{
+	char *tmp = pending_tmp;
+	if (tmp)
+		unlink(tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void catch_signals(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ};
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+		struct sigaction sa = {0}, old;
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		/* a signal the caller ignores (nohup, trap '') stays ignored */
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+	}
+}
+
 /* mkstemp makes 0600 files; outputs are ordinary ones. */
 static bool fchmod_by_name(const char *path)
 {
@@ -94,11 +121,13 @@ static bool write_atomic(const char *path, const char *data, size_t len)
 		free(tmp);
 		return false;
 	}
+	pending_tmp = tmp;
 	FILE *f = fdopen(fd, "wb");
+	errno = 0;
 	bool ok = f && fwrite(data, 1, len, f) == len;
 	ok = f && fflush(f) == 0 && ok;
 	ok = ok && fsync(fd) == 0;
-	int saved = errno;
+	int saved = ok ? 0 : errno;
 	if (f)
 		ok = fclose(f) == 0 && ok;
 	else
@@ -107,9 +136,10 @@ static bool write_atomic(const char *path, const char *data, size_t len)
 		ok = fchmod_by_name(tmp) && rename(tmp, path) == 0;
 	if (!ok) {
 		fprintf(stderr, "bankc: error: cannot write '%s': %s\n", path,
-		        strerror(errno ? errno : saved));
+		        strerror(saved ? saved : errno));
 		unlink(tmp);
 	}
+	pending_tmp = NULL;
 	free(tmp);
 	return ok;
 }
@@ -250,6 +280,7 @@ int cmd_build(int argc, char **argv)
 			if (!render_tile(&out, dir, &u[i].tiles[k], &src[i], &g))
 				rc = 1;
 	if (rc == 0) {
+		catch_signals();
 		if (!make_dir(dir))
 			rc = 1;
 		for (int i = 0; rc == 0 && i < out.n; i++)

@@ -1,0 +1,64 @@
+/* libFuzzer harness over the whole pipeline: spec text is parsed and
+ * checked; every tile that passes is searched (where small enough), and
+ * its header, check program, picture and report are emitted into memory.
+ * Any crash, sanitizer report, leak or hang is a bug. */
+#include <jansson.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bankc.h"
+
+/* Searches bigger than this would make the fuzzer slow, not find bugs. */
+#define FUZZ_WORK (64.0 * 1024 * 1024)
+
+static FILE *sink;
+
+static void emit_all(const Tile *t, const Src *src)
+{
+	SolveOpts o = {2, false};
+	Solution s;
+	const Geom *g = &sim_geom_default;
+	solve_tile(t, g, &o, &s);
+	if (s.found) {
+		emit_header(sink, t, &s, src->name);
+		emit_check(sink, g, t, &s);
+		emit_svg(sink, g, t, &s);
+		Baseline b[MAX_BASELINES];
+		int nb = baseline_all(t, g, s.budget, b);
+		json_t *j = compare_tile_json(t, &s, b, nb);
+		json_dumpf(j, sink, JSON_INDENT(2) | JSON_SORT_KEYS);
+		json_decref(j);
+	}
+	solve_free(&s);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (!sink)
+		sink = fopen("/dev/null", "w");
+	if (size > 1 << 16)
+		return 0;
+	char *text = malloc(size + 1);
+	memcpy(text, data, size);
+	text[size] = 0;
+	Src src = {"fuzz.tile", text, size};
+	Pool *p = pool_new();
+	Unit u;
+	if (frontend_run(p, sink, &src, &u)) {
+		dump_text(sink, &u);
+		dump_json(sink, &u);
+		for (int i = 0; i < u.ntiles; i++) {
+			const Tile *t = &u.tiles[i];
+			double insts = 0;
+			for (int j = 0; j < t->nacc; j++)
+				insts += t->acc[j].ninst;
+			if (insts * 20000 <= FUZZ_WORK &&
+			    solve_feasible(t, &src, &sim_geom_default, sink))
+				emit_all(t, &src);
+		}
+	}
+	pool_free(p);
+	free(text);
+	return 0;
+}

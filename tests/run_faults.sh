@@ -1,0 +1,74 @@
+#!/bin/bash
+# Faults around bankc build: an output folder that cannot be made or
+# written, a full disk (a file-size limit), a read error, a signal during
+# a build, a failing standard output.  Each must give a clear message and
+# a non-zero status, and leave the previous outputs as they were.
+# usage: run_faults.sh BANKC
+bankc=${1:-./bankc}
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; sed 's/^/    /' "$tmp/err" 2>/dev/null | head -n 5; }
+
+# expect_fail NAME PATTERN -- CMD...: non-zero status and PATTERN on stderr
+expect_fail() {
+	name=$1 pat=$2
+	shift 3
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	if [ "$st" -eq 0 ]; then bad "$name: exit 0"
+	elif ! grep -q -- "$pat" "$tmp/err"; then bad "$name: no '$pat'"
+	else ok; fi
+}
+
+# previous outputs, kept to compare with after each fault
+"$bankc" build specs/seeds.tile -o "$tmp/prev" -MD || bad "first build"
+cp -r "$tmp/prev" "$tmp/saved"
+sed 's/shape 32 x 32;/shape 32 x 64;/' specs/seeds.tile >"$tmp/changed.tile"
+intact() {
+	if diff -r "$tmp/prev" "$tmp/saved" >/dev/null; then ok
+	else bad "$1: previous outputs changed"; fi
+	if ls "$tmp/prev" | grep -q '\.tmp'; then bad "$1: temporary files left"; else ok; fi
+}
+
+expect_fail "folder that cannot be made" "cannot create folder '/proc/bankc-out'" -- \
+	"$bankc" build specs/seeds.tile -o /proc/bankc-out
+expect_fail "folder that cannot be written" "cannot create a file beside '/proc/" -- \
+	"$bankc" build specs/seeds.tile -o /proc
+expect_fail "output is a file" "exists and is not a folder" -- \
+	"$bankc" build specs/seeds.tile -o specs/seeds.tile
+expect_fail "depfile that cannot be written" "/proc/bankc.d" -- \
+	"$bankc" build specs/seeds.tile -o "$tmp/prev" -MD -MF /proc/bankc.d
+intact "unwritable depfile"
+
+# a full disk: writes fail (EFBIG) past a 1 KiB file-size limit
+expect_fail "full disk" "cannot write '$tmp/prev/" -- \
+	bash -c "ulimit -f 1; trap '' XFSZ; exec '$bankc' build '$tmp/changed.tile' -o '$tmp/prev'"
+intact "full disk"
+# the same limit with SIGXFSZ not ignored: killed mid-write
+bash -c "ulimit -f 1; '$bankc' build '$tmp/changed.tile' -o '$tmp/prev' 2>'$tmp/err'" 2>/dev/null
+st=$?
+if [ "$st" -gt 128 ]; then ok; else bad "killed by SIGXFSZ: status $st"; fi
+intact "killed mid-write"
+
+# a signal during the build (here during the search of a slow tile)
+"$bankc" build tests/data/slow.tile -o "$tmp/prev" 2>"$tmp/err" &
+pid=$!
+sleep 0.3
+kill -TERM "$pid" 2>/dev/null
+wait "$pid"
+st=$?
+if [ "$st" -eq 143 ]; then ok; else bad "SIGTERM during a build: status $st"; fi
+intact "SIGTERM"
+
+expect_fail "read error" "cannot read 'specs'" -- "$bankc" check specs
+expect_fail "missing file" "cannot open 'no-such.tile'" -- "$bankc" build no-such.tile -o "$tmp/x"
+if [ -e "$tmp/x" ]; then bad "a failed build created its folder"; else ok; fi
+if [ -w /dev/full ]; then
+	"$bankc" compare --json specs/seeds.tile >/dev/full 2>"$tmp/err"
+	if [ $? -eq 1 ] && grep -q "cannot write the output" "$tmp/err"; then ok
+	else bad "compare to /dev/full"; fi
+fi
+echo "faults: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,45 @@
+#!/bin/sh
+# One valgrind memcheck pass over the command line: no invalid access, no
+# use of uninitialised memory, no leak (definite or indirect).
+# usage: run_valgrind.sh BANKC
+bankc=${1:-./bankc}
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if ! command -v valgrind >/dev/null 2>&1; then
+	echo "error: valgrind not found; install Debian's package 'valgrind'" >&2
+	echo "valgrind: 0 passed, 1 failed"
+	exit 1
+fi
+# vg STATUS ARGS...: bankc must exit with STATUS and valgrind report nothing
+vg() {
+	want=$1
+	shift
+	valgrind -q --error-exitcode=99 --leak-check=full \
+		--errors-for-leak-kinds=definite,indirect "$bankc" "$@" \
+		>"$tmp/out" 2>"$tmp/err"
+	st=$?
+	if [ "$st" -eq "$want" ]; then pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: valgrind bankc $*: status $st, expected $want"
+		grep '==' "$tmp/err" | head -n 20
+	fi
+}
+vg 0 check specs/seeds.tile specs/gemm.tile specs/transpose.tile
+vg 0 dump --json specs/gemm.tile
+vg 0 compare --top 3 specs/seeds.tile specs/reduce.tile
+vg 0 compare --json specs/transpose.tile
+vg 0 build specs/seeds.tile specs/gemm.tile -o "$tmp/gen" -MD
+vg 0 explain --chosen specs/sgemm.tile
+vg 0 sim --table tests/data/sm90_wavefronts.tsv
+vg 0 sim --op load --width 16 --offsets "$(seq -s, 0 144 4464)"
+for f in tests/bad/nul_byte.tile tests/bad/trunc_mid_expr.tile \
+	tests/bad/div_zero.tile tests/bad/long_loop_names.tile tests/bad/crlf.tile \
+	tests/bad/nested_too_deep.tile tests/bad/too_many_insts.tile; do
+	vg 1 check "$f"
+done
+vg 1 build specs/seeds.tile tests/bad/row_outside.tile -o "$tmp/none"
+vg 2 compare --top 0 specs/seeds.tile
+echo "valgrind: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
