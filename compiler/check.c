@@ -302,12 +302,12 @@ void check_unit(Pool *p, Diag *d, Unit *u)
 			tile_insts += a->ninst;
 			file_insts += a->ninst;
 			if (tile_insts > MAX_TILE_INSTS)
-				diag_error(d, a->pos, "tile '%s' has more than %d warp "
-				           "instructions in all (limit)", t->name,
+				diag_error(d, a->pos, "tile '%s' has more warp instructions "
+				           "than the limit of %d a tile", t->name,
 				           MAX_TILE_INSTS);
 			if (file_insts > MAX_FILE_INSTS)
-				diag_error(d, a->pos, "this file has more than %d warp "
-				           "instructions in all (limit); split it",
+				diag_error(d, a->pos, "this file has more warp instructions "
+				           "than the limit of %d a file; split it",
 				           MAX_FILE_INSTS);
 			if (!any)
 				diag_error(d, a->pos, "access '%s' has no active lane",
