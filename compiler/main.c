@@ -34,14 +34,17 @@ static const char usage[] =
 "                          --summary: one line of totals per access\n"
 "\n"
 "Options for sim, explain, compare and build:\n"
-"  --banks N               number of banks (default 32)\n"
+"  --banks N               number of banks, a power of two up to 64\n"
+"                          (default 32)\n"
 "  --bank-bytes 4|8        bank width in bytes (default 4; 8 is Kepler's mode)\n"
 "  --no-merge              do not merge broadcast pairs of 8/16-byte loads\n"
 "\n"
 "  -h, --help              show this help\n"
 "  --version               show the version\n"
 "\n"
-"Exit status: 0 success, 1 a bad spec or a mismatch, 2 bad usage.\n";
+"A FILE of - reads standard input.\n"
+"Exit status: 0 success, 1 a bad spec, a failed write or a mismatch,\n"
+"2 bad usage.\n";
 
 /* check FILE...: every file is read, parsed and checked; errors in one
  * file do not stop the others. */
