@@ -103,7 +103,7 @@ $(B)/fuzz_pipeline: tests/fuzz/fuzz_pipeline.c $(SRCS) $(B)/lex.c $(HDR)
 
 fuzz-regress: $(B)/fuzz_pipeline
 	@n=$$(ls specs/*.tile tests/bad/*.tile tests/fuzz/regress/* | wc -l); \
-	if ./$(B)/fuzz_pipeline -runs=0 specs tests/bad tests/fuzz/regress >$(B)/fuzz-regress.log 2>&1; \
+	if ./$(B)/fuzz_pipeline -runs=0 -artifact_prefix=$(B)/fuzz- specs tests/bad tests/fuzz/regress >$(B)/fuzz-regress.log 2>&1; \
 	then echo "fuzz corpus: 1 passed, 0 failed ($$n inputs replayed)"; \
 	else tail -n 30 $(B)/fuzz-regress.log; echo "fuzz corpus: 0 passed, 1 failed"; exit 1; fi
 
