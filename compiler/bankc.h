@@ -384,6 +384,7 @@ typedef struct {
 	int64_t aligned_bound;          /* the same, knowing granule alignment */
 	int64_t acc_ideal[MAX_ACCESSES], acc_bound[MAX_ACCESSES];
 	int *inst_bound[MAX_ACCESSES];  /* each instruction's aligned bound */
+	int *inst_order[MAX_ACCESSES];  /* the order instructions are costed */
 	int acc_order[MAX_ACCESSES];    /* costed most-conflicted first */
 	int64_t budget;
 	bool found;

@@ -174,6 +174,8 @@ static int64_t eval_at(Diag *d, const Expr *e, const Access *a,
 static void check_coord(Diag *d, const Tile *t, const Access *a,
                         int64_t r, int64_t c, const int64_t *vars)
 {
+	if (r >= 0 && r < t->rows && c >= 0 && c < t->cols && c % a->vec == 0)
+		return;         /* the common case: no message to format */
 	char w[160] = "";
 	if (vars)
 		where(w, sizeof w, a, vars);
@@ -185,10 +187,9 @@ static void check_coord(Diag *d, const Tile *t, const Access *a,
 	if (c < 0 || c >= t->cols)
 		diag_error(d, cp, "access '%s' reaches column %lld, outside the "
 		           "tile's columns 0..%d%s", a->name, (long long)c, t->cols - 1, w);
-	if (c % a->vec)
-		diag_error(d, cp, "access '%s': column %lld is not a multiple of the "
-		           "vector width %d, so the vector is misaligned%s", a->name,
-		           (long long)c, a->vec, w);
+	diag_error(d, cp, "access '%s': column %lld is not a multiple of the "
+	           "vector width %d, so the vector is misaligned%s", a->name,
+	           (long long)c, a->vec, w);
 }
 
 /* Shorthand: lanes take consecutive vectors of the tile in row-major

@@ -246,12 +246,30 @@ int64_t layout_offset(const Layout *l, const Tile *t, int r, int c)
 	return 0;
 }
 
+/* The solver's inner loop: the common kinds get their own loops, with
+ * the layout's constants hoisted; the rest go through layout_offset. */
 void layout_inst_addrs(const Layout *l, const Tile *t, const Inst *in,
                        int64_t addr[WARP])
 {
 	int64_t es = tile_elem_bytes(t);
+	uint32_t m = in->mask;
+	if (!l->swap && (l->kind == L_ROWMAJOR || l->kind == L_PAD)) {
+		for (int n = 0; n < WARP; n++)
+			addr[n] = m >> n & 1 ? ((int64_t)in->lane[n].row * l->pitch +
+			                        in->lane[n].col) * es : 0;
+		return;
+	}
+	if (!l->swap && l->kind == L_SWIZZLE) {
+		int sh = l->M + l->S, mask = (1 << l->B) - 1, m0 = l->M;
+		for (int n = 0; n < WARP; n++) {
+			int64_t o = ((int64_t)in->lane[n].row * l->pitch +
+			             in->lane[n].col) * es;
+			addr[n] = m >> n & 1 ? o ^ (((o >> sh) & mask) << m0) : 0;
+		}
+		return;
+	}
 	for (int n = 0; n < WARP; n++)
-		addr[n] = in->mask >> n & 1
+		addr[n] = m >> n & 1
 		        ? layout_offset(l, t, in->lane[n].row, in->lane[n].col) * es
 		        : 0;
 }

@@ -20,14 +20,41 @@ static bool pairs_agree(uint32_t mask, const int64_t *addr, int x)
 	return true;
 }
 
+/* The distinct words of one phase, as a small open-addressed set; a
+ * generation stamp empties it in O(1) between phases (bankc is single
+ * threaded). */
+enum { SET_SLOTS = 512 };       /* at most 128 words a phase: load <= 1/4 */
+static int64_t set_word[SET_SLOTS];
+static uint32_t set_stamp[SET_SLOTS], set_gen;
+
+static bool set_insert(int64_t w)
+{
+	uint32_t h = (uint32_t)(((uint64_t)w * 0x9E3779B97F4A7C15ull) >> 55);
+	for (;; h = (h + 1) & (SET_SLOTS - 1)) {
+		if (set_stamp[h] != set_gen) {
+			set_stamp[h] = set_gen;
+			set_word[h] = w;
+			return true;
+		}
+		if (set_word[h] == w)
+			return false;
+	}
+}
+
 /* Rule 3: a phase takes as many wavefronts as the largest number of
  * distinct words its active lanes want from one bank. */
 static void cost_phase(const Geom *g, int bytes, uint32_t lanes,
                        const int64_t *addr, Phase *ph)
 {
-	enum { MAXW = WARP * 16 };
-	int64_t words[MAXW];
-	int nw = 0;
+	if (++set_gen == 0) {           /* wrapped: forget every old stamp */
+		memset(set_stamp, 0, sizeof set_stamp);
+		set_gen = 1;
+	}
+	int count[64] = {0};
+	ph->lanes = lanes;
+	ph->ideal = lanes != 0;
+	ph->wavefronts = 0;
+	ph->bank = -1;
 	for (int n = 0; n < WARP; n++) {
 		if (!(lanes >> n & 1))
 			continue;
@@ -35,23 +62,13 @@ static void cost_phase(const Geom *g, int bytes, uint32_t lanes,
 		int64_t w0 = addr[n] / g->bank_bytes;
 		int64_t w1 = (addr[n] + bytes - 1) / g->bank_bytes;
 		for (int64_t w = w0; w <= w1; w++) {
-			int k;
-			for (k = 0; k < nw && words[k] != w; k++)
-				;
-			if (k == nw && nw < MAXW)
-				words[nw++] = w;
+			if (!set_insert(w))
+				continue;
+			int b = (int)(w % g->banks);
+			if (++count[b] > ph->wavefronts ||
+			    (count[b] == ph->wavefronts && b < ph->bank))
+				ph->wavefronts = count[b], ph->bank = b;
 		}
-	}
-	int count[64] = {0};
-	ph->lanes = lanes;
-	ph->ideal = lanes != 0;
-	ph->wavefronts = 0;
-	ph->bank = -1;
-	for (int k = 0; k < nw; k++) {
-		int b = (int)(words[k] % g->banks);
-		if (++count[b] > ph->wavefronts ||
-		    (count[b] == ph->wavefronts && b < ph->bank))
-			ph->wavefronts = count[b], ph->bank = b;
 	}
 }
 

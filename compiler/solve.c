@@ -89,7 +89,8 @@ static void bounds(const Geom *g, const Tile *t, Solution *s)
 		int bytes = (int)(a->vec * tile_elem_bytes(t));
 		int64_t ideal = 0, bound = 0, rmw = 0;
 		s->inst_bound[j] = calloc((size_t)a->ninst, sizeof(int));
-		if (!s->inst_bound[j]) {
+		s->inst_order[j] = calloc((size_t)a->ninst, sizeof(int));
+		if (!s->inst_bound[j] || !s->inst_order[j]) {
 			fputs("bankc: out of memory\n", stderr);
 			abort();
 		}
@@ -108,6 +109,18 @@ static void bounds(const Geom *g, const Tile *t, Solution *s)
 					ib += phase_bound(g, gran, bytes, addr, r.phase[k].lanes);
 			s->inst_bound[j][i] = ib;
 			bound += ib;
+		}
+		/* bit-reversed order: neighbouring instructions of a loop are
+		 * alike, so a spread sample meets a layout's conflicts sooner */
+		int bits = 0, k = 0;
+		while ((1 << bits) < a->ninst)
+			bits++;
+		for (int x = 0; x < (1 << bits); x++) {
+			int rev = 0;
+			for (int b = 0; b < bits; b++)
+				rev |= (x >> b & 1) << (bits - 1 - b);
+			if (rev < a->ninst)
+				s->inst_order[j][k++] = rev;
 		}
 		s->acc_ideal[j] = ideal;
 		s->acc_bound[j] = bound;
@@ -165,9 +178,13 @@ typedef struct {
 	const Geom *g;
 	const SolveOpts *o;
 	Solution *s;
-	long order;
+	long order;         /* index of the next layout considered */
 	bool count_only;    /* count the layouts, cost none */
 	long counted;
+	const Layout *target;   /* count_only: find this layout's index */
+	long target_index;
+	const Layout *seeds;    /* costed before the enumeration: skip them */
+	int nseeds;
 } Search;
 
 static void keep(Search *se, const Cand *c)
@@ -202,8 +219,9 @@ static bool worse_than_kept(const Search *se, const Cand *c, int64_t wave)
 	return cmp_cand(se->t, &probe, &s->top[s->ntop - 1]) > 0;
 }
 
-/* Cost a legal layout; stops early (returns false) once it cannot be kept. */
-static bool evaluate(Search *se, const Layout *l, Cand *c)
+/* Cost a legal layout, enumerated as the order-th; stops early (returns
+ * false) once it cannot be kept. */
+static bool evaluate(Search *se, const Layout *l, long order, Cand *c)
 {
 	const Tile *t = se->t;
 	Layout copy = *l;           /* l may point into c */
@@ -212,7 +230,7 @@ static bool evaluate(Search *se, const Layout *l, Cand *c)
 	l = &c->l;
 	c->bytes = layout_bytes(l, t);
 	c->arith = layout_arith(l);
-	c->order = se->order++;
+	c->order = order;
 	/* branch and bound: what is costed so far plus the bound of what is
 	 * not yet costed must stay within what the ranking keeps */
 	int64_t rest = se->s->aligned_bound;
@@ -220,13 +238,14 @@ static bool evaluate(Search *se, const Layout *l, Cand *c)
 		int j = se->s->acc_order[jj];
 		const Access *a = &t->acc[j];
 		const int *ib = se->s->inst_bound[j];
-		for (int i = 0; i < a->ninst; i++) {
+		for (int ii = 0; ii < a->ninst; ii++) {
+			int i = se->s->inst_order[j][ii];
 			SimResult r;
 			layout_sim_inst(se->g, l, t, a, &a->inst[i], &r);
 			c->acc_wave[j] += r.wavefronts;
 			c->wave += (int64_t)r.wavefronts * a->weight;
 			rest -= (int64_t)ib[i] * a->weight;
-			if ((i == 0 || r.wavefronts > ib[i]) &&
+			if ((ii == 0 || r.wavefronts > ib[i]) &&
 			    worse_than_kept(se, c, c->wave + rest))
 				return false;
 		}
@@ -240,24 +259,31 @@ void solve_cost(const Tile *t, const Geom *g, const Layout *l, Cand *c)
 	SolveOpts o = {1, true};
 	Solution s = {0};
 	bounds(g, t, &s);
-	Search se = {t, g, &o, &s, 0, false, 0};
-	evaluate(&se, l, c);
+	Search se = {.t = t, .g = g, .o = &o, .s = &s};
+	evaluate(&se, l, 0, c);
 	solve_free(&s);
 }
 
 static void consider(Search *se, const Layout *l)
 {
 	const char *why;
+	long order = se->order++;
 	if (se->count_only) {
 		se->counted++;
+		if (se->target && se->target_index < 0 &&
+		    memcmp(l, se->target, sizeof *l) == 0)
+			se->target_index = order;
 		return;
 	}
+	for (int i = 0; i < se->nseeds; i++)
+		if (memcmp(l, &se->seeds[i], sizeof *l) == 0)
+			return;                 /* costed already */
 	if (!layout_legal(l, se->t, se->s->budget, &why)) {
 		se->s->illegal++;
 		return;
 	}
 	Cand c;
-	if (evaluate(se, l, &c)) {
+	if (evaluate(se, l, order, &c)) {
 		se->s->evaluated++;
 		keep(se, &c);
 	} else {
@@ -385,6 +411,22 @@ static void enumerate_xor(Search *se, bool swap)
 
 static void enumerate_all(Search *se);
 
+/* A layout costed before the search, so that the bound cuts from the
+ * start: padding by one granule, which often meets the bound or comes
+ * near it.  It keeps its place in the enumeration order, so ties resolve
+ * as without it.  (The swizzles, enumerated first, need no seed.) */
+static int make_seeds(const Tile *t, int64_t budget, Layout *out)
+{
+	const char *why;
+	int es = (int)tile_elem_bytes(t), gran = tile_granule(t);
+	Layout l = layout_base(t, L_PAD, false);
+	l.pitch = l.scols + (gran + es - 1) / es;
+	if (!layout_legal(&l, t, budget, &why))
+		return 0;
+	out[0] = l;
+	return 1;
+}
+
 void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
                 Solution *s)
 {
@@ -397,9 +439,23 @@ void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
 	s->budget = (t->given & (1u << K_BUDGET)) ? t->budget
 	                                           : tab_arch[t->arch].smem_block;
 	bounds(g, t, s);
-	Search se = {t, g, o, s, 0, false, 0};
 	Layout rm = layout_rowmajor(t);
 	s->blocks_rowmajor = solve_blocks(t, layout_bytes(&rm, t));
+	Layout seeds[1];
+	int nseeds = o->exhaustive ? 0 : make_seeds(t, s->budget, seeds);
+	Search se = {.t = t, .g = g, .o = o, .s = s, .seeds = seeds};
+	for (int i = 0; i < nseeds; i++) {
+		Search find = {.t = t, .g = g, .o = o, .s = s, .count_only = true,
+		               .target = &seeds[i], .target_index = -1};
+		enumerate_all(&find);
+		Cand c;
+		if (find.target_index >= 0 &&
+		    evaluate(&se, &seeds[i], find.target_index, &c)) {
+			s->evaluated++;
+			keep(&se, &c);
+		}
+		se.nseeds = i + 1;
+	}
 	enumerate_all(&se);
 	s->found = s->ntop > 0;
 	if (s->found)
@@ -410,7 +466,7 @@ bool solve_feasible(const Tile *t, const Src *src, const Geom *g, FILE *diag)
 {
 	SolveOpts o = {1, true};
 	Solution s = {0};
-	Search se = {t, g, &o, &s, 0, true, 0};
+	Search se = {.t = t, .g = g, .o = &o, .s = &s, .count_only = true};
 	enumerate_all(&se);
 	double insts = 0;
 	for (int j = 0; j < t->nacc; j++)
@@ -435,8 +491,8 @@ bool solve_feasible_all(const Unit *u, const Src *src, int n, const Geom *g,
 	return ok;
 }
 
-/* Every family, cheapest arithmetic first, so ties and bounds settle
- * early. */
+/* Every family; the order decides ties (the earlier wins) and how soon
+ * the bound starts cutting. */
 static void enumerate_all(Search *se)
 {
 	const Tile *t = se->t;
@@ -445,17 +501,20 @@ static void enumerate_all(Search *se)
 	consider(se, &rm);
 	Layout swapped = layout_base(t, L_ROWMAJOR, true);
 	consider(se, &swapped);
+	/* the swizzles first: small, and where most tiles find their bound,
+	 * after which the larger families are cut short or skipped */
 	for (int sw = 0; sw < 2; sw++)
-		if (family_can_help(se, base + 1, 0))
-			enumerate_pad(se, sw);
-	for (int sw = 0; sw < 2; sw++) {
 		if (family_can_help(se, base, 3))
 			enumerate_swizzle(se, sw);
+	for (int sw = 0; sw < 2; sw++) {
 		if (family_can_help(se, base, 3))
 			enumerate_xor(se, sw);
 		if (family_can_help(se, base, 3))
 			enumerate_skew(se, sw);
 	}
+	for (int sw = 0; sw < 2; sw++)
+		if (family_can_help(se, base + 1, 0))
+			enumerate_pad(se, sw);
 }
 
 void solve_free(Solution *s)
@@ -464,6 +523,8 @@ void solve_free(Solution *s)
 	s->top = NULL;
 	for (int j = 0; j < MAX_ACCESSES; j++) {
 		free(s->inst_bound[j]);
+		free(s->inst_order[j]);
 		s->inst_bound[j] = NULL;
+		s->inst_order[j] = NULL;
 	}
 }

@@ -143,7 +143,7 @@ static void test_bruteforce_specs(void **state)
 	(void)state;
 	static const char *const files[] = {"specs/seeds.tile",
 		"specs/transpose.tile", "specs/reduce.tile", "specs/sgemm.tile",
-		"specs/gemm.tile"};
+		"specs/gemm.tile", "specs/templates.tile"};
 	for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
 		Run *r = run_file(files[f]);
 		for (int i = 0; i < r->unit.ntiles; i++)
