@@ -138,7 +138,12 @@ gpu-probe:
 gpu-check: bankc
 	bash tests/gpu/gpu_check.sh ./bankc out/gpu-check specs/*.tile
 
+# On a machine with a GPU, cuBLAS and Nsight Compute: the kernel templates
+# against cuBLAS and the classic kernels (docs/performance.md).
+gpu-bench: bankc
+	bash tests/gpu/bench_templates.sh out/bench-templates
+
 clean:
 	rm -rf build build-san bankc out
 
-.PHONY: all check check-san fuzz fuzz-regress clean deps run install bench gpu-probe gpu-check
+.PHONY: all check check-san fuzz fuzz-regress clean deps run install bench gpu-probe gpu-check gpu-bench

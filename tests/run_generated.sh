@@ -82,5 +82,15 @@ else
 		done
 	done
 fi
+# the kernel templates, on the headers generated from specs/templates.tile
+if command -v nvcc >/dev/null 2>&1; then
+	for arch in sm_80 sm_90; do
+		for src in templates/*.cu; do
+			if nvcc -std=c++17 -O3 -arch="$arch" -Werror all-warnings -Xcompiler -Wall,-Wextra \
+				-Iruntime -I"$tmp/a" -c "$src" -o "$tmp/t.o" >"$tmp/log" 2>&1; then ok
+			else bad "nvcc -arch=$arch $src"; head -c 2000 "$tmp/log" | sed 's/^/    /'; fi
+		done
+	done
+fi
 echo "generated code: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
