@@ -335,6 +335,7 @@ typedef struct {
 } Layout;
 
 Layout layout_rowmajor(const Tile *t);
+bool layout_same(const Layout *a, const Layout *b);
 /* The empty layout of a kind over t, swapped or not; fill in its
  * parameters, then layout_legal tells whether it may be used. */
 Layout layout_base(const Tile *t, LayoutKind kind, bool swap);

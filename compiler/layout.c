@@ -40,6 +40,20 @@ Layout layout_rowmajor(const Tile *t)
 	return layout_base(t, L_ROWMAJOR, false);
 }
 
+/* Field by field: struct padding is not part of a layout. */
+bool layout_same(const Layout *a, const Layout *b)
+{
+	if (a->kind != b->kind || a->swap != b->swap || a->srows != b->srows ||
+	    a->scols != b->scols || a->pitch != b->pitch || a->gran != b->gran ||
+	    a->skew != b->skew || a->B != b->B || a->M != b->M || a->S != b->S ||
+	    a->nx != b->nx)
+		return false;
+	for (int i = 0; i < a->nx; i++)
+		if (a->x[i] != b->x[i])
+			return false;
+	return true;
+}
+
 int64_t layout_stage_bytes(const Layout *l, const Tile *t)
 {
 	return (int64_t)l->srows * l->pitch * tile_elem_bytes(t);

@@ -271,12 +271,12 @@ static void consider(Search *se, const Layout *l)
 	if (se->count_only) {
 		se->counted++;
 		if (se->target && se->target_index < 0 &&
-		    memcmp(l, se->target, sizeof *l) == 0)
+		    layout_same(l, se->target))
 			se->target_index = order;
 		return;
 	}
 	for (int i = 0; i < se->nseeds; i++)
-		if (memcmp(l, &se->seeds[i], sizeof *l) == 0)
+		if (layout_same(l, &se->seeds[i]))
 			return;                 /* costed already */
 	if (!layout_legal(l, se->t, se->s->budget, &why)) {
 		se->s->illegal++;
