@@ -161,6 +161,32 @@ static bool make_dir(const char *dir)
 	return true;
 }
 
+/* An output rendered into memory before anything is written. */
+typedef struct {
+	FILE *f;
+	char *buf;
+	size_t len;
+} Mem;
+
+/* In place: the stream keeps pointers to m's buffer and length. */
+static FILE *mem_open(Mem *m)
+{
+	*m = (Mem){0};
+	m->f = open_memstream(&m->buf, &m->len);
+	if (!m->f) {
+		fputs("bankc: out of memory\n", stderr);
+		abort();
+	}
+	return m->f;
+}
+
+static void add_mem(Outputs *o, const char *dir, const char *name,
+                    const char *suffix, Mem *m)
+{
+	fclose(m->f);
+	add_output(o, dir, name, suffix, m->buf, m->len);
+}
+
 /* Render one tile's four outputs into memory; false if it has no layout. */
 static bool render_tile(Outputs *o, const char *dir, const Tile *t,
                         const Src *src, const Geom *g)
@@ -175,53 +201,44 @@ static bool render_tile(Outputs *o, const char *dir, const Tile *t,
 		solve_free(&s);
 		return false;
 	}
-	char *buf;
-	size_t len;
-	FILE *m = open_memstream(&buf, &len);
-	emit_header(m, t, &s, spec);
-	fclose(m);
-	add_output(o, dir, t->name, ".cuh", buf, len);
+	Mem m;
+	emit_header(mem_open(&m), t, &s, spec);
+	add_mem(o, dir, t->name, ".cuh", &m);
 
-	m = open_memstream(&buf, &len);
-	emit_check(m, g, t, &s);
-	fclose(m);
-	add_output(o, dir, t->name, "_check.cu", buf, len);
+	emit_check(mem_open(&m), g, t, &s);
+	add_mem(o, dir, t->name, "_check.cu", &m);
 
 	Baseline b[MAX_BASELINES];
 	int nb = baseline_all(t, g, s.budget, b);
 	json_t *root = json_pack("{s:s, s:s, s:o, s:o}", "bankc", BANKC_VERSION,
 	                         "spec", spec, "tile", dump_tile_json(t), "solution",
 	                         compare_tile_json(t, &s, b, nb));
-	m = open_memstream(&buf, &len);
-	json_dumpf(root, m, JSON_INDENT(2) | JSON_SORT_KEYS);
-	fputc('\n', m);
-	fclose(m);
+	json_dumpf(root, mem_open(&m), JSON_INDENT(2) | JSON_SORT_KEYS);
+	fputc('\n', m.f);
 	json_decref(root);
-	add_output(o, dir, t->name, ".json", buf, len);
+	add_mem(o, dir, t->name, ".json", &m);
 
-	m = open_memstream(&buf, &len);
-	emit_svg(m, g, t, &s);
-	fclose(m);
-	add_output(o, dir, t->name, ".svg", buf, len);
+	emit_svg(mem_open(&m), g, t, &s);
+	add_mem(o, dir, t->name, ".svg", &m);
 	solve_free(&s);
 	return true;
 }
 
 /* make's depfile: every output depends on every spec file given. */
-static char *depfile(const Outputs *o, char **files, int nfiles, size_t *len)
+static void depfile(Mem *d, const Outputs *o, char **files, int nfiles)
 {
-	char *buf;
-	FILE *m = open_memstream(&buf, len);
+	Mem m;
+	mem_open(&m);
 	for (int i = 0; i < o->n; i++)
-		fprintf(m, "%s%s", i ? " \\\n " : "", o->v[i].path);
-	fputs(":", m);
+		fprintf(m.f, "%s%s", i ? " \\\n " : "", o->v[i].path);
+	fputs(":", m.f);
 	for (int i = 0; i < nfiles; i++)
-		fprintf(m, " %s", files[i]);
-	fputs("\n", m);
+		fprintf(m.f, " %s", files[i]);
+	fputs("\n", m.f);
 	for (int i = 0; i < nfiles; i++)   /* a deleted spec is no error */
-		fprintf(m, "%s:\n", files[i]);
-	fclose(m);
-	return buf;
+		fprintf(m.f, "%s:\n", files[i]);
+	fclose(m.f);
+	*d = m;
 }
 
 int cmd_build(int argc, char **argv)
@@ -293,11 +310,12 @@ int cmd_build(int argc, char **argv)
 				snprintf(def, sizeof def, "%s/bankc.d", dir);
 				mf = def;
 			}
-			size_t len;
-			char *d = depfile(&out, argv, nfiles, &len);
-			if (!same_contents(mf, d, len) && !write_atomic(mf, d, len))
+			Mem d;
+			depfile(&d, &out, argv, nfiles);
+			if (!same_contents(mf, d.buf, d.len) &&
+			    !write_atomic(mf, d.buf, d.len))
 				rc = 1;
-			free(d);
+			free(d.buf);
 		}
 	}
 	free_outputs(&out);

@@ -88,6 +88,19 @@ struct bankc_rowmajor {
 	}
 };
 
+/* Call f(k, lane, r, c) for every active lane of every instruction of x
+ * (k: the instruction's index in the tile's arrays). */
+template <class F>
+static void bankc_each_lane(const bankc_tile &t, const bankc_access &x, F f)
+{
+	for (int i = 0; i < x.ninst; i++) {
+		int k = x.first + i;
+		for (int l = 0; l < 32; l++)
+			if (t.mask[k] >> l & 1)
+				f(k, l, t.coord[(k * 32 + l) * 2], t.coord[(k * 32 + l) * 2 + 1]);
+	}
+}
+
 /* ---- device side ----------------------------------------------------------- */
 
 /* One access's instructions, as the round trip replays them. */
@@ -438,20 +451,15 @@ static int bankc_host_layout_check(const bankc_tile &t, const L &lay,
 		}
 	for (int a = 0; a < t.nacc; a++) {
 		const bankc_access &x = t.acc[a];
-		for (int i = 0; i < x.ninst; i++)
-			for (int l = 0; l < 32; l++) {
-				int k = x.first + i;
-				if (!(t.mask[k] >> l & 1))
-					continue;
-				int r = t.coord[(k * 32 + l) * 2], c = t.coord[(k * 32 + l) * 2 + 1];
-				long long b = lay.idx(r, c);
-				bool ok = (b * t.elem) % x.bytes == 0;
-				for (int e = 1; e < x.vec; e++)
-					ok &= lay.idx(r, c + e) == b + e;
-				if (!ok && faults++ < 5)
-					printf("  %s layout: access %s, lane %d at (%d, %d): vector "
-					       "split or misaligned\n", what, x.name, l, r, c);
-			}
+		bankc_each_lane(t, x, [&](int, int l, int r, int c) {
+			long long b = lay.idx(r, c);
+			bool ok = (b * t.elem) % x.bytes == 0;
+			for (int e = 1; e < x.vec; e++)
+				ok &= lay.idx(r, c + e) == b + e;
+			if (!ok && faults++ < 5)
+				printf("  %s layout: access %s, lane %d at (%d, %d): vector "
+				       "split or misaligned\n", what, x.name, l, r, c);
+		});
 	}
 	return faults;
 }
@@ -548,26 +556,18 @@ static int bankc_round_trip(const bankc_tile &t, const L &lay)
 			const bankc_access &x = t.acc[a];
 			if (!bankc_is_store(x.op))
 				continue;
-			for (int i = 0; i < x.ninst; i++)
-				for (int l = 0; l < 32; l++) {
-					int k = x.first + i;
-					if (!(t.mask[k] >> l & 1))
-						continue;
-					int r = t.coord[(k * 32 + l) * 2];
-					int c = t.coord[(k * 32 + l) * 2 + 1];
-					for (int e = 0; e < x.vec; e++) {
-						long long b = lay.idx(r, c + e) * t.elem;
-						unsigned char want[8];
-						bankc_put(want, t.elem, bankc_value(r, c + e));
-						if (memcmp(&out[(size_t)b], want, (size_t)t.elem)) {
-							if (faults++ < 5)
-								printf("  store %s: element (%d, %d) not written "
-								       "where the layout puts it\n", x.name, r,
-								       c + e);
-						}
-						memset(&written[(size_t)b], 1, (size_t)t.elem);
-					}
+			bankc_each_lane(t, x, [&](int, int, int r, int c) {
+				for (int e = 0; e < x.vec; e++) {
+					long long b = lay.idx(r, c + e) * t.elem;
+					unsigned char want[8];
+					bankc_put(want, t.elem, bankc_value(r, c + e));
+					if (memcmp(&out[(size_t)b], want, (size_t)t.elem) &&
+					    faults++ < 5)
+						printf("  store %s: element (%d, %d) not written "
+						       "where the layout puts it\n", x.name, r, c + e);
+					memset(&written[(size_t)b], 1, (size_t)t.elem);
 				}
+			});
 		}
 		for (long long b = 0; b < t.stage_bytes; b++)
 			if (!written[(size_t)b] && out[(size_t)b] != 0xA5 && faults++ < 5)
@@ -587,23 +587,17 @@ static int bankc_round_trip(const bankc_tile &t, const L &lay)
 		const bankc_access &x = t.acc[a];
 		if (x.op != BANKC_LOAD && x.op != BANKC_LDMATRIX)
 			continue;
-		for (int i = 0; i < x.ninst; i++)
-			for (int l = 0; l < 32; l++) {
-				int k = x.first + i;
-				if (!(t.mask[k] >> l & 1))
-					continue;
-				int r = t.coord[(k * 32 + l) * 2];
-				int c = t.coord[(k * 32 + l) * 2 + 1];
-				for (int e = 0; e < x.vec; e++) {
-					unsigned char want[8];
-					bankc_put(want, t.elem, bankc_value(r, c + e));
-					if (memcmp(&out[((size_t)k * 32 + l) * 16 + (size_t)e * t.elem],
-					           want, (size_t)t.elem) && faults++ < 5)
-						printf("  load %s: lane %d of instruction %d read the "
-						       "wrong value for (%d, %d)\n", x.name, l, i, r,
-						       c + e);
-				}
+		bankc_each_lane(t, x, [&](int k, int l, int r, int c) {
+			for (int e = 0; e < x.vec; e++) {
+				unsigned char want[8];
+				bankc_put(want, t.elem, bankc_value(r, c + e));
+				if (memcmp(&out[((size_t)k * 32 + l) * 16 + (size_t)e * t.elem],
+				           want, (size_t)t.elem) && faults++ < 5)
+					printf("  load %s: lane %d of instruction %d read the "
+					       "wrong value for (%d, %d)\n", x.name, l,
+					       k - x.first, r, c + e);
 			}
+		});
 	}
 	BANKC_CUDA(cudaFree(d_acc));
 	BANKC_CUDA(cudaFree(d_coord));
