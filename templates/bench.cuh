@@ -148,7 +148,8 @@ class Table {
 			}
 			std::fprintf(f, "bench,kernel,size,ms,rate,unit,ref,vs_ref,check,err\n");
 			for (const Row &r : rows_)
-				std::fprintf(f, "%s,%s,%s,%.6f,%.3f,%s,%s,%.4f,%s,%.6g\n", r.bench.c_str(),
+				// Kernel names hold commas: quoted, as RFC 4180 has it.
+				std::fprintf(f, "%s,\"%s\",%s,%.6f,%.3f,%s,%s,%.4f,%s,%.6g\n", r.bench.c_str(),
 					     r.kernel.c_str(), r.size.c_str(), r.ms, r.rate, r.unit.c_str(), r.ref.c_str(),
 					     r.ref_rate > 0 ? r.rate / r.ref_rate : 0.0, r.check.c_str(), r.err);
 			std::fclose(f);

@@ -13,9 +13,7 @@
 // mma.  Every shared-memory offset comes from the generated NAME_SIDX; the
 // per-thread offsets stay loop-invariant, so the compiler hoists them and
 // the swizzle costs nothing inside the loop.
-#include "bench.cuh"
-
-#include <cuda_fp16.h>
+#include "hgemm_host.cuh"
 
 #include "hg128k32_a.cuh"
 #include "hg128k32_b.cuh"
@@ -201,70 +199,11 @@ void hgemm(int M, int N, int K, const __half *A, const __half *B, __half *C)
 	hgemm_tile<Hg><<<(M / BM) * (N / Hg::BN), Hg::THREADS, bytes>>>(M, N, K, A, B, C);
 }
 
-__global__ void fill_uniform(__half *p, size_t n, uint64_t seed)
-{
-	for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n; i += static_cast<size_t>(gridDim.x) * blockDim.x)
-		p[i] = __float2half_rn(bench::uniform(seed, i));
-}
-
-double rel_err(const __half *dx, const __half *dref, size_t n, size_t cols)
-{
-	std::vector<__half> x(n), r(n);
-	CUDA_CHECK(cudaMemcpy(x.data(), dx, n * 2, cudaMemcpyDeviceToHost));
-	CUDA_CHECK(cudaMemcpy(r.data(), dref, n * 2, cudaMemcpyDeviceToHost));
-	double num = 0, den = 0;
-	size_t bad = 0, first = 0;
-	for (size_t i = 0; i < n; i++) {
-		const double a = __half2float(x[i]), b = __half2float(r[i]);
-		num += (a - b) * (a - b);
-		den += b * b;
-		if (!(std::fabs(a - b) <= 2e-2 * (std::fabs(b) + 1)) && !bad++)
-			first = i;
-	}
-	if (bad)
-		std::printf("    %zu elements off; first C[%zu][%zu] = %g, reference %g\n", bad, first / cols, first % cols,
-			    __half2float(x[first]), __half2float(r[first]));
-	return std::sqrt(num / den);
-}
-
-// A few entries of the reference against a dot product in double.
-double sample_err(const __half *dA, const __half *dB, const __half *dC, int M, int N, int K)
-{
-	std::vector<__half> a(static_cast<size_t>(M) * K), b(static_cast<size_t>(K) * N), c(static_cast<size_t>(M) * N);
-	CUDA_CHECK(cudaMemcpy(a.data(), dA, a.size() * 2, cudaMemcpyDeviceToHost));
-	CUDA_CHECK(cudaMemcpy(b.data(), dB, b.size() * 2, cudaMemcpyDeviceToHost));
-	CUDA_CHECK(cudaMemcpy(c.data(), dC, c.size() * 2, cudaMemcpyDeviceToHost));
-	double num = 0, den = 0;
-	for (int s = 0; s < 256; s++) {
-		const int i = static_cast<int>(bench::hash(7, s) % M), j = static_cast<int>(bench::hash(8, s) % N);
-		double ref = 0;
-		for (int k = 0; k < K; k++)
-			ref += static_cast<double>(__half2float(a[static_cast<size_t>(i) * K + k])) *
-			       __half2float(b[static_cast<size_t>(k) * N + j]);
-		const double d = __half2float(c[static_cast<size_t>(i) * N + j]) - ref;
-		num += d * d;
-		den += ref * ref;
-	}
-	return std::sqrt(num / den);
-}
-
 int main(int argc, char **argv)
 {
 	const bench::Args args(argc, argv);
-	if (args.profile) {
-		const int n = args.profile_size(512);
-		const size_t bytes = static_cast<size_t>(n) * n * 2;
-		__half *a, *b, *c;
-		CUDA_CHECK(cudaMalloc(&a, bytes));
-		CUDA_CHECK(cudaMalloc(&b, bytes));
-		CUDA_CHECK(cudaMalloc(&c, bytes));
-		fill_uniform<<<256, 256>>>(a, static_cast<size_t>(n) * n, 1);
-		fill_uniform<<<256, 256>>>(b, static_cast<size_t>(n) * n, 2);
-		hgemm(n, n, n, a, b, c);
-		LAUNCH_CHECK();
-		CUDA_CHECK(cudaDeviceSynchronize());
-		return 0;
-	}
+	if (args.profile)
+		return profile_once(args, hgemm);
 	bench::print_device();
 	bench::Table table(args.csv);
 	cublasHandle_t blas;
@@ -294,23 +233,13 @@ int main(int argc, char **argv)
 		CUDA_CHECK(cudaMemset(R, 0xff, nc * 2));
 		blas_gemm();
 		CUDA_CHECK(cudaDeviceSynchronize());
-		const double ref_err = sample_err(A, B, R, M, N, K);	// f16 output rounding: ~3e-4
+		const double ref_err = sample_err(A, B, N, 1, R, M, N, K);	// f16 output rounding: ~3e-4
 		const double ms_ref = bench::median_ms(blas_gemm);
 		const double ref_tf = flop / (ms_ref * 1e9);
 		table.add({"hgemm", "cublasGemmEx f16, f32 acc", size, "TFLOP/s", ref_err < 1e-2 ? "ok" : "FAIL", ms_ref, ref_tf,
 			   "", 0, ref_err});
 
-		auto run = [&](const char *name, void (*f)(int, int, int, const __half *, const __half *, __half *)) {
-			CUDA_CHECK(cudaMemset(C, 0xff, nc * 2));	// NaN: unwritten results fail
-			f(M, N, K, A, B, C);
-			LAUNCH_CHECK();
-			CUDA_CHECK(cudaDeviceSynchronize());
-			const double err = rel_err(C, R, nc, N);
-			const double ms = bench::median_ms([&] { f(M, N, K, A, B, C); });
-			table.add({"hgemm", name, size, "TFLOP/s", err < 1e-2 ? "ok" : "FAIL", ms, flop / (ms * 1e9), "cublas",
-				   ref_tf, err});
-		};
-		run("bankc hgemm 128x128x32 s4", hgemm);
+		time_checked(table, "bankc hgemm 128x128x32 s4", hgemm, M, N, K, A, B, C, R, ref_tf);
 		CUDA_CHECK(cudaFree(A));
 		CUDA_CHECK(cudaFree(B));
 		CUDA_CHECK(cudaFree(C));
