@@ -196,6 +196,7 @@ void hgemm(int M, int N, int K, const __half *A, const __half *B, __half *C)
 		return true;
 	}();
 	(void)once;
+	require_multiples("hgemm", M, N, K, BM, Hg::BN, Hg::BK);
 	hgemm_tile<Hg><<<(M / BM) * (N / Hg::BN), Hg::THREADS, bytes>>>(M, N, K, A, B, C);
 }
 

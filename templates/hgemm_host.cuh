@@ -60,6 +60,17 @@ inline double sample_err(const __half *dA, const __half *dB, size_t b_k, size_t 
 	return std::sqrt(num / den);
 }
 
+// The kernels cover whole block tiles only: other shapes are refused, not
+// half computed.
+inline void require_multiples(const char *kernel, int M, int N, int K, int bm, int bn, int bk)
+{
+	if (M <= 0 || N <= 0 || K <= 0 || M % bm || N % bn || K % bk) {
+		std::fprintf(stderr, "%s: M, N, K must be positive multiples of %d, %d, %d (got %d, %d, %d)\n", kernel, bm,
+			     bn, bk, M, N, K);
+		std::exit(2);
+	}
+}
+
 // The drivers' kernels: C (M x N) from A and B on the device.
 using GemmFn = void (*)(int M, int N, int K, const __half *A, const __half *B, __half *C);
 

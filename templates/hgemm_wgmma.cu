@@ -50,10 +50,10 @@ __device__ __forceinline__ uint32_t smem_addr(const void *p)
 // K-major operand, 128-byte rows: start address, leading byte offset
 // (unused by swizzled K-major layouts; 16 by convention), stride byte offset
 // 1024 (from one 8-row group to the next), swizzle mode; all in 16-byte units.
-__device__ __forceinline__ uint64_t smem_desc(uint32_t addr)
+template <CUtensorMapSwizzle MODE> __device__ __forceinline__ uint64_t smem_desc(uint32_t addr)
 {
 	return static_cast<uint64_t>((addr & 0x3FFFF) >> 4) | static_cast<uint64_t>(16 >> 4) << 16 |
-	       static_cast<uint64_t>(1024 >> 4) << 32 | desc_swizzle(HGW_A_TMA_SWIZZLE) << 62;
+	       static_cast<uint64_t>(1024 >> 4) << 32 | desc_swizzle(MODE) << 62;
 }
 
 __device__ __forceinline__ void mbar_init(uint32_t bar, uint32_t count)
@@ -196,7 +196,8 @@ __global__ void __launch_bounds__(THREADS, 1)
 		wgmma_fence();
 #pragma unroll
 		for (int kk = 0; kk < BK / 16; kk++)
-			wgmma_m64n256k16(d, smem_desc(a + 32 * kk), smem_desc(b + 32 * kk));
+			wgmma_m64n256k16(d, smem_desc<HGW_A_TMA_SWIZZLE>(a + 32 * kk),
+					 smem_desc<HGW_B_TMA_SWIZZLE>(b + 32 * kk));
 		wgmma_commit();
 		wgmma_wait<WAIT>();
 		fence_acc(d);
@@ -282,7 +283,8 @@ CUtensorMap make_map(const __half *p, int rows, int K, int box_rows, CUtensorMap
 	return m;
 }
 
-// M multiple of 128, N of 256, K of 64.  The tensor maps are encoded on
+// M multiple of 128, N of 256, K of 64 (the kernel has no edge tiles).
+// The tensor maps are encoded on
 // every call: microseconds of host time, hidden behind the asynchronous
 // launches of the timing loop; a library would keep them per operand.
 template <int WAIT> void hgemm_wgmma(int M, int N, int K, const __half *A, const __half *B, __half *C)
@@ -293,13 +295,20 @@ template <int WAIT> void hgemm_wgmma(int M, int N, int K, const __half *A, const
 		return true;
 	}();
 	(void)once;
+	require_multiples("hgemm_wgmma", M, N, K, BM, BN, BK);
 	const CUtensorMap ma = make_map(A, M, K, BM, HGW_A_TMA_SWIZZLE), mb = make_map(B, N, K, BN, HGW_B_TMA_SWIZZLE);
 	hgemm_wgmma_tile<WAIT><<<(M / BM) * (N / BN), THREADS, SMEM_BYTES>>>(M, N, K, ma, mb, C);
 }
 
-// Differing elements of one A box and one B box against HGW_*_IDX.
+// Differing elements of one A box and one B box against HGW_*_IDX.  The
+// boxes are the second ones down and across, so that a layout that ignored
+// the row or the column could not pass by luck.
 unsigned probe_layouts(const __half *A, const __half *B, int M, int N, int K)
 {
+	if (M < 2 * BM || N < 2 * BN || K < 2 * BK) {
+		std::fprintf(stderr, "hgemm_wgmma: the layout probe needs M >= %d, N >= %d, K >= %d\n", 2 * BM, 2 * BN, 2 * BK);
+		std::exit(2);
+	}
 	unsigned *bad, n = 0;
 	int (*ia)(int, int), (*ib)(int, int);
 	CUDA_CHECK(cudaMemcpyFromSymbol(&ia, a_idx_ptr, sizeof ia));

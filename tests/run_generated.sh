@@ -91,9 +91,10 @@ if command -v nvcc >/dev/null 2>&1; then
 			*_wgmma.cu:sm_90a) ;;
 			*_wgmma.cu:* | *:sm_90a) continue ;;
 			esac
-			if nvcc -std=c++17 -O3 -gencode="arch=compute_${arch#sm_},code=$arch" -Werror all-warnings -Xcompiler -Wall,-Wextra \
+			gencode="-gencode=arch=compute_${arch#sm_},code=$arch"
+			if nvcc -std=c++17 -O3 "$gencode" -Werror all-warnings -Xcompiler -Wall,-Wextra \
 				-Iruntime -I"$tmp/a" -c "$src" -o "$tmp/t.o" >"$tmp/log" 2>&1; then ok
-			else bad "nvcc -arch=$arch $src"; head -c 2000 "$tmp/log" | sed 's/^/    /'; fi
+			else bad "nvcc $gencode $src"; head -c 2000 "$tmp/log" | sed 's/^/    /'; fi
 		done
 	done
 fi

@@ -36,11 +36,14 @@ bin=out/templates-bin
 mkdir -p "$out" "$gen" "$bin" || die "cannot create $out"
 command -v "$nvcc" >/dev/null || die "$nvcc not found"
 fail=0
+# What an earlier run left in OUTDIR would read as this run's.
+rm -f "$out"/{env.txt,build.log,dmon.log,ncu.csv,ncu.log,ncu.tsv,ncu-detail.log} \
+	"$out"/{transpose,sgemm,hgemm,hgemm_wgmma}.{csv,log}
 
 {
 	echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 	echo "command: tests/gpu/bench_templates.sh $*"
-	echo "templates: ${TEMPLATES:-all}"
+	echo "environment: TEMPLATES=${TEMPLATES:-} RUN_TIMEOUT=${RUN_TIMEOUT:-} NCU_DETAIL=${NCU_DETAIL:-} ARCH=${ARCH:-}"
 	echo "host: $(uname -srm)"
 	nvidia-smi --query-gpu=name,driver_version,pci.bus_id,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu \
 		--format=csv 2>&1
@@ -50,7 +53,7 @@ fail=0
 } >"$out/env.txt"
 cat "$out/env.txt"
 
-# Tiles, then the three programs in parallel.
+# Tiles, then the programs, built in parallel.
 "$bankc" build specs/templates.tile -o "$gen" >"$out/build.log" 2>&1 || die "bankc build failed"
 "$bankc" compare specs/templates.tile >>"$out/build.log" 2>&1
 templates=${TEMPLATES:-transpose sgemm hgemm hgemm_wgmma}
@@ -74,7 +77,7 @@ fi
 # What the machine code uses: 16-byte shared loads, ldmatrix, mma.
 if command -v cuobjdump >/dev/null; then
 	for t in $templates; do
-		echo "== sass $t: $(cuobjdump -sass "$bin/$t" | grep -oE '\b(LDS(\.[A-Z0-9]+)*|STS(\.[A-Z0-9]+)*|LDSM(\.[A-Z0-9]+)*|H?G?MMA(\.[A-Z0-9]+)*|FFMA|LDL|STL|LDGSTS(\.[A-Z0-9]+)*|UTMALDG(\.[A-Z0-9]+)*)\b' |
+		echo "== sass $t: $(cuobjdump -sass "$bin/$t" | grep -oE '\b(LDS(\.[A-Z0-9]+)*|STS(\.[A-Z0-9]+)*|LDSM(\.[A-Z0-9]+)*|HMMA(\.[A-Z0-9]+)*|HGMMA(\.[A-Za-z0-9]+)*|FFMA|LDL|STL|LDGSTS(\.[A-Z0-9]+)*|UTMALDG(\.[A-Z0-9]+)*)\b' |
 			sort | uniq -c | sort -rn | awk '{printf "%s %s; ", $2, $1}')" >>"$out/build.log"
 	done
 fi
