@@ -212,39 +212,24 @@ int main(int argc, char **argv)
 
 	const std::vector<int> sizes = args.quick ? std::vector<int>{1024} : std::vector<int>{4096, 8192};
 	for (int n : sizes) {
-		const int M = n, N = n, K = n;
-		const size_t na = static_cast<size_t>(M) * K, nb = static_cast<size_t>(K) * N, nc = static_cast<size_t>(M) * N;
-		__half *A, *B, *C, *R;
-		CUDA_CHECK(cudaMalloc(&A, na * 2));
-		CUDA_CHECK(cudaMalloc(&B, nb * 2));
-		CUDA_CHECK(cudaMalloc(&C, nc * 2));
-		CUDA_CHECK(cudaMalloc(&R, nc * 2));
-		const uint64_t seed = bench::fresh_seed();
-		fill_uniform<<<1024, 256>>>(A, na, seed);
-		fill_uniform<<<1024, 256>>>(B, nb, seed ^ 1);
-		LAUNCH_CHECK();
-		const double flop = 2.0 * M * N * K;
-		const std::string size = std::to_string(n) + "^3";
+		const Problem p(n);
+		const int M = p.M, N = p.N, K = p.K;
 		const float one = 1, zero = 0;
 		// Row-major C = A B is column-major C^T = B^T A^T.
 		auto blas_gemm = [&] {
-			CUBLAS_CHECK(cublasGemmEx(blas, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B, CUDA_R_16F, N, A, CUDA_R_16F, K,
-						  &zero, R, CUDA_R_16F, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+			CUBLAS_CHECK(cublasGemmEx(blas, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, p.B, CUDA_R_16F, N, p.A, CUDA_R_16F,
+						  K, &zero, p.R, CUDA_R_16F, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
 		};
-		CUDA_CHECK(cudaMemset(R, 0xff, nc * 2));
+		CUDA_CHECK(cudaMemset(p.R, 0xff, p.nc * 2));
 		blas_gemm();
 		CUDA_CHECK(cudaDeviceSynchronize());
-		const double ref_err = sample_err(A, B, N, 1, R, M, N, K);	// f16 output rounding: ~3e-4
+		const double ref_err = sample_err(p.A, p.B, N, 1, p.R, M, N, K);	// f16 output rounding: ~3e-4
 		const double ms_ref = bench::median_ms(blas_gemm);
-		const double ref_tf = flop / (ms_ref * 1e9);
-		table.add({"hgemm", "cublasGemmEx f16, f32 acc", size, "TFLOP/s", ref_err < 1e-2 ? "ok" : "FAIL", ms_ref, ref_tf,
-			   "", 0, ref_err});
+		const double ref_tf = p.flop / (ms_ref * 1e9);
+		table.add({"hgemm", "cublasGemmEx f16, f32 acc", p.size, "TFLOP/s", ref_err < 1e-2 ? "ok" : "FAIL", ms_ref,
+			   ref_tf, "", 0, ref_err});
 
-		time_checked(table, "bankc hgemm 128x128x32 s4", hgemm, M, N, K, A, B, C, R, ref_tf);
-		CUDA_CHECK(cudaFree(A));
-		CUDA_CHECK(cudaFree(B));
-		CUDA_CHECK(cudaFree(C));
-		CUDA_CHECK(cudaFree(R));
+		time_checked(table, "bankc hgemm 128x128x32 s4", hgemm, M, N, K, p.A, p.B, p.C, p.R, ref_tf);
 	}
 	CUBLAS_CHECK(cublasDestroy(blas));
 	return table.finish();

@@ -60,6 +60,47 @@ inline double sample_err(const __half *dA, const __half *dB, size_t b_k, size_t 
 	return std::sqrt(num / den);
 }
 
+// B (K x N) = Bt^T, Bt N x K: the other storage order of the same operand.
+__global__ void transpose_half(const __half *__restrict__ bt, __half *__restrict__ b, int N, int K)
+{
+	for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < static_cast<size_t>(N) * K;
+	     i += static_cast<size_t>(gridDim.x) * blockDim.x)
+		b[i] = bt[i % N * K + i / N];
+}
+
+// One n x n x n problem on the device: random A (M x K), B in both
+// storage orders (Bt N x K, B = Bt^T K x N), the output C and the
+// reference R, all row-major.
+struct Problem {
+	int M, N, K;
+	size_t nc;
+	double flop;
+	std::string size;
+	__half *A, *B, *Bt, *C, *R;
+	explicit Problem(int n) : M(n), N(n), K(n), nc(static_cast<size_t>(n) * n), flop(2.0 * n * n * n),
+				  size(std::to_string(n) + "^3")
+	{
+		const size_t na = static_cast<size_t>(M) * K, nb = static_cast<size_t>(N) * K;
+		CUDA_CHECK(cudaMalloc(&A, na * 2));
+		CUDA_CHECK(cudaMalloc(&B, nb * 2));
+		CUDA_CHECK(cudaMalloc(&Bt, nb * 2));
+		CUDA_CHECK(cudaMalloc(&C, nc * 2));
+		CUDA_CHECK(cudaMalloc(&R, nc * 2));
+		const uint64_t seed = bench::fresh_seed();
+		fill_uniform<<<1024, 256>>>(A, na, seed);
+		fill_uniform<<<1024, 256>>>(Bt, nb, seed ^ 1);
+		transpose_half<<<1024, 256>>>(Bt, B, N, K);
+		LAUNCH_CHECK();
+	}
+	~Problem()
+	{
+		for (__half *p : {A, B, Bt, C, R})
+			CUDA_CHECK(cudaFree(p));
+	}
+	Problem(const Problem &) = delete;
+	Problem &operator=(const Problem &) = delete;
+};
+
 // The kernels cover whole block tiles only: other shapes are refused, not
 // half computed.
 inline void require_multiples(const char *kernel, int M, int N, int K, int bm, int bn, int bk)

@@ -326,14 +326,6 @@ unsigned probe_layouts(const __half *A, const __half *B, int M, int N, int K)
 	return n;
 }
 
-// B (K x N) = B^T of Bt (N x K), for cuBLAS's other operand order.
-__global__ void transpose_half(const __half *__restrict__ bt, __half *__restrict__ b, int N, int K)
-{
-	for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < static_cast<size_t>(N) * K;
-	     i += static_cast<size_t>(gridDim.x) * blockDim.x)
-		b[i] = bt[i % N * K + i / N];
-}
-
 int main(int argc, char **argv)
 {
 	const bench::Args args(argc, argv);
@@ -346,25 +338,12 @@ int main(int argc, char **argv)
 
 	const std::vector<int> sizes = args.quick ? std::vector<int>{1024} : std::vector<int>{4096, 8192};
 	for (int n : sizes) {
-		const int M = n, N = n, K = n;
-		const size_t na = static_cast<size_t>(M) * K, nb = static_cast<size_t>(N) * K, nc = static_cast<size_t>(M) * N;
-		__half *A, *Bt, *B, *C, *R;
-		CUDA_CHECK(cudaMalloc(&A, na * 2));
-		CUDA_CHECK(cudaMalloc(&Bt, nb * 2));
-		CUDA_CHECK(cudaMalloc(&B, nb * 2));
-		CUDA_CHECK(cudaMalloc(&C, nc * 2));
-		CUDA_CHECK(cudaMalloc(&R, nc * 2));
-		const uint64_t seed = bench::fresh_seed();
-		fill_uniform<<<1024, 256>>>(A, na, seed);
-		fill_uniform<<<1024, 256>>>(Bt, nb, seed ^ 1);
-		transpose_half<<<1024, 256>>>(Bt, B, N, K);
-		LAUNCH_CHECK();
-		const double flop = 2.0 * M * N * K;
-		const std::string size = std::to_string(n) + "^3";
+		const Problem p(n);
+		const int M = p.M, N = p.N, K = p.K;
 		const float one = 1, zero = 0;
 
-		const unsigned off = probe_layouts(A, Bt, M, N, K);
-		table.add({"hgemm", "TMA boxes against HGW_*_IDX", size, "-", off == 0 ? "ok" : "FAIL", 0, 0, "", 0,
+		const unsigned off = probe_layouts(p.A, p.Bt, M, N, K);
+		table.add({"hgemm", "TMA boxes against HGW_*_IDX", p.size, "-", off == 0 ? "ok" : "FAIL", 0, 0, "", 0,
 			   static_cast<double>(off)});
 
 		// Row-major C = A Bt^T is column-major C^T = Bt A^T: Bt's buffer
@@ -372,34 +351,29 @@ int main(int argc, char **argv)
 		// The same product with B = Bt^T (K x N, row-major) is cuBLAS's
 		// no-transpose order; both are timed and the faster is the mark.
 		auto blas_tn = [&] {
-			CUBLAS_CHECK(cublasGemmEx(blas, CUBLAS_OP_T, CUBLAS_OP_N, N, M, K, &one, Bt, CUDA_R_16F, K, A, CUDA_R_16F, K,
-						  &zero, R, CUDA_R_16F, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+			CUBLAS_CHECK(cublasGemmEx(blas, CUBLAS_OP_T, CUBLAS_OP_N, N, M, K, &one, p.Bt, CUDA_R_16F, K, p.A, CUDA_R_16F,
+						  K, &zero, p.R, CUDA_R_16F, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
 		};
 		auto blas_nn = [&] {
-			CUBLAS_CHECK(cublasGemmEx(blas, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B, CUDA_R_16F, N, A, CUDA_R_16F, K,
-						  &zero, C, CUDA_R_16F, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+			CUBLAS_CHECK(cublasGemmEx(blas, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, p.B, CUDA_R_16F, N, p.A, CUDA_R_16F,
+						  K, &zero, p.C, CUDA_R_16F, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
 		};
-		CUDA_CHECK(cudaMemset(R, 0xff, nc * 2));
-		CUDA_CHECK(cudaMemset(C, 0xff, nc * 2));
+		CUDA_CHECK(cudaMemset(p.R, 0xff, p.nc * 2));
+		CUDA_CHECK(cudaMemset(p.C, 0xff, p.nc * 2));
 		blas_tn();
 		blas_nn();
 		CUDA_CHECK(cudaDeviceSynchronize());
-		const double ref_err = sample_err(A, Bt, 1, K, R, M, N, K);	// f16 output rounding: ~3e-4
-		const double nn_err = rel_err(C, R, nc, N);
+		const double ref_err = sample_err(p.A, p.Bt, 1, K, p.R, M, N, K);	// f16 output rounding: ~3e-4
+		const double nn_err = rel_err(p.C, p.R, p.nc, N);
 		const double ms_tn = bench::median_ms(blas_tn), ms_nn = bench::median_ms(blas_nn);
-		const double ref_tf = flop / (std::min(ms_tn, ms_nn) * 1e9);
-		table.add({"hgemm", "cublasGemmEx f16 A B^T", size, "TFLOP/s", ref_err < 1e-2 ? "ok" : "FAIL", ms_tn,
-			   flop / (ms_tn * 1e9), "", 0, ref_err});
-		table.add({"hgemm", "cublasGemmEx f16 A B", size, "TFLOP/s", nn_err < 1e-2 ? "ok" : "FAIL", ms_nn,
-			   flop / (ms_nn * 1e9), "", 0, nn_err});
+		const double ref_tf = p.flop / (std::min(ms_tn, ms_nn) * 1e9);
+		table.add({"hgemm", "cublasGemmEx f16 A B^T", p.size, "TFLOP/s", ref_err < 1e-2 ? "ok" : "FAIL", ms_tn,
+			   p.flop / (ms_tn * 1e9), "", 0, ref_err});
+		table.add({"hgemm", "cublasGemmEx f16 A B", p.size, "TFLOP/s", nn_err < 1e-2 ? "ok" : "FAIL", ms_nn,
+			   p.flop / (ms_nn * 1e9), "", 0, nn_err});
 
-		time_checked(table, "bankc wgmma 128x256x64 s4 w1", hgemm_wgmma<1>, M, N, K, A, Bt, C, R, ref_tf);
-		time_checked(table, "bankc wgmma 128x256x64 s4 w0", hgemm_wgmma<0>, M, N, K, A, Bt, C, R, ref_tf);
-		CUDA_CHECK(cudaFree(A));
-		CUDA_CHECK(cudaFree(Bt));
-		CUDA_CHECK(cudaFree(B));
-		CUDA_CHECK(cudaFree(C));
-		CUDA_CHECK(cudaFree(R));
+		time_checked(table, "bankc wgmma 128x256x64 s4 w1", hgemm_wgmma<1>, M, N, K, p.A, p.Bt, p.C, p.R, ref_tf);
+		time_checked(table, "bankc wgmma 128x256x64 s4 w0", hgemm_wgmma<0>, M, N, K, p.A, p.Bt, p.C, p.R, ref_tf);
 	}
 	CUBLAS_CHECK(cublasDestroy(blas));
 	return table.finish();
