@@ -190,6 +190,13 @@ struct Args {
 	int profile_size(int small) const { return size > 0 ? size : small; }
 };
 
+// The GEMM drivers' cube sizes: 4096 and 8192 (docs/performance.md), 1024 for
+// --quick.
+inline std::vector<int> gemm_sizes(const Args &args)
+{
+	return args.quick ? std::vector<int>{1024} : std::vector<int>{4096, 8192};
+}
+
 inline void print_device()
 {
 	int dev = 0, drv = 0, rt = 0;

@@ -210,8 +210,7 @@ int main(int argc, char **argv)
 	cublasHandle_t blas;
 	CUBLAS_CHECK(cublasCreate(&blas));
 
-	const std::vector<int> sizes = args.quick ? std::vector<int>{1024} : std::vector<int>{4096, 8192};
-	for (int n : sizes) {
+	for (int n : bench::gemm_sizes(args)) {
 		const Problem p(n);
 		const int M = p.M, N = p.N, K = p.K;
 		const float one = 1, zero = 0;

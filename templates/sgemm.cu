@@ -227,8 +227,7 @@ int main(int argc, char **argv)
 	CUBLAS_CHECK(cublasCreate(&pedantic));
 	CUBLAS_CHECK(cublasSetMathMode(pedantic, CUBLAS_PEDANTIC_MATH));
 
-	const std::vector<int> sizes = args.quick ? std::vector<int>{1024} : std::vector<int>{4096, 8192};
-	for (int n : sizes) {
+	for (int n : bench::gemm_sizes(args)) {
 		const int M = n, N = n, K = n;
 		const size_t na = static_cast<size_t>(M) * K, nb = static_cast<size_t>(K) * N, nc = static_cast<size_t>(M) * N;
 		float *A, *B, *C, *R;
