@@ -14,7 +14,7 @@
 
 #define LANES 32
 #define SMEM_BYTES (48 * 1024)
-#define MAX_ROWS 1024
+#define MAX_ROWS 2048
 #define FULL 0xffffffffu
 
 static uint64_t rng_state = 0x62616e6b63ull; /* fixed: output must not vary */
@@ -385,6 +385,101 @@ static void gen_cp_async(void)
     emit(name, "cp.async", 8, FULL, off);
 }
 
+/* Shared-memory atomics (atom / red): bank conflicts between distinct
+ * words, lanes on the same word (serialised or combined?), partial masks
+ * and random placements, for 4- and 8-byte operands; the other atomic
+ * operations on a few of the same patterns, to see whether the operation
+ * changes the cost. */
+static void atom_rows(const char *tag, const char *op, unsigned wd, int full)
+{
+    char name[64];
+    unsigned off[LANES];
+    affine(off, 0, wd);
+    snprintf(name, sizeof name, "%s_dense", tag);
+    emit(name, op, wd, FULL, off);
+    affine(off, 0, 128);
+    snprintf(name, sizeof name, "%s_pitch128", tag);
+    emit(name, op, wd, FULL, off);
+    for (unsigned l = 0; l < LANES; ++l)
+        off[l] = 0;
+    snprintf(name, sizeof name, "%s_same", tag);
+    emit(name, op, wd, FULL, off);
+    for (unsigned g = 2; g <= 16; g *= 2) {
+        for (unsigned l = 0; l < LANES; ++l)
+            off[l] = (l / g) * wd;
+        snprintf(name, sizeof name, "%s_group%u", tag, g);
+        emit(name, op, wd, FULL, off);
+    }
+    if (!full)
+        return;
+    for (unsigned k = 2; k <= 16; k *= 2) {
+        /* k distinct words in each bank */
+        for (unsigned l = 0; l < LANES; ++l)
+            off[l] = (l % (LANES / k)) * wd + (l / (LANES / k)) * 128;
+        snprintf(name, sizeof name, "%s_conflict%u", tag, k);
+        emit(name, op, wd, FULL, off);
+        /* k lanes on each word, the words in one bank */
+        for (unsigned l = 0; l < LANES; ++l)
+            off[l] = (l / k) * 128;
+        snprintf(name, sizeof name, "%s_group%u_pitch128", tag, k);
+        emit(name, op, wd, FULL, off);
+    }
+    for (unsigned x = 1; x <= 16; x *= 2) {
+        for (unsigned l = 0; l < LANES; ++l)
+            off[l] = (l & ~x) * wd;
+        snprintf(name, sizeof name, "%s_share_xor%u", tag, x);
+        emit(name, op, wd, FULL, off);
+    }
+    for (unsigned l = 0; l < LANES; ++l)
+        off[l] = l < 16 ? 0 : (l - 16) * wd;
+    snprintf(name, sizeof name, "%s_half_same", tag);
+    emit(name, op, wd, FULL, off);
+    for (unsigned l = 0; l < LANES; ++l)
+        off[l] = l == 1 ? 0 : l * wd;
+    snprintf(name, sizeof name, "%s_one_pair", tag);
+    emit(name, op, wd, FULL, off);
+    affine(off, 0, 128);
+    snprintf(name, sizeof name, "%s_pitch128_lohalf", tag);
+    emit(name, op, wd, 0x0000ffffu, off);
+    snprintf(name, sizeof name, "%s_pitch128_odd", tag);
+    emit(name, op, wd, 0xaaaaaaaau, off);
+    for (unsigned l = 0; l < LANES; ++l)
+        off[l] = 0;
+    snprintf(name, sizeof name, "%s_same_lane0", tag);
+    emit(name, op, wd, 1u, off);
+    affine(off, 0, 2 * wd);
+    snprintf(name, sizeof name, "%s_stride2", tag);
+    emit(name, op, wd, FULL, off);
+    for (unsigned l = 0; l < LANES; ++l)
+        off[l] = (l * 132) / wd * wd;
+    snprintf(name, sizeof name, "%s_pitch132", tag);
+    emit(name, op, wd, FULL, off);
+    for (int k = 0; k < 4; ++k) {
+        random_offsets(off, wd, 512);
+        snprintf(name, sizeof name, "%s_rand512_%d", tag, k);
+        emit(name, op, wd, FULL, off);
+        random_offsets(off, wd, 4096);
+        snprintf(name, sizeof name, "%s_rand4096_%d", tag, k);
+        emit(name, op, wd, FULL, off);
+        random_offsets(off, wd, 64);
+        snprintf(name, sizeof name, "%s_rand64_%d", tag, k);
+        emit(name, op, wd, FULL, off);
+    }
+}
+
+static void gen_atomics(void)
+{
+    atom_rows("atom32", "atom.add", 4, 1);
+    atom_rows("atom64", "atom.add", 8, 1);
+    atom_rows("red32", "red.add", 4, 1);
+    atom_rows("red64", "red.add", 8, 1);
+    atom_rows("cas32", "atom.cas", 4, 0);
+    atom_rows("cas64", "atom.cas", 8, 0);
+    atom_rows("exch32", "atom.exch", 4, 0);
+    atom_rows("max32", "atom.max", 4, 0);
+    atom_rows("addf32", "atom.add.f32", 4, 0);
+}
+
 int main(void)
 {
     static const unsigned ld_pitch[] = {16,  32,  48,  64,  80,  96,
@@ -411,6 +506,7 @@ int main(void)
     gen_matrix("stmatrix", "stsm", st_pitch, sizeof st_pitch / sizeof *st_pitch,
                st_small, sizeof st_small / sizeof *st_small);
     gen_cp_async();
+    gen_atomics();
     fprintf(stderr, "gen_patterns: %d rows\n", n_rows);
     return 0;
 }

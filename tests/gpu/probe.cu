@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -221,6 +222,113 @@ DEF_CPASYNC(probe_cpasync_ca8, "ca", 8)
 DEF_CPASYNC(probe_cpasync_ca16, "ca", 16)
 DEF_CPASYNC(probe_cpasync_cg16, "cg", 16)
 
+
+// ---- shared-memory atomics: atom (returns the old value) and red --------
+
+// K picks the operation; W is the operand's bytes (4 or 8).
+enum { A_ADD, A_RED, A_CAS, A_EXCH, A_MAX, A_ADDF };
+
+template <int K, int W>
+__device__ __forceinline__ void atom_shared(unsigned a, unsigned *r)
+{
+    if constexpr (W == 4) {
+        if constexpr (K == A_ADD)
+            asm volatile("atom.shared.add.u32 %0, [%1], %2;"
+                         : "=r"(r[0]) : "r"(a), "r"(r[1]) : "memory");
+        else if constexpr (K == A_RED)
+            asm volatile("red.shared.add.u32 [%0], %1;"
+                         :: "r"(a), "r"(r[1]) : "memory");
+        else if constexpr (K == A_CAS)
+            asm volatile("atom.shared.cas.b32 %0, [%1], %2, %3;"
+                         : "=r"(r[0]) : "r"(a), "r"(r[1]), "r"(r[2])
+                         : "memory");
+        else if constexpr (K == A_EXCH)
+            asm volatile("atom.shared.exch.b32 %0, [%1], %2;"
+                         : "=r"(r[0]) : "r"(a), "r"(r[1]) : "memory");
+        else if constexpr (K == A_MAX)
+            asm volatile("atom.shared.max.s32 %0, [%1], %2;"
+                         : "=r"(r[0]) : "r"(a), "r"(r[1]) : "memory");
+        else
+            asm volatile("atom.shared.add.f32 %0, [%1], %2;"
+                         : "=r"(r[0]) : "r"(a), "f"(__uint_as_float(r[1]))
+                         : "memory");
+    } else {
+        unsigned long long v = ((unsigned long long)r[2] << 32) | r[1], o;
+        if constexpr (K == A_ADD)
+            asm volatile("atom.shared.add.u64 %0, [%1], %2;"
+                         : "=l"(o) : "r"(a), "l"(v) : "memory");
+        else if constexpr (K == A_RED) {
+            asm volatile("red.shared.add.u64 [%0], %1;"
+                         :: "r"(a), "l"(v) : "memory");
+            o = 0;
+        }
+        else if constexpr (K == A_CAS)
+            asm volatile("atom.shared.cas.b64 %0, [%1], %2, %3;"
+                         : "=l"(o) : "r"(a), "l"(v), "l"(v + 1) : "memory");
+        else
+            asm volatile("atom.shared.exch.b64 %0, [%1], %2;"
+                         : "=l"(o) : "r"(a), "l"(v) : "memory");
+        r[0] = (unsigned)o;
+        r[3] = (unsigned)(o >> 32);
+    }
+}
+
+#define DEF_ATOM(name, K, W)                                                 \
+    extern "C" __global__ void name(PROBE_ARGS)                              \
+    {                                                                        \
+        PROBE_PROLOGUE;                                                      \
+        if (active)                                                          \
+            atom_shared<K, W>(addr, r);                                      \
+        PROBE_EPILOGUE;                                                      \
+    }
+
+DEF_ATOM(probe_atom_add32, A_ADD, 4)
+DEF_ATOM(probe_atom_add64, A_ADD, 8)
+DEF_ATOM(probe_red_add32, A_RED, 4)
+DEF_ATOM(probe_red_add64, A_RED, 8)
+DEF_ATOM(probe_atom_cas32, A_CAS, 4)
+DEF_ATOM(probe_atom_cas64, A_CAS, 8)
+DEF_ATOM(probe_atom_exch32, A_EXCH, 4)
+DEF_ATOM(probe_atom_exch64, A_EXCH, 8)
+DEF_ATOM(probe_atom_max32, A_MAX, 4)
+DEF_ATOM(probe_atom_addf32, A_ADDF, 4)
+
+// ---- timing: 32 warps issue the row's instruction in a loop ---------------
+
+// Each warp of a 1024-thread block issues its lanes' instruction TIME_ITERS
+// times at the row's offsets; out[warp] gets its cycles.  All warps use the
+// same offsets, as the instruction of a real kernel's warps would.
+constexpr int TIME_ITERS = 64;
+
+template <int K, int W>
+__global__ void probe_time_atom(const unsigned *__restrict__ offs,
+                                unsigned mask, unsigned long long *cycles,
+                                unsigned *sink)
+{
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const unsigned base = (unsigned)__cvta_generic_to_shared(smem);
+    const unsigned addr = base + offs[lane];
+    const bool active = ((mask >> lane) & 1u) != 0;
+    unsigned r[4] = {lane, lane + 1, lane + 2, lane + 3};
+    for (int i = threadIdx.x; i < (int)(SMEM_BYTES / 4); i += blockDim.x)
+        ((unsigned *)smem)[i] = 0;
+    __syncthreads();
+    unsigned long long t0 = clock64();
+    if (active)
+        for (int i = 0; i < TIME_ITERS; ++i) {
+            atom_shared<K, W>(addr, r);
+            r[1] += r[0];
+        }
+    __syncwarp();
+    unsigned long long t1 = clock64();
+    if (lane == 0)
+        cycles[warp] = t1 - t0;
+    sink[threadIdx.x] = r[0] + r[1] + r[3];
+}
+
+typedef void (*time_kernel_t)(const unsigned *, unsigned, unsigned long long *,
+                              unsigned *);
+
 // Stands in for a row this build or device cannot run, keeping one launch
 // per row.
 extern "C" __global__ void probe_skipped(PROBE_ARGS)
@@ -272,9 +380,38 @@ static const Variant variants[] = {
     V("cp.async.ca", 8, probe_cpasync_ca8, 80, false),
     V("cp.async.ca", 16, probe_cpasync_ca16, 80, false),
     V("cp.async.cg", 16, probe_cpasync_cg16, 80, false),
+    V("atom.add", 4, probe_atom_add32, 0, false),
+    V("atom.add", 8, probe_atom_add64, 0, false),
+    V("red.add", 4, probe_red_add32, 0, false),
+    V("red.add", 8, probe_red_add64, 0, false),
+    V("atom.cas", 4, probe_atom_cas32, 0, false),
+    V("atom.cas", 8, probe_atom_cas64, 0, false),
+    V("atom.exch", 4, probe_atom_exch32, 0, false),
+    V("atom.exch", 8, probe_atom_exch64, 0, false),
+    V("atom.max", 4, probe_atom_max32, 0, false),
+    V("atom.add.f32", 4, probe_atom_addf32, 0, false),
 };
 #undef V
 static const int n_variants = (int)(sizeof variants / sizeof variants[0]);
+
+// The timed form of each atomic variant (probe --time).
+struct TimedVariant {
+    const char *op;
+    int width;
+    time_kernel_t fn;
+};
+static const TimedVariant timed[] = {
+    {"atom.add", 4, probe_time_atom<A_ADD, 4>},
+    {"atom.add", 8, probe_time_atom<A_ADD, 8>},
+    {"red.add", 4, probe_time_atom<A_RED, 4>},
+    {"red.add", 8, probe_time_atom<A_RED, 8>},
+    {"atom.cas", 4, probe_time_atom<A_CAS, 4>},
+    {"atom.cas", 8, probe_time_atom<A_CAS, 8>},
+    {"atom.exch", 4, probe_time_atom<A_EXCH, 4>},
+    {"atom.exch", 8, probe_time_atom<A_EXCH, 8>},
+    {"atom.max", 4, probe_time_atom<A_MAX, 4>},
+    {"atom.add.f32", 4, probe_time_atom<A_ADDF, 4>},
+};
 
 struct Row {
     std::string name;
@@ -410,6 +547,47 @@ static std::vector<Row> read_table(const char *file)
     return rows;
 }
 
+// probe --time: for every atomic row, 32 warps issue its instruction
+// TIME_ITERS times; prints the median over warps of cycles per instruction.
+static int time_rows(const char *file)
+{
+    path = file;
+    std::vector<Row> rows = read_table(file);
+    unsigned *d_offs, *d_sink;
+    unsigned long long *d_cyc;
+    CHECK(cudaMalloc(&d_offs, 32 * sizeof(unsigned)));
+    CHECK(cudaMalloc(&d_sink, 1024 * sizeof(unsigned)));
+    CHECK(cudaMalloc(&d_cyc, 32 * sizeof(unsigned long long)));
+    printf("name\top\twidth\tcycles_per_inst\n");
+    for (const Row &row : rows) {
+        time_kernel_t fn = nullptr;
+        for (const TimedVariant &t : timed)
+            if (strcmp(t.op, row.v->op) == 0 && t.width == row.v->width)
+                fn = t.fn;
+        if (!fn)
+            continue;
+        CHECK(cudaMemcpy(d_offs, row.offs, sizeof row.offs,
+                         cudaMemcpyHostToDevice));
+        double med = 0;
+        for (int rep = 0; rep < 3; ++rep) {      // the first run warms up
+            fn<<<1, 1024>>>(d_offs, row.mask, d_cyc, d_sink);
+            CHECK(cudaGetLastError());
+            CHECK(cudaDeviceSynchronize());
+            unsigned long long c[32];
+            CHECK(cudaMemcpy(c, d_cyc, sizeof c, cudaMemcpyDeviceToHost));
+            std::vector<unsigned long long> v(c, c + 32);
+            std::sort(v.begin(), v.end());
+            med = (double)v[16] / TIME_ITERS;
+        }
+        printf("%s\t%s\t%d\t%.2f\n", row.name.c_str(), row.v->op,
+               row.v->width, med);
+    }
+    CHECK(cudaFree(d_offs));
+    CHECK(cudaFree(d_sink));
+    CHECK(cudaFree(d_cyc));
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int dev;
@@ -421,8 +599,11 @@ int main(int argc, char **argv)
                prop.multiProcessorCount);
         return 0;
     }
+    if (argc == 3 && strcmp(argv[1], "--time") == 0)
+        return time_rows(argv[2]);
     if (argc != 2 || argv[1][0] == '-') {
-        fprintf(stderr, "usage: probe PATTERNS.tsv | probe --info\n");
+        fprintf(stderr, "usage: probe PATTERNS.tsv | probe --time PATTERNS.tsv "
+                        "| probe --info\n");
         return 2;
     }
     path = argv[1];

@@ -41,6 +41,18 @@ fi
 # in the way, and skipped rows are reported once, here.
 "$tmp/probe" "$in" || die "probe failed on $in"
 
+# Every shared-memory wavefront and bank-conflict counter this ncu knows,
+# per operation (op_ld, op_st and, where they exist, op_atom, op_red, ...):
+# the wavefronts column is the sum of the per-operation ones, and all of
+# them go to OUT.metrics.tsv.
+if "$ncu" --query-metrics >"$tmp/query.txt" 2>/dev/null; then
+    extra=$( (grep -oE '^(l1tex__data_pipe_lsu_wavefronts_mem_shared|l1tex__data_bank_conflicts_pipe_lsu_mem_shared)(_op_[a-z]+)?\b' "$tmp/query.txt"
+              grep -oE '^(l1tex__[a-z_]*mem_shared_op_(atom|red)|smsp__(sass_)?inst_executed_op_shared[a-z_]*)\b' "$tmp/query.txt") |
+            sort -u | sed 's/$/.sum/' | paste -sd, -)
+    [ -n "$extra" ] && metrics=$metrics,$extra
+    metrics=$(echo "$metrics" | tr , '\n' | sort -u | paste -sd, -)
+fi
+
 # Profile into a report, then export it: the export holds only CSV, while
 # the profiling run's own messages and the probe's stderr go to a log.
 # --clock-control none: leave the clocks alone; counts do not depend on them.
@@ -77,7 +89,7 @@ ncuv=$("$ncu" --version | tail -n 1) || true
 # wavefront on an H200); the header records that baseline, and rows whose
 # excess differs from it are reported.
 awk -v metric="$metric" -v out="$tmp/out.tsv" \
-    -v hdr1="# Measured by tests/gpu/probe.sh with Nsight Compute: wavefronts = $metric""_op_ld.sum + _op_st.sum" \
+    -v hdr1="# Measured by tests/gpu/probe.sh with Nsight Compute: wavefronts = $metric""_op_ld.sum + _op_st.sum (+ any other _op_*.sum)" \
     -v hdr2="# gpu: ${gpu:-unknown} (nvidia-smi); device 0: ${dev:-unknown}" \
     -v hdr3="# cuda: ${cuda:-unknown}; ncu: ${ncuv:-unknown}; built with -arch=$arch" \
     -v hdr4="# date: $(date -u +%Y-%m-%dT%H:%M:%SZ); command: probe.sh $in $out" '
@@ -103,6 +115,10 @@ function kernel_of(op, w,   v, k) {
     }
     if (op == "cp.async" || op == "cp.async.ca") return "probe_cpasync_ca" w
     if (op == "cp.async.cg") return "probe_cpasync_cg" w
+    if (op ~ /^(atom|red)\./) {
+        k = op; sub(/\.f32$/, "f", k); gsub(/\./, "_", k)
+        return "probe_" k (w * 8)
+    }
     return "?"
 }
 BEGIN { row = 0; launches = 0 }
@@ -119,18 +135,25 @@ FILENAME == ARGV[1] {
     }
     if (n == 0) next
     m = f[col["Metric Name"]]
+    id = f[1]
+    if (id ~ /^[0-9]+$/) {
+        val = f[col["Metric Value"]]; gsub(/,/, "", val)
+        allm[id] = allm[id] " " m "=" val
+    }
     if (m == metric ".sum") k = "total"
     else if (m == metric "_op_ld.sum") k = "ld"
     else if (m == metric "_op_st.sum") k = "st"
+    else if (m ~ ("^" metric "_op_[a-z]+\\.sum$")) k = "op"
     else next
-    id = f[1]
     if (id !~ /^[0-9]+$/) fail("ncu CSV: bad launch ID " id)
     name = f[col["Kernel Name"]]
     sub(/^void /, "", name); sub(/\(.*$/, "", name)
     val = f[col["Metric Value"]]
     gsub(/,/, "", val)
     if (val !~ /^[0-9]+(\.0*)?$/) fail("ncu CSV: launch " id ": " m " = " val)
-    kname[id] = name; v[id, k] = val + 0; got[id, k] = 1
+    kname[id] = name
+    if (k == "op") { v[id, "ops"] += val + 0; next }
+    v[id, k] = val + 0; got[id, k] = 1
     if (id + 1 > launches) launches = id + 1
     next
 }
@@ -139,7 +162,7 @@ FNR == 1 && FILENAME == ARGV[2] {
     for (id = 0; id < launches; id++) {
         if (!got[id, "total"] || !got[id, "ld"] || !got[id, "st"])
             fail("ncu CSV: launch " id " lacks one of the three metrics")
-        extra[id] = v[id, "total"] - v[id, "ld"] - v[id, "st"]
+        extra[id] = v[id, "total"] - v[id, "ld"] - v[id, "st"] - v[id, "ops"]
         if (kname[id] != "probe_skipped") seen[extra[id]]++
     }
     base = "?"
@@ -156,7 +179,7 @@ FNR == 1 && FILENAME == ARGV[2] {
     if (!(row in kname)) fail(FILENAME ":" FNR ": no profiled launch for row " row " (" c[1] ")")
     want = kernel_of(c[2], c[3])
     if (kname[row] == "probe_skipped") w = "NA"
-    else if (kname[row] == want) w = v[row, "ld"] + v[row, "st"]
+    else if (kname[row] == want) w = v[row, "ld"] + v[row, "st"] + v[row, "ops"]
     else fail(FILENAME ":" FNR ": launch " row " is " kname[row] ", expected " want)
     # Kept as a comment too: cp.async, for one, shows up in the total only.
     if (w != "NA" && extra[row] != base) {
@@ -166,6 +189,7 @@ FNR == 1 && FILENAME == ARGV[2] {
         print "# " note > out
     }
     print c[1] "\t" c[2] "\t" c[3] "\t" c[4] "\t" c[5] "\t" w > out
+    print c[1] "\t" allm[row] > (out ".metrics")
     row++
 }
 END {
@@ -177,4 +201,8 @@ END {
 }' "$tmp/ncu.csv" "$in" || die "could not pair ncu results with the rows of $in"
 
 mv "$tmp/out.tsv" "$out.tmp" && mv "$out.tmp" "$out"
+mv "$tmp/out.tsv.metrics" "$out.metrics.tsv"
+# Timing of the atomic rows (32 warps in a loop): same-address
+# serialisation shows in cycles even where no counter shows it.
+"$tmp/probe" --time "$in" >"$out.time.tsv" || die "probe --time failed"
 echo "probe.sh: wrote $out" >&2
