@@ -63,6 +63,7 @@ check: bankc $(UNIT)
 	echo "== specs"; sh tests/run_specs.sh ./bankc specs || fail=1; \
 	echo "== measured tables"; sh tests/run_sim.sh ./bankc || fail=1; \
 	echo "== command line"; sh tests/run_cli.sh ./bankc || fail=1; \
+	echo "== build outputs"; bash tests/run_build.sh ./bankc || fail=1; \
 	echo "== nvcc"; sh tests/run_nvcc.sh || fail=1; \
 	echo "== generated code"; sh tests/run_generated.sh ./bankc || fail=1; \
 	echo "== cmake"; sh tests/run_cmake.sh ./bankc || fail=1; \

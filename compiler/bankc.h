@@ -27,6 +27,8 @@ enum {
 	MAX_EXPR_DEPTH = 64,        /* parentheses and unary operators nested */
 	MAX_EXPR_NODES = 1024,      /* numbers, names and operators of one */
 	MAX_NUMBER = 0x7fffffff,    /* any literal in a spec */
+	MAX_NAME = 128,             /* characters of a tile, access or variable
+	                             * name (outputs are named after tiles) */
 };
 /* The most instruction simulations a search may need before pruning. */
 #define SOLVE_WORK_LIMIT 1000000000.0
@@ -436,11 +438,72 @@ void emit_check(FILE *f, const Geom *g, const Tile *t,
 void emit_svg(FILE *f, const Geom *g, const Tile *t,
               const Solution *s);                        /* NAME.svg */
 
-/* ---- the command line (main.c, simcli.c, explain.c) ---------------------- */
+/* ---- outputs.c: writing a build's files, all or nothing ------------------- */
 
+typedef struct {
+	char *path;         /* as written: DIR/FILE */
+	const char *file;   /* the name inside DIR */
+	char *data;         /* malloc'ed, owned */
+	size_t len;
+	const char *spec;   /* the spec it comes from, for the manifest */
+	char *tmp;          /* its temporary while being written */
+} OutFile;
+
+typedef struct {
+	OutFile *v;
+	int n, cap;
+} Outs;
+
+/* Add DIR/FILE (FILE alone when dir is NULL), taking ownership of data. */
+void outs_add(Outs *o, const char *dir, const char *file, char *data,
+              size_t len, const char *spec);
+void outs_free(Outs *o);
+/* Write every output into dir (made if missing), the manifest and the
+ * depfile (if not NULL) all or nothing; specs are the manifest keys of
+ * this build's spec files.  Takes ownership of dep. */
+bool outs_commit(Outs *o, const char *dir, char **specs, int nspecs,
+                 const char *depfile, char *dep, size_t deplen);
+
+/* ---- cli.c: the command line's shared parts ----------------------------- */
+
+/* Commands get argv[0] = their own name, then their arguments, and parse
+ * them with cli_next (getopt_long underneath: --top=3, -oDIR, --, options
+ * before or after files).  Their help text lives in cli.c. */
+struct option;
+typedef struct {
+	const char *cmd;
+	int argc;
+	char **argv;
+	const char *shortopts;          /* begins with ':'; "h" for --help */
+	const struct option *longopts;
+	bool started;
+} Cli;
+
+/* Long-only option codes; a command's own start at OPT_CMD. */
+enum { CLI_STOP = -2, OPT_BANKS = 1000, OPT_BANK_BYTES, OPT_NO_MERGE,
+	OPT_CMD = 1100 };
+#define CLI_HELP_OPTION {"help", no_argument, NULL, 'h'}
+#define CLI_GEOM_OPTIONS {"banks", required_argument, NULL, OPT_BANKS}, \
+	{"bank-bytes", required_argument, NULL, OPT_BANK_BYTES}, \
+	{"no-merge", no_argument, NULL, OPT_NO_MERGE}
+
+/* The next option's code; -1 when only operands are left (from
+ * c->argv[optind]); CLI_STOP after --help or a usage error, with the
+ * exit status in *rc. */
+int cli_next(Cli *c, char **arg, int *rc);
+/* Handle a geometry option's code; false if code is none of them. */
+bool cli_geom(int code, const char *arg, Geom *g, int *rc);
+/* An integer option value in lo..hi; false (usage error, *rc) if not. */
+bool cli_number(const char *opt, const char *arg, long lo, long hi,
+                long *out, int *rc);
+void cli_print_usage(FILE *f);
+int cli_command_help(const char *name);
 int cli_usage_error(const char *fmt, const char *arg);
-/* Parse --banks/--bank-bytes/--no-merge at argv[*i]; true if it was one. */
-bool cli_geom_option(int argc, char **argv, int *i, Geom *g, int *rc);
+/* Edit distance, for did-you-mean hints (diag.c); 99 for long words. */
+int text_distance(const char *a, size_t na, const char *b);
+
+int cmd_check(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

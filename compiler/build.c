@@ -1,165 +1,20 @@
 /* bankc build: for every tile of the spec files, its header, check
  * program, report and picture, written into one folder.
  *
- * Every file is checked, every tile solved and every output rendered in
- * memory before the first byte is written, so a spec with an error leaves
- * the folder as it was.  Each output is written to a temporary file and
- * renamed over the old one, and only when its contents changed (an
- * unchanged output keeps its time stamp, so make rebuilds nothing). */
+ * Every file is checked, every name checked against every other, every
+ * tile solved and every output rendered in memory before the first byte
+ * is written; outputs.c then writes them all or nothing.  So a spec with
+ * an error, a name clash or a failed build gate leaves the folder as it
+ * was. */
+#define _XOPEN_SOURCE 700	/* realpath */
 #include <errno.h>
+#include <getopt.h>
 #include <jansson.h>
-#include <signal.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "bankc.h"
-
-typedef struct {
-	char *path;
-	char *data;
-	size_t len;
-} Output;
-
-typedef struct {
-	Output *v;
-	int n, cap;
-} Outputs;
-
-static void add_output(Outputs *o, const char *dir, const char *name,
-                       const char *suffix, char *data, size_t len)
-{
-	if (o->n == o->cap) {
-		o->cap = o->cap ? 2 * o->cap : 16;
-		o->v = realloc(o->v, (size_t)o->cap * sizeof *o->v);
-		if (!o->v) {
-			fputs("bankc: out of memory\n", stderr);
-			abort();
-		}
-	}
-	size_t n = strlen(dir) + strlen(name) + strlen(suffix) + 2;
-	Output *x = &o->v[o->n++];
-	x->path = malloc(n);
-	snprintf(x->path, n, "%s/%s%s", dir, name, suffix);
-	x->data = data;
-	x->len = len;
-}
-
-static void free_outputs(Outputs *o)
-{
-	for (int i = 0; i < o->n; i++) {
-		free(o->v[i].path);
-		free(o->v[i].data);
-	}
-	free(o->v);
-}
-
-/* Does path hold exactly data? */
-static bool same_contents(const char *path, const char *data, size_t len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return false;
-	bool same = true;
-	char buf[8192];
-	size_t off = 0, n;
-	while (same && (n = fread(buf, 1, sizeof buf, f)) > 0) {
-		same = off + n <= len && memcmp(buf, data + off, n) == 0;
-		off += n;
-	}
-	same = same && !ferror(f) && off == len;
-	fclose(f);
-	return same;
-}
-
-/* The temporary file being written, so that a signal can remove it: an
- * interrupted build leaves the previous outputs and nothing else. */
-static char *volatile pending_tmp;
-
-static void on_signal(int sig)
-{
-	char *tmp = pending_tmp;
-	if (tmp)
-		unlink(tmp);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void catch_signals(void)
-{
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ};
-	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
-		struct sigaction sa = {0}, old;
-		sa.sa_handler = on_signal;
-		sigemptyset(&sa.sa_mask);
-		/* a signal the caller ignores (nohup, trap '') stays ignored */
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
-			sigaction(sigs[i], &sa, NULL);
-	}
-}
-
-/* mkstemp makes 0600 files; outputs are ordinary ones. */
-static bool fchmod_by_name(const char *path)
-{
-	mode_t mask = umask(0);
-	umask(mask);
-	return chmod(path, 0666 & ~mask) == 0;
-}
-
-/* Write through a temporary file in the same folder and rename it over
- * the target, so a reader never sees half a file. */
-static bool write_atomic(const char *path, const char *data, size_t len)
-{
-	size_t n = strlen(path) + 16;
-	char *tmp = malloc(n);
-	snprintf(tmp, n, "%s.tmpXXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		fprintf(stderr, "bankc: error: cannot create a file beside '%s': %s\n",
-		        path, strerror(errno));
-		free(tmp);
-		return false;
-	}
-	pending_tmp = tmp;
-	FILE *f = fdopen(fd, "wb");
-	errno = 0;
-	bool ok = f && fwrite(data, 1, len, f) == len;
-	ok = f && fflush(f) == 0 && ok;
-	ok = ok && fsync(fd) == 0;
-	int saved = ok ? 0 : errno;
-	if (f)
-		ok = fclose(f) == 0 && ok;
-	else
-		close(fd);
-	if (ok)
-		ok = fchmod_by_name(tmp) && rename(tmp, path) == 0;
-	if (!ok) {
-		fprintf(stderr, "bankc: error: cannot write '%s': %s\n", path,
-		        strerror(saved ? saved : errno));
-		unlink(tmp);
-	}
-	pending_tmp = NULL;
-	free(tmp);
-	return ok;
-}
-
-static bool make_dir(const char *dir)
-{
-	struct stat st;
-	if (stat(dir, &st) == 0) {
-		if (S_ISDIR(st.st_mode))
-			return true;
-		fprintf(stderr, "bankc: error: '%s' exists and is not a folder\n", dir);
-		return false;
-	}
-	if (mkdir(dir, 0777) != 0) {
-		fprintf(stderr, "bankc: error: cannot create folder '%s': %s\n", dir,
-		        strerror(errno));
-		return false;
-	}
-	return true;
-}
 
 /* An output rendered into memory before anything is written. */
 typedef struct {
@@ -180,149 +35,392 @@ static FILE *mem_open(Mem *m)
 	return m->f;
 }
 
-static void add_mem(Outputs *o, const char *dir, const char *name,
-                    const char *suffix, Mem *m)
+static void add_mem(Outs *o, const char *dir, const char *name,
+                    const char *suffix, Mem *m, const char *spec)
 {
 	fclose(m->f);
-	add_output(o, dir, name, suffix, m->buf, m->len);
+	char file[NAME_MAX + 1];
+	snprintf(file, sizeof file, "%s%s", name, suffix);
+	outs_add(o, dir, file, m->buf, m->len, spec);
 }
 
-/* Render one tile's four outputs into memory; false if it has no layout. */
-static bool render_tile(Outputs *o, const char *dir, const Tile *t,
-                        const Src *src, const Geom *g)
+typedef struct {
+	Geom g;
+	const char *dir;
+	bool require_optimal;
+	long max_excess;            /* -1: no limit */
+} BuildOpts;
+
+/* The build gate: a layout above its bound by more than allowed fails
+ * the build at the tile, so CI can hold kernels conflict-free. */
+static bool gate_ok(const BuildOpts *bo, const Tile *t, const Src *src,
+                    const Solution *s)
+{
+	int64_t excess = s->best.wave - s->aligned_bound;
+	long allowed = bo->require_optimal ? 0 : bo->max_excess;
+	if (allowed < 0 || excess <= allowed)
+		return true;
+	char name[160];
+	layout_describe(&s->best.l, t, name, sizeof name);
+	diag_report(stderr, src, t->pos, "tile '%s': its layout (%s) takes %lld "
+	            "weighted wavefronts, %lld above the lower bound %lld "
+	            "(%s%ld allowed)", t->name, name, (long long)s->best.wave,
+	            (long long)excess, (long long)s->aligned_bound,
+	            bo->require_optimal ? "--require-optimal: " : "--max-excess: ",
+	            allowed);
+	return false;
+}
+
+enum { TILE_OUTPUTS = 4 };     /* per tile, the header first */
+
+/* Render one tile's four outputs into memory; false if it has no layout
+ * or fails the gate. */
+static bool render_tile(Outs *o, const BuildOpts *bo, const Tile *t,
+                        const Src *src, const char *key)
 {
 	const char *spec = src->name;
 	SolveOpts opts = {1, false};
 	Solution s;
-	solve_tile(t, g, &opts, &s);
+	solve_tile(t, &bo->g, &opts, &s);
 	if (!s.found) {
 		diag_report(stderr, src, t->pos, "tile '%s' has no legal layout "
 		            "within its budget and restrictions", t->name);
 		solve_free(&s);
 		return false;
 	}
+	if (!gate_ok(bo, t, src, &s)) {
+		solve_free(&s);
+		return false;
+	}
 	Mem m;
 	emit_header(mem_open(&m), t, &s, spec);
-	add_mem(o, dir, t->name, ".cuh", &m);
+	add_mem(o, bo->dir, t->name, ".cuh", &m, key);
 
-	emit_check(mem_open(&m), g, t, &s);
-	add_mem(o, dir, t->name, "_check.cu", &m);
+	emit_check(mem_open(&m), &bo->g, t, &s);
+	add_mem(o, bo->dir, t->name, "_check.cu", &m, key);
 
 	Baseline b[MAX_BASELINES];
-	int nb = baseline_all(t, g, s.budget, b);
+	int nb = baseline_all(t, &bo->g, s.budget, b);
 	json_t *root = json_pack("{s:s, s:s, s:o, s:o}", "bankc", BANKC_VERSION,
 	                         "spec", spec, "tile", dump_tile_json(t), "solution",
 	                         compare_tile_json(t, &s, b, nb));
 	json_dumpf(root, mem_open(&m), JSON_INDENT(2) | JSON_SORT_KEYS);
 	fputc('\n', m.f);
 	json_decref(root);
-	add_mem(o, dir, t->name, ".json", &m);
+	add_mem(o, bo->dir, t->name, ".json", &m, key);
 
-	emit_svg(mem_open(&m), g, t, &s);
-	add_mem(o, dir, t->name, ".svg", &m);
+	emit_svg(mem_open(&m), &bo->g, t, &s);
+	add_mem(o, bo->dir, t->name, ".svg", &m, key);
 	solve_free(&s);
 	return true;
 }
 
-/* make's depfile: every output depends on every spec file given. */
-static void depfile(Mem *d, const Outputs *o, char **files, int nfiles)
+/* ---- names ----------------------------------------------------------------- */
+
+static bool same_folding(const char *a, const char *b)
 {
-	Mem m;
-	mem_open(&m);
-	for (int i = 0; i < o->n; i++)
-		fprintf(m.f, "%s%s", i ? " \\\n " : "", o->v[i].path);
-	fputs(":", m.f);
+	for (; *a && *b; a++, b++)
+		if ((*a | 32) != (*b | 32))
+			return false;
+	return *a == *b;
+}
+
+typedef struct {
+	const Tile *t;
+	const Src *src;
+} TileAt;
+
+/* Two tiles of one build must not write the same files (also on file
+ * systems that ignore case) nor define the same macro or include guard:
+ * including both headers would silently drop one. */
+static bool names_ok(const TileAt *v, int n)
+{
+	bool ok = true;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < i; j++) {
+			const Tile *a = v[i].t, *b = v[j].t;
+			if (!same_folding(a->name, b->name))
+				continue;
+			if (strcmp(a->name, b->name) == 0)
+				diag_report(stderr, v[i].src, a->pos, "tile '%s' is also "
+				            "defined at %s:%d:%d; their outputs would collide",
+				            a->name, v[j].src->name, b->pos.line, b->pos.col);
+			else
+				diag_report(stderr, v[i].src, a->pos, "tiles '%s' and '%s' "
+				            "(%s:%d:%d) differ only in case: they would share "
+				            "a macro prefix, and their files would be one on "
+				            "a case-insensitive file system", a->name, b->name,
+				            v[j].src->name, b->pos.line, b->pos.col);
+			ok = false;
+		}
+	return ok;
+}
+
+typedef struct {
+	char name[NAME_MAX + 64];
+	int tile;
+} Defined;
+
+static int cmp_defined(const void *a, const void *b)
+{
+	const Defined *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : x->tile - y->tile;
+}
+
+/* Every #define of every header (but BANKC_FN, which every header shares
+ * on purpose), sorted, so that a name two tiles define shows up as two
+ * neighbours.  Each tile's header is its first output. */
+static bool macros_ok(const Outs *o, const TileAt *v, int n, int per_tile)
+{
+	Defined *d = NULL;
+	size_t nd = 0, cap = 0;
+	for (int i = 0; i < n; i++) {
+		const OutFile *h = &o->v[per_tile * i];
+		const char *p = h->data, *end = h->data + h->len;
+		while (p < end) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			if (!nl)
+				nl = end;
+			const char *b = p + 8, *e = b;
+			if (nl - p > 8 && memcmp(p, "#define ", 8) == 0) {
+				while (e < nl && (*e == '_' || (*e >= 'A' && *e <= 'Z') ||
+				                  (*e >= 'a' && *e <= 'z') ||
+				                  (*e >= '0' && *e <= '9')))
+					e++;
+			}
+			if (e > b && e - b < NAME_MAX + 63 &&
+			    !(e - b == 8 && memcmp(b, "BANKC_FN", 8) == 0)) {
+				if (nd == cap) {
+					cap = cap ? 2 * cap : 256;
+					d = realloc(d, cap * sizeof *d);
+					if (!d) {
+						fputs("bankc: out of memory\n", stderr);
+						abort();
+					}
+				}
+				memcpy(d[nd].name, b, (size_t)(e - b));
+				d[nd].name[e - b] = 0;
+				d[nd++].tile = i;
+			}
+			p = nl + 1;
+		}
+	}
+	qsort(d, nd, sizeof *d, cmp_defined);
+	bool ok = true;
+	for (size_t k = 1; k < nd; k++)
+		if (strcmp(d[k].name, d[k - 1].name) == 0 &&
+		    d[k].tile != d[k - 1].tile) {
+			const TileAt *a = &v[d[k].tile], *b = &v[d[k - 1].tile];
+			diag_report(stderr, a->src, a->t->pos, "tiles '%s' and '%s' "
+			            "(%s:%d:%d) would both define %s; rename one",
+			            a->t->name, b->t->name, b->src->name, b->t->pos.line,
+			            b->t->pos.col, d[k].name);
+			ok = false;
+		}
+	free(d);
+	return ok;
+}
+
+/* ---- the depfile ------------------------------------------------------------- */
+
+/* A name as GCC writes it into a depfile: spaces and tabs after a
+ * backslash (the backslashes before them doubled), $ as $$, # as \#. */
+static bool dep_name(FILE *f, const char *s)
+{
+	for (const char *p = s; *p; p++) {
+		if (*p == '\n' || *p == '\r')
+			return false;
+		if (*p == ' ' || *p == '\t') {
+			for (const char *q = p - 1; q >= s && *q == '\\'; q--)
+				fputc('\\', f);
+			fputc('\\', f);
+		} else if (*p == '$') {
+			fputc('$', f);
+		} else if (*p == '#') {
+			fputc('\\', f);
+		}
+		fputc(*p, f);
+	}
+	return true;
+}
+
+/* make's depfile: every output depends on every spec file given (standard
+ * input is none). */
+static bool depfile(Mem *d, const Outs *o, char **files, int nfiles)
+{
+	bool ok = true;
+	mem_open(d);
+	for (int i = 0; i < o->n; i++) {
+		fputs(i ? " \\\n " : "", d->f);
+		ok &= dep_name(d->f, o->v[i].path);
+	}
+	fputs(":", d->f);
 	for (int i = 0; i < nfiles; i++)
-		fprintf(m.f, " %s", files[i]);
-	fputs("\n", m.f);
+		if (strcmp(files[i], "-") != 0) {
+			fputc(' ', d->f);
+			ok &= dep_name(d->f, files[i]);
+		}
+	fputs("\n", d->f);
 	for (int i = 0; i < nfiles; i++)   /* a deleted spec is no error */
-		fprintf(m.f, "%s:\n", files[i]);
-	fclose(m.f);
-	*d = m;
+		if (strcmp(files[i], "-") != 0) {
+			ok &= dep_name(d->f, files[i]);
+			fputs(":\n", d->f);
+		}
+	fclose(d->f);
+	if (!ok)
+		fputs("bankc: error: a file name with a line break cannot be "
+		      "written into a depfile\n", stderr);
+	return ok;
+}
+
+/* ---- the command ---------------------------------------------------------------- */
+
+/* -MD and -MF are the compilers' spellings; getopt_long wants them long. */
+static void gcc_spellings(int argc, char **argv, char **mf_joined)
+{
+	static char md[] = "--MD", mf[] = "--MF";
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return;
+		if (strcmp(argv[i], "-MD") == 0) {
+			argv[i] = md;
+		} else if (strcmp(argv[i], "-MF") == 0) {
+			argv[i] = mf;
+		} else if (strncmp(argv[i], "-MF", 3) == 0) {
+			size_t n = strlen(argv[i]) + 3;
+			*mf_joined = malloc(n);
+			snprintf(*mf_joined, n, "--MF=%s", argv[i] + 3);
+			argv[i] = *mf_joined;
+		}
+	}
+}
+
+/* The manifest's key of a spec: its real path, so that ./a.tile and
+ * a.tile are one spec. */
+static char *spec_key(const char *path)
+{
+	if (strcmp(path, "-") == 0)
+		return strdup("-");
+	char *r = realpath(path, NULL);
+	return r ? r : strdup(path);
 }
 
 int cmd_build(int argc, char **argv)
 {
-	Geom g = sim_geom_default;
-	const char *dir = NULL, *mf = NULL;
+	enum { O_MD = OPT_CMD, O_MF, O_OPTIMAL, O_EXCESS };
+	static const struct option lo[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"MD", no_argument, NULL, O_MD},
+		{"MF", required_argument, NULL, O_MF},
+		{"require-optimal", no_argument, NULL, O_OPTIMAL},
+		{"max-excess", required_argument, NULL, O_EXCESS},
+		CLI_GEOM_OPTIONS, CLI_HELP_OPTION, {0}};
+	char *mf_joined = NULL;
+	gcc_spellings(argc, argv, &mf_joined);
+	Cli cl = {"build", argc, argv, ":ho:", lo, false};
+	BuildOpts bo = {sim_geom_default, NULL, false, -1};
+	const char *mf = NULL;
 	bool md = false;
-	int nfiles = 0;
-	for (int i = 0; i < argc; i++) {
-		int rc;
-		if (cli_geom_option(argc, argv, &i, &g, &rc)) {
-			if (rc)
-				return rc;
-		} else if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "-MF") == 0) {
-			if (i + 1 >= argc)
-				return cli_usage_error("%s needs a value", argv[i]);
-			*(argv[i][1] == 'o' ? &dir : &mf) = argv[i + 1];
-			i++;
-		} else if (strcmp(argv[i], "-MD") == 0) {
-			md = true;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return cli_usage_error("unknown option '%s' for build", argv[i]);
-		} else {
-			argv[nfiles++] = argv[i];
+	char *arg;
+	int ch, rc = 0;
+	bool stop = false;
+	while (!stop && (ch = cli_next(&cl, &arg, &rc)) != -1) {
+		if (ch == CLI_STOP || (cli_geom(ch, arg, &bo.g, &rc) && rc)) {
+			stop = true;
+			break;
 		}
+		if (ch == 'o')
+			bo.dir = arg;
+		else if (ch == O_MD)
+			md = true;
+		else if (ch == O_MF)
+			mf = arg;
+		else if (ch == O_OPTIMAL)
+			bo.require_optimal = true;
+		else if (ch == O_EXCESS)
+			stop = !cli_number("--max-excess", arg, 0, 2147483647L,
+			                   &bo.max_excess, &rc);
 	}
-	if (!nfiles)
-		return cli_usage_error("%s", "build needs a FILE");
-	if (!dir)
-		return cli_usage_error("%s", "build needs -o DIR");
-	if (mf && !md)
-		return cli_usage_error("%s", "-MF FILE goes with -MD");
+	int nfiles = argc - optind;
+	char **files = argv + optind;
+	if (stop)
+		;
+	else if (!nfiles)
+		rc = cli_usage_error("%s", "build needs a FILE");
+	else if (!bo.dir)
+		rc = cli_usage_error("%s", "build needs -o DIR");
+	else if (mf && !md)
+		rc = cli_usage_error("%s", "-MF FILE goes with -MD");
+	if (stop || rc) {
+		free(mf_joined);
+		return rc;
+	}
+	/* "gen/" and "gen" are one folder; names in the depfile read better
+	 * without the double slash */
+	char *dir = strdup(bo.dir);
+	for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
+		dir[n - 1] = 0;
+	bo.dir = dir;
+	if (strlen(dir) > PATH_MAX - NAME_MAX - 64) {
+		fprintf(stderr, "bankc: error: the output folder's name is too long\n");
+		free(dir);
+		free(mf_joined);
+		return 1;
+	}
 
 	Pool *p = pool_new();
 	Src *src = calloc((size_t)nfiles, sizeof *src);
 	Unit *u = calloc((size_t)nfiles, sizeof *u);
-	Outputs out = {0};
-	int rc = frontend_files(argv, nfiles, p, stderr, src, u) ? 0 : 1;
-	/* two tiles of one name would write the same files */
-	for (int i = 0; rc == 0 && i < nfiles; i++)
+	char **keys = calloc((size_t)nfiles, sizeof *keys);
+	Outs out = {0};
+	rc = frontend_files(files, nfiles, p, stderr, src, u) ? 0 : 1;
+	int ntiles = 0;
+	for (int i = 0; i < nfiles; i++)
+		ntiles += u[i].ntiles;
+	TileAt *all = calloc((size_t)ntiles + 1, sizeof *all);
+	ntiles = 0;
+	for (int i = 0; i < nfiles; i++) {
+		keys[i] = spec_key(files[i]);
 		for (int k = 0; k < u[i].ntiles; k++)
-			for (int j = 0; j < i; j++)
-				for (int q = 0; q < u[j].ntiles; q++)
-					if (strcmp(u[i].tiles[k].name, u[j].tiles[q].name) == 0) {
-						fprintf(stderr, "%s:%d:%d: error: tile '%s' is also "
-						        "defined in %s; their outputs would collide\n",
-						        argv[i], u[i].tiles[k].pos.line,
-						        u[i].tiles[k].pos.col, u[i].tiles[k].name,
-						        argv[j]);
-						rc = 1;
-					}
-	if (rc == 0 && !solve_feasible_all(u, src, nfiles, &g, stderr))
+			all[ntiles++] = (TileAt){&u[i].tiles[k], &src[i]};
+	}
+	if (rc == 0 && !names_ok(all, ntiles))
+		rc = 1;
+	if (rc == 0 && !solve_feasible_all(u, src, nfiles, &bo.g, stderr))
 		rc = 1;
 	for (int i = 0; rc == 0 && i < nfiles; i++)
 		for (int k = 0; k < u[i].ntiles; k++)
-			if (!render_tile(&out, dir, &u[i].tiles[k], &src[i], &g))
+			if (!render_tile(&out, &bo, &u[i].tiles[k], &src[i], keys[i]))
 				rc = 1;
-	if (rc == 0) {
-		catch_signals();
-		if (!make_dir(dir))
-			rc = 1;
-		for (int i = 0; rc == 0 && i < out.n; i++)
-			if (!same_contents(out.v[i].path, out.v[i].data, out.v[i].len) &&
-			    !write_atomic(out.v[i].path, out.v[i].data, out.v[i].len))
-				rc = 1;
-		if (rc == 0 && md) {
-			char def[4096];
-			if (!mf) {
-				snprintf(def, sizeof def, "%s/bankc.d", dir);
-				mf = def;
-			}
-			Mem d;
-			depfile(&d, &out, argv, nfiles);
-			if (!same_contents(mf, d.buf, d.len) &&
-			    !write_atomic(mf, d.buf, d.len))
-				rc = 1;
-			free(d.buf);
-		}
+	if (rc == 0 && !macros_ok(&out, all, ntiles, TILE_OUTPUTS))
+		rc = 1;
+	Mem d = {0};
+	if (rc == 0 && md && !depfile(&d, &out, files, nfiles))
+		rc = 1;
+	char def[PATH_MAX];
+	if (md && !mf) {
+		snprintf(def, sizeof def, "%s/bankc.d", dir);
+		mf = def;
 	}
-	free_outputs(&out);
-	for (int i = 0; i < nfiles; i++)
+	if (rc == 0) {
+		if (!outs_commit(&out, dir, keys, nfiles, md ? mf : NULL, d.buf,
+		                 d.len))
+			rc = 1;
+	} else {
+		free(d.buf);
+	}
+	outs_free(&out);
+	for (int i = 0; i < nfiles; i++) {
 		src_free(&src[i]);
+		free(keys[i]);
+	}
+	free(keys);
+	free(all);
 	free(src);
 	free(u);
+	free(dir);
+	free(mf_joined);
 	pool_free(p);
 	return rc;
 }

@@ -1,6 +1,7 @@
 /* bankc compare: per tile, the layouts ranked by the objective, with the
  * certificate (lower bound, and whether the choice reaches it), the
  * baselines of other systems, and occupancy; as text or JSON. */
+#include <getopt.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,41 +149,38 @@ json_t *compare_tile_json(const Tile *t, const Solution *s,
 
 int cmd_compare(int argc, char **argv)
 {
+	enum { O_JSON = OPT_CMD, O_TOP };
+	static const struct option lo[] = {
+		{"json", no_argument, NULL, O_JSON},
+		{"top", required_argument, NULL, O_TOP},
+		CLI_GEOM_OPTIONS, CLI_HELP_OPTION, {0}};
+	Cli cl = {"compare", argc, argv, ":h", lo, false};
 	Geom g = sim_geom_default;
 	bool json = false;
-	int top = 5, nfiles = 0;
-	for (int i = 0; i < argc; i++) {
-		int rc;
-		if (cli_geom_option(argc, argv, &i, &g, &rc)) {
-			if (rc)
-				return rc;
-		} else if (strcmp(argv[i], "--json") == 0) {
+	long top = 5;
+	char *arg;
+	int ch, rc;
+	while ((ch = cli_next(&cl, &arg, &rc)) != -1) {
+		if (ch == CLI_STOP || (cli_geom(ch, arg, &g, &rc) && rc))
+			return rc;
+		if (ch == O_JSON)
 			json = true;
-		} else if (strcmp(argv[i], "--top") == 0) {
-			char *end;
-			if (i + 1 >= argc)
-				return cli_usage_error("%s needs a value", argv[i]);
-			long v = strtol(argv[++i], &end, 10);
-			if (*end || v < 1 || v > 1000)
-				return cli_usage_error("--top takes 1 to 1000, not '%s'", argv[i]);
-			top = (int)v;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return cli_usage_error("unknown option '%s' for compare", argv[i]);
-		} else {
-			argv[nfiles++] = argv[i];
-		}
+		else if (ch == O_TOP && !cli_number("--top", arg, 1, 1000, &top, &rc))
+			return rc;
 	}
+	int nfiles = argc - optind;
+	argv += optind;
 	if (!nfiles)
 		return cli_usage_error("%s", "compare needs a FILE");
 	/* all files are checked before anything is printed */
 	Pool *p = pool_new();
 	Src *src = calloc((size_t)nfiles, sizeof *src);
 	Unit *u = calloc((size_t)nfiles, sizeof *u);
-	int rc = frontend_files(argv, nfiles, p, stderr, src, u) &&
+	rc = frontend_files(argv, nfiles, p, stderr, src, u) &&
 	         solve_feasible_all(u, src, nfiles, &g, stderr) ? 0 : 1;
 	if (rc == 0) {
 		json_t *tiles = json ? json_array() : NULL;
-		SolveOpts o = {top, false};
+		SolveOpts o = {(int)top, false};
 		for (int i = 0; i < nfiles; i++)
 			for (int k = 0; k < u[i].ntiles; k++) {
 				const Tile *t = &u[i].tiles[k];

@@ -7,6 +7,7 @@
  * An error longjmps back to whoever set Diag.jb; nothing has been written
  * by then, so a bad spec never leaves a partial output. */
 #include <stdarg.h>
+#include <string.h>
 
 #include "bankc.h"
 
@@ -75,11 +76,26 @@ void diag_note(Diag *d, Pos p, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A command-line mistake: exit status 2, as for any bad usage. */
-int cli_usage_error(const char *fmt, const char *arg)
+/* Levenshtein distance of a (na bytes) and b, for did-you-mean hints;
+ * 99 for words longer than any that a hint could be about. */
+int text_distance(const char *a, size_t na, const char *b)
 {
-	fputs("bankc: error: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs("\n(see 'bankc --help')\n", stderr);
-	return 2;
+	size_t nb = strlen(b);
+	if (na > 64 || nb > 64)
+		return 99;
+	int row[65];
+	for (size_t j = 0; j <= nb; j++)
+		row[j] = (int)j;
+	for (size_t i = 1; i <= na; i++) {
+		int prev = row[0];
+		row[0] = (int)i;
+		for (size_t j = 1; j <= nb; j++) {
+			int cur = row[j];
+			int sub = prev + (a[i - 1] != b[j - 1]);
+			int del = row[j] + 1, ins = row[j - 1] + 1;
+			row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+			prev = cur;
+		}
+	}
+	return row[nb];
 }

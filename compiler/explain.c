@@ -1,5 +1,6 @@
 /* bankc explain: every warp instruction of a spec's accesses, with its
  * wavefronts, its ideal, and the banks that make it conflict. */
+#include <getopt.h>
 #include <string.h>
 
 #include "bankc.h"
@@ -138,39 +139,39 @@ out:
 
 int cmd_explain(int argc, char **argv)
 {
+	enum { O_TILE = OPT_CMD, O_ACCESS, O_SUMMARY, O_CHOSEN };
+	static const struct option lo[] = {
+		{"tile", required_argument, NULL, O_TILE},
+		{"access", required_argument, NULL, O_ACCESS},
+		{"summary", no_argument, NULL, O_SUMMARY},
+		{"chosen", no_argument, NULL, O_CHOSEN},
+		CLI_GEOM_OPTIONS, CLI_HELP_OPTION, {0}};
+	Cli cl = {"explain", argc, argv, ":h", lo, false};
 	Geom g = sim_geom_default;
 	const char *tname = NULL, *aname = NULL;
 	bool summary = false, chosen = false;
-	int nfiles = 0;
-	for (int i = 0; i < argc; i++) {
-		int rc;
-		if (cli_geom_option(argc, argv, &i, &g, &rc)) {
-			if (rc)
-				return rc;
-			continue;
-		}
-		const char **slot = strcmp(argv[i], "--tile") == 0 ? &tname
-		                  : strcmp(argv[i], "--access") == 0 ? &aname : NULL;
-		if (slot) {
-			if (i + 1 >= argc)
-				return cli_usage_error("%s needs a value", argv[i]);
-			*slot = argv[++i];
-		} else if (strcmp(argv[i], "--summary") == 0) {
+	char *arg;
+	int ch, rc;
+	while ((ch = cli_next(&cl, &arg, &rc)) != -1) {
+		if (ch == CLI_STOP || (cli_geom(ch, arg, &g, &rc) && rc))
+			return rc;
+		if (ch == O_TILE)
+			tname = arg;
+		else if (ch == O_ACCESS)
+			aname = arg;
+		else if (ch == O_SUMMARY)
 			summary = true;
-		} else if (strcmp(argv[i], "--chosen") == 0) {
+		else if (ch == O_CHOSEN)
 			chosen = true;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return cli_usage_error("unknown option '%s' for explain", argv[i]);
-		} else {
-			argv[nfiles++] = argv[i];   /* files, in order, at the front */
-		}
 	}
+	int nfiles = argc - optind;
+	argv += optind;
 	if (nfiles == 0)
 		return cli_usage_error("%s", "explain needs a FILE");
 	if (summary)
 		printf("%-18s %-16s %-18s %6s %10s %8s %8s\n", "tile", "access", "op",
 		       "insts", "wavefronts", "ideal", "ratio");
-	int rc = 0;
+	rc = 0;
 	for (int i = 0; i < nfiles; i++)
 		if (explain_file(&g, argv[i], tname, aname, summary, chosen))
 			rc = 1;

@@ -1,63 +1,33 @@
 /* bankc: the command line.  Each command is a short list of stages:
  *
- *     read -> parse -> check            (check, dump)
- *     read table -> simulate             (sim)
+ *     read -> parse -> check                                   (check, dump)
+ *     read table -> simulate                                   (sim)
  *     read -> parse -> check -> lay out -> simulate -> print   (explain)
- */
+ *     read -> parse -> check -> solve -> baselines -> print    (compare)
+ *     read -> parse -> check -> solve -> emit -> write         (build)
+ *
+ * Help texts and option parsing are in cli.c. */
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bankc.h"
 
-static const char usage[] =
-"usage: bankc COMMAND [OPTIONS] [FILE...]\n"
-"\n"
-"Commands:\n"
-"  check FILE...           parse and check .tile specs; print nothing if good\n"
-"  dump [--json] FILE      print the checked tiles in canonical form (or JSON)\n"
-"  compare [--json] [--top N] FILE...\n"
-"                          choose each tile's layout: the candidates ranked,\n"
-"                          the lower bound, baselines, occupancy\n"
-"  build FILE... -o DIR [-MD [-MF DEPFILE]]\n"
-"                          write each tile's NAME.cuh (layout macros),\n"
-"                          NAME_check.cu (GPU check program), NAME.json and\n"
-"                          NAME.svg into DIR; -MD writes a make depfile\n"
-"                          (DEPFILE, or DIR/bankc.d)\n"
-"  sim --table FILE        predict the wavefronts of each pattern in a table\n"
-"                          and compare with its measured column\n"
-"  sim --op OP --width W --offsets A,B,... [--mask HEX]\n"
-"                          predict one warp instruction and show its banks\n"
-"  explain [--summary] [--chosen] FILE... [--tile T] [--access A]\n"
-"                          every warp instruction of a spec's accesses with\n"
-"                          its wavefronts and conflicting banks, under the\n"
-"                          row-major layout or (--chosen) the solver's;\n"
-"                          --summary: one line of totals per access\n"
-"\n"
-"Options for sim, explain, compare and build:\n"
-"  --banks N               number of banks, a power of two up to 64\n"
-"                          (default 32)\n"
-"  --bank-bytes 4|8        bank width in bytes (default 4; 8 is Kepler's mode)\n"
-"  --no-merge              do not merge broadcast pairs of 8/16-byte loads\n"
-"\n"
-"  -h, --help              show this help\n"
-"  --version               show the version\n"
-"\n"
-"A FILE of - reads standard input.\n"
-"Exit status: 0 success, 1 a bad spec, a failed write or a mismatch,\n"
-"2 bad usage.\n";
-
 /* check FILE...: every file is read, parsed and checked; errors in one
  * file do not stop the others. */
-static int cmd_check(int argc, char **argv)
+int cmd_check(int argc, char **argv)
 {
-	if (argc == 0)
+	static const struct option lo[] = {CLI_HELP_OPTION, {0}};
+	Cli c = {"check", argc, argv, ":h", lo, false};
+	char *arg;
+	int ch, rc;
+	while ((ch = cli_next(&c, &arg, &rc)) != -1)
+		if (ch == CLI_STOP)
+			return rc;
+	if (optind >= argc)
 		return cli_usage_error("%s", "check needs at least one FILE");
 	int bad = 0;
-	for (int i = 0; i < argc; i++) {
-		if (argv[i][0] == '-' && argv[i][1])
-			return cli_usage_error("unknown option '%s' for check", argv[i]);
-	}
-	for (int i = 0; i < argc; i++) {
+	for (int i = optind; i < argc; i++) {
 		Pool *p = pool_new();
 		Src src;
 		Unit u;
@@ -70,69 +40,95 @@ static int cmd_check(int argc, char **argv)
 }
 
 /* dump [--json] FILE: read, parse, check, print. */
-static int cmd_dump(int argc, char **argv)
+int cmd_dump(int argc, char **argv)
 {
+	enum { O_JSON = OPT_CMD };
+	static const struct option lo[] = {
+		{"json", no_argument, NULL, O_JSON}, CLI_HELP_OPTION, {0}};
+	Cli c = {"dump", argc, argv, ":h", lo, false};
 	bool json = false;
-	const char *file = NULL;
-	for (int i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0)
-			json = true;
-		else if (argv[i][0] == '-' && argv[i][1])
-			return cli_usage_error("unknown option '%s' for dump", argv[i]);
-		else if (file)
-			return cli_usage_error("%s", "dump takes one FILE");
-		else
-			file = argv[i];
+	char *arg;
+	int ch, rc;
+	while ((ch = cli_next(&c, &arg, &rc)) != -1) {
+		if (ch == CLI_STOP)
+			return rc;
+		json = true;
 	}
-	if (!file)
+	if (optind >= argc)
 		return cli_usage_error("%s", "dump needs a FILE");
+	if (optind + 1 < argc)
+		return cli_usage_error("%s", "dump takes one FILE");
 	Pool *p = pool_new();
 	Src src;
 	Unit u;
-	int rc = 1;
-	if (frontend_file(file, p, stderr, &src, &u)) {
+	int status = 1;
+	if (frontend_file(argv[optind], p, stderr, &src, &u)) {
 		if (json)
 			dump_json(stdout, &u);
 		else
 			dump_text(stdout, &u);
-		rc = 0;
+		status = 0;
 	}
 	src_free(&src);
 	pool_free(p);
-	return rc;
+	return status;
 }
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+} commands[] = {
+	{"check", cmd_check},
+	{"dump", cmd_dump},
+	{"compare", cmd_compare},
+	{"build", cmd_build},
+	{"sim", cmd_sim},
+	{"explain", cmd_explain},
+};
 
 int main(int argc, char **argv)
 {
+	/* stderr is unbuffered: a long diagnostic would go out a byte at a
+	 * time.  Buffer it by lines' worth; exit flushes it. */
+	static char errbuf[1 << 16];
+	setvbuf(stderr, errbuf, _IOFBF, sizeof errbuf);
 	if (argc < 2) {
-		fputs(usage, stderr);
+		cli_print_usage(stderr);
 		return 2;
 	}
 	const char *cmd = argv[1];
-	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 ||
-	    strcmp(cmd, "help") == 0) {
-		fputs(usage, stdout);
+	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) {
+		cli_print_usage(stdout);
 		return 0;
+	}
+	if (strcmp(cmd, "help") == 0) {
+		if (argc == 2) {
+			cli_print_usage(stdout);
+			return 0;
+		}
+		return cli_command_help(argv[2]);
 	}
 	if (strcmp(cmd, "--version") == 0) {
 		printf("bankc %s\n", BANKC_VERSION);
 		return 0;
 	}
-	int rc;
-	if (strcmp(cmd, "check") == 0)
-		rc = cmd_check(argc - 2, argv + 2);
-	else if (strcmp(cmd, "dump") == 0)
-		rc = cmd_dump(argc - 2, argv + 2);
-	else if (strcmp(cmd, "sim") == 0)
-		rc = cmd_sim(argc - 2, argv + 2);
-	else if (strcmp(cmd, "explain") == 0)
-		rc = cmd_explain(argc - 2, argv + 2);
-	else if (strcmp(cmd, "compare") == 0)
-		rc = cmd_compare(argc - 2, argv + 2);
-	else if (strcmp(cmd, "build") == 0)
-		rc = cmd_build(argc - 2, argv + 2);
-	else
-		rc = cli_usage_error("unknown command '%s'", cmd);
+	int rc = -1;
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+		if (strcmp(cmd, commands[i].name) == 0)
+			rc = commands[i].run(argc - 1, argv + 1);
+	if (rc < 0) {
+		const char *hint = NULL;
+		for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+			if (text_distance(cmd, strlen(cmd), commands[i].name) <= 2)
+				hint = commands[i].name;
+		if (hint) {
+			fprintf(stderr, "bankc: error: unknown command '%s' (did you "
+			        "mean '%s'?)\n(see 'bankc --help')\n", cmd, hint);
+			rc = 2;
+		} else {
+			rc = cli_usage_error("unknown command '%s'", cmd);
+		}
+	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fputs("bankc: error: cannot write the output\n", stderr);
 		return 1;

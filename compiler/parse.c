@@ -78,6 +78,17 @@ static Tok expect(Parser *ps, TokKind k)
 	return t;
 }
 
+/* A name the user gives (tile, access, loop variable): bounded, since
+ * files and macros are named after it. */
+static Tok expect_name(Parser *ps, const char *what)
+{
+	Tok t = expect(ps, T_IDENT);
+	if (t.n > MAX_NAME)
+		diag_error(ps->d, t.pos, "%s name '%.20s...' is too long (%zu "
+		           "characters; the limit is %d)", what, t.s, t.n, MAX_NAME);
+	return t;
+}
+
 static Tok expect_word(Parser *ps, const char *word)
 {
 	if (!is(ps, word)) {
@@ -99,29 +110,6 @@ static Tok expect_num(Parser *ps, const char *what)
 	return t;
 }
 
-/* Small edit distance, for "did you mean" hints. */
-static int distance(const char *a, size_t na, const char *b)
-{
-	size_t nb = strlen(b);
-	if (na > 64 || nb > 64)
-		return 99;
-	int row[65];
-	for (size_t j = 0; j <= nb; j++)
-		row[j] = (int)j;
-	for (size_t i = 1; i <= na; i++) {
-		int prev = row[0];
-		row[0] = (int)i;
-		for (size_t j = 1; j <= nb; j++) {
-			int cur = row[j];
-			int sub = prev + (a[i - 1] != b[j - 1]);
-			int del = row[j] + 1, ins = row[j - 1] + 1;
-			row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-			prev = cur;
-		}
-	}
-	return row[nb];
-}
-
 /* Name the closest of words (NULL-terminated) if it is close enough and
  * no other word is as close: a hint between equals would be a guess. */
 static const char *closest(const Tok *t, const char *const *words)
@@ -130,7 +118,7 @@ static const char *closest(const Tok *t, const char *const *words)
 	int bd = 3;
 	bool tie = false;
 	for (; *words; words++) {
-		int dd = distance(t->s, t->n, *words);
+		int dd = text_distance(t->s, t->n, *words);
 		if (dd >= (int)t->n)        /* 'k' for 'i' would be no hint */
 			continue;
 		if (dd < bd)
@@ -303,7 +291,7 @@ static void loops(Parser *ps, Access *a, Tok kw)
 		diag_error(ps->d, kw.pos,
 		           "'for' must come before 'row', 'col' and 'active'");
 	do {
-		Tok name = expect(ps, T_IDENT);
+		Tok name = expect_name(ps, "loop variable");
 		if (memchr(name.s, '.', name.n))
 			diag_error(ps->d, name.pos, "'%.*s' is not a variable name",
 			           (int)name.n, name.s);
@@ -391,7 +379,7 @@ static void body(Parser *ps, Access *a)
  *          ("along" ("row" | "col") ";" | body) */
 static void access(Parser *ps, Tile *t)
 {
-	Tok name = expect(ps, T_IDENT);
+	Tok name = expect_name(ps, "access");
 	for (int i = 0; i < t->nacc; i++)
 		if (strlen(t->acc[i].name) == name.n &&
 		    memcmp(t->acc[i].name, name.s, name.n) == 0)
@@ -616,7 +604,7 @@ static void item(Parser *ps, Tile *t)
 static void tile(Parser *ps, Unit *u, Tile *t)
 {
 	expect_word(ps, "tile");
-	Tok name = expect(ps, T_IDENT);
+	Tok name = expect_name(ps, "tile");
 	if (memchr(name.s, '.', name.n))
 		diag_error(ps->d, name.pos, "'%.*s' is not a valid tile name (no dots)",
 		           (int)name.n, name.s);

@@ -2,38 +2,11 @@
  * of measured ones (--table), so anyone can check the model against their
  * GPU's counters. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bankc.h"
-
-bool cli_geom_option(int argc, char **argv, int *i, Geom *g, int *rc)
-{
-	const char *a = argv[*i];
-	*rc = 0;
-	if (strcmp(a, "--no-merge") == 0) {
-		g->merge_loads = false;
-		return true;
-	}
-	bool banks = strcmp(a, "--banks") == 0;
-	if (!banks && strcmp(a, "--bank-bytes") != 0)
-		return false;
-	if (*i + 1 >= argc) {
-		*rc = cli_usage_error("%s needs a value", a);
-		return true;
-	}
-	char *end;
-	long v = strtol(argv[++*i], &end, 10);
-	if (*end || end == argv[*i] ||
-	    (banks ? v < 1 || v > 64 || (v & (v - 1)) : v != 4 && v != 8))
-		*rc = cli_usage_error(banks ? "--banks takes a power of two from 1 to 64, not '%s'"
-		                      : "--bank-bytes takes 4 or 8, not '%s'", argv[*i]);
-	else if (banks)
-		g->banks = (int)v;
-	else
-		g->bank_bytes = (int)v;
-	return true;
-}
 
 /* Parse exactly 32 comma-separated non-negative integers. */
 static const char *parse_offsets(const char *s, int64_t *off)
@@ -255,27 +228,31 @@ static int sim_table(const Geom *g, const char *path)
 
 int cmd_sim(int argc, char **argv)
 {
+	enum { O_TABLE = OPT_CMD, O_OP, O_WIDTH, O_OFFSETS, O_MASK };
+	static const struct option lo[] = {
+		{"table", required_argument, NULL, O_TABLE},
+		{"op", required_argument, NULL, O_OP},
+		{"width", required_argument, NULL, O_WIDTH},
+		{"offsets", required_argument, NULL, O_OFFSETS},
+		{"mask", required_argument, NULL, O_MASK},
+		CLI_GEOM_OPTIONS, CLI_HELP_OPTION, {0}};
+	Cli cl = {"sim", argc, argv, ":h", lo, false};
 	Geom g = sim_geom_default;
 	const char *table = NULL, *op = NULL, *width = NULL, *offs = NULL,
 	           *mask = NULL;
-	for (int i = 0; i < argc; i++) {
-		int rc;
-		if (cli_geom_option(argc, argv, &i, &g, &rc)) {
-			if (rc)
-				return rc;
-			continue;
-		}
-		const char **slot = strcmp(argv[i], "--table") == 0 ? &table
-		                  : strcmp(argv[i], "--op") == 0 ? &op
-		                  : strcmp(argv[i], "--width") == 0 ? &width
-		                  : strcmp(argv[i], "--offsets") == 0 ? &offs
-		                  : strcmp(argv[i], "--mask") == 0 ? &mask : NULL;
-		if (!slot)
-			return cli_usage_error("unknown argument '%s' for sim", argv[i]);
-		if (i + 1 >= argc)
-			return cli_usage_error("%s needs a value", argv[i]);
-		*slot = argv[++i];
+	char *arg;
+	int ch, rc;
+	while ((ch = cli_next(&cl, &arg, &rc)) != -1) {
+		if (ch == CLI_STOP || (cli_geom(ch, arg, &g, &rc) && rc))
+			return rc;
+		const char **slot = ch == O_TABLE ? &table : ch == O_OP ? &op
+		                  : ch == O_WIDTH ? &width : ch == O_OFFSETS ? &offs
+		                  : ch == O_MASK ? &mask : NULL;
+		if (slot)
+			*slot = arg;
 	}
+	if (optind < argc)
+		return cli_usage_error("unexpected argument '%s' for sim", argv[optind]);
 	if (table && (op || width || offs || mask))
 		return cli_usage_error("%s", "sim takes --table or --op, not both");
 	if (table)

@@ -76,5 +76,30 @@ head -c 17000000 /dev/zero | tr '\0' '#' >"$tmp/huge.tile"
 expect 1 "is larger than 16777216 bytes" -- check "$tmp/huge.tile"
 expect 1 "cannot read" -- check "$tmp"
 
+# getopt_long conventions: --opt=value, -oDIR, --, options after files,
+# per-command help, did-you-mean
+expect 0 "rank" -- compare --top=2 specs/seeds.tile
+expect 0 "rank" -- compare specs/seeds.tile --top 2
+expect 2 "unknown option '--tpo' for compare (did you mean '--top'?)" -- compare --tpo 2 specs/seeds.tile
+expect 2 "unknown option '--jsno' for dump (did you mean '--json'?)" -- dump --jsno specs/seeds.tile
+expect 2 "--json takes no value" -- compare --json=1 specs/seeds.tile
+expect 2 "--top needs a value" -- compare specs/seeds.tile --top
+expect 2 "unknown option '-x' for build" -- build -x specs/seeds.tile -o "$tmp/o"
+expect 0 "" -- build specs/seeds.tile "-o$tmp/o1"
+expect 0 "" -- build --output="$tmp/o2" specs/seeds.tile
+expect 0 "" -- build specs/seeds.tile -o "$tmp/o3" -MD "-MF$tmp/o3.d"
+[ -f "$tmp/o3.d" ] && pass=$((pass + 1)) || { echo "FAIL: -MFFILE"; fail=$((fail + 1)); }
+cp specs/seeds.tile "$tmp/-dash.tile"
+expect 0 "" -- check -- "$tmp/-dash.tile"
+abs=$(cd "$(dirname "$bankc")" && pwd)/$(basename "$bankc")
+(cd "$tmp" && "$abs" check -- -dash.tile) >/dev/null 2>&1 && pass=$((pass + 1)) ||
+	{ echo "FAIL: check -- -dash.tile"; fail=$((fail + 1)); }
+expect 0 "usage: bankc compare \[--json\]" -- compare --help
+expect 0 "--require-optimal" -- build -h
+expect 0 "usage: bankc sim --table FILE" -- help sim
+expect 0 "or: bankc sim --op OP" -- sim --help
+expect 2 "no command 'frob'" -- help frob
+expect 2 "unknown command 'compre' (did you mean 'compare'?)" -- compre specs/seeds.tile
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

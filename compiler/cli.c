@@ -1,0 +1,250 @@
+/* The command line's shared parts: every command's help text (one place,
+ * so `bankc --help`, `bankc COMMAND --help` and the man page's checks read
+ * the same words), option parsing through getopt_long with a did-you-mean
+ * for mistyped options, and the bank-geometry options several commands
+ * take. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bankc.h"
+
+static const char geom_help[] =
+"  --banks N               number of banks, a power of two from 1 to 64\n"
+"                          (default 32)\n"
+"  --bank-bytes 4|8        bank width in bytes (default 4; 8 is Kepler's mode)\n"
+"  --no-merge              do not merge broadcast pairs of 8/16-byte loads\n";
+
+
+typedef struct {
+	const char *name;
+	const char *synopsis;   /* after "bankc " */
+	const char *synopsis2;  /* a second form, or NULL */
+	const char *what;       /* one paragraph */
+	const char *options;    /* the command's own options */
+	bool geom;              /* takes the geometry options */
+} CmdHelp;
+
+static const CmdHelp cmds[] = {
+	{"check", "check FILE...", NULL,
+	 "Parse and check .tile specs; print nothing if they are good.\n",
+	 "", false},
+	{"dump", "dump [--json] FILE", NULL,
+	 "Print the checked tiles in canonical form (or JSON).\n",
+	 "  --json                  JSON instead of the canonical text\n",
+	 false},
+	{"compare", "compare [--json] [--top N] FILE...", NULL,
+	 "Choose each tile's layout: the candidates ranked, the lower bound,\n"
+	 "baselines, occupancy.\n",
+	 "  --json                  the report as JSON (docs/json.md)\n"
+	 "  --top N                 candidates ranked, 1 to 1000 (default 5)\n",
+	 true},
+	{"build", "build FILE... -o DIR [-MD [-MF DEPFILE]]", NULL,
+	 "Write each tile's NAME.cuh (layout macros), NAME_check.cu (GPU check\n"
+	 "program), NAME.json and NAME.svg into DIR, all or nothing.\n",
+	 "  -o DIR, --output DIR    the output folder (made if missing)\n"
+	 "  -MD                     also write a make depfile\n"
+	 "  -MF DEPFILE             the depfile's name (default DIR/bankc.d)\n"
+	 "  --require-optimal       fail for a tile whose layout is above its\n"
+	 "                          lower bound\n"
+	 "  --max-excess N          fail for a tile whose weighted wavefronts\n"
+	 "                          exceed its lower bound by more than N\n",
+	 true},
+	{"sim", "sim --table FILE",
+	 "sim --op OP --width W --offsets A,B,... [--mask HEX]",
+	 "Predict the wavefronts of each pattern of a table and compare them\n"
+	 "with its measured column, or predict one warp instruction and show\n"
+	 "its banks.\n",
+	 "  --table FILE            a pattern table (tests/gpu/README.md)\n"
+	 "  --op OP                 load, store, ldmatrix.x4, ... (as in specs)\n"
+	 "  --width W               bytes per lane\n"
+	 "  --offsets A,B,...       the 32 lanes' byte offsets\n"
+	 "  --mask HEX              active lanes (default ffffffff)\n",
+	 true},
+	{"explain", "explain [--summary] [--chosen] [--json] FILE... [--tile T] "
+	 "[--access A]", NULL,
+	 "Every warp instruction of a spec's accesses with its wavefronts and\n"
+	 "conflicting banks, under the row-major layout or the solver's.\n",
+	 "  --summary               one line of totals per access\n"
+	 "  --chosen                under the solver's layout, not row-major\n"
+	 "  --json                  the same as JSON (docs/json.md)\n"
+	 "  --tile T                only tile T\n"
+	 "  --access A              only access A\n",
+	 true},
+};
+enum { NCMDS = sizeof cmds / sizeof *cmds };
+
+static const char usage_head[] =
+"usage: bankc COMMAND [OPTIONS] [FILE...]\n"
+"\n"
+"Commands:\n";
+
+static const char usage_tail[] =
+"\n"
+"  -h, --help              show this help (bankc COMMAND --help: the\n"
+"                          command's options)\n"
+"  --version               show the version\n"
+"\n"
+"Options may come before or after the files, in the forms --top 3,\n"
+"--top=3, -o DIR and -oDIR; -- ends the options.  A FILE of - reads\n"
+"standard input.\n"
+"Exit status: 0 success, 1 a bad spec, a failed write, a mismatch or a\n"
+"failed build gate, 2 bad usage.\n";
+
+void cli_print_usage(FILE *f)
+{
+	fputs(usage_head, f);
+	for (int i = 0; i < NCMDS; i++) {
+		/* the synopsis, then the first sentence, indented */
+		fprintf(f, "  %s\n", cmds[i].synopsis);
+		if (cmds[i].synopsis2)
+			fprintf(f, "  %s\n", cmds[i].synopsis2);
+		const char *w = cmds[i].what;
+		while (*w) {
+			const char *nl = strchr(w, '\n');
+			fprintf(f, "      %.*s\n", (int)(nl - w), w);
+			w = nl + 1;
+		}
+	}
+	fputs("\nOptions for compare, build, explain and sim:\n", f);
+	fputs(geom_help, f);
+	fputs(usage_tail, f);
+}
+
+static const CmdHelp *find_cmd(const char *name)
+{
+	for (int i = 0; i < NCMDS; i++)
+		if (strcmp(cmds[i].name, name) == 0)
+			return &cmds[i];
+	return NULL;
+}
+
+int cli_command_help(const char *name)
+{
+	const CmdHelp *c = find_cmd(name);
+	if (!c)
+		return cli_usage_error("no command '%s'", name);
+	printf("usage: bankc %s\n", c->synopsis);
+	if (c->synopsis2)
+		printf("   or: bankc %s\n", c->synopsis2);
+	printf("\n%s\nOptions:\n%s", c->what, c->options);
+	if (c->geom)
+		fputs(geom_help, stdout);
+	fputs("  -h, --help              show this help\n", stdout);
+	return 0;
+}
+
+/* A command-line mistake: exit status 2, as for any bad usage. */
+int cli_usage_error(const char *fmt, const char *arg)
+{
+	fputs("bankc: error: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\n(see 'bankc --help')\n", stderr);
+	return 2;
+}
+
+/* ---- getopt_long with the project's messages ---------------------------- */
+
+/* The option element that getopt just rejected, without any "=VALUE". */
+static void bad_option(const Cli *c, const char *elem)
+{
+	size_t n = strcspn(elem, "=");
+	const char *hint = NULL;
+	int bd = 3;
+	if (elem[0] == '-' && elem[1] == '-') {
+		for (const struct option *o = c->longopts; o->name; o++) {
+			int d = text_distance(elem + 2, n - 2, o->name);
+			if (d < bd)
+				bd = d, hint = o->name;
+		}
+	}
+	if (hint)
+		fprintf(stderr, "bankc: error: unknown option '%.*s' for %s (did "
+		        "you mean '--%s'?)\n(see 'bankc %s --help')\n", (int)n, elem,
+		        c->cmd, hint, c->cmd);
+	else
+		fprintf(stderr, "bankc: error: unknown option '%.*s' for %s\n(see "
+		        "'bankc %s --help')\n", (int)n, elem, c->cmd, c->cmd);
+}
+
+static const char *long_name(const Cli *c, int val)
+{
+	for (const struct option *o = c->longopts; o->name; o++)
+		if (o->val == val)
+			return o->name;
+	return NULL;
+}
+
+int cli_next(Cli *c, char **arg, int *rc)
+{
+	if (!c->started) {
+		optind = 0;             /* glibc: start a fresh scan */
+		opterr = 0;
+		c->started = true;
+	}
+	int ch = getopt_long(c->argc, c->argv, c->shortopts, c->longopts, NULL);
+	*arg = optarg;
+	if (ch == 'h') {
+		*rc = cli_command_help(c->cmd);
+		return CLI_STOP;
+	}
+	if (ch != '?' && ch != ':')
+		return ch;
+	/* getopt has stepped past the element it rejected */
+	const char *elem = c->argv[optind - 1];
+	const char *ln = optopt ? long_name(c, optopt) : NULL;
+	*rc = 2;
+	if (ch == ':')
+		fprintf(stderr, "bankc: error: %s needs a value\n", elem);
+	else if (optopt == 0) {
+		bad_option(c, elem);
+		return CLI_STOP;
+	} else if (ln && elem[0] == '-' && elem[1] == '-')
+		fprintf(stderr, "bankc: error: --%s takes no value\n", ln);
+	else
+		fprintf(stderr, "bankc: error: unknown option '-%c' for %s\n",
+		        optopt, c->cmd);
+	fprintf(stderr, "(see 'bankc %s --help')\n", c->cmd);
+	return CLI_STOP;
+}
+
+/* ---- the geometry options ----------------------------------------------- */
+
+bool cli_geom(int code, const char *arg, Geom *g, int *rc)
+{
+	*rc = 0;
+	if (code == OPT_NO_MERGE) {
+		g->merge_loads = false;
+		return true;
+	}
+	if (code != OPT_BANKS && code != OPT_BANK_BYTES)
+		return false;
+	bool banks = code == OPT_BANKS;
+	char *end;
+	long v = strtol(arg, &end, 10);
+	if (*end || end == arg ||
+	    (banks ? v < 1 || v > 64 || (v & (v - 1)) : v != 4 && v != 8))
+		*rc = cli_usage_error(banks ? "--banks takes a power of two from 1 "
+		                      "to 64, not '%s'"
+		                      : "--bank-bytes takes 4 or 8, not '%s'", arg);
+	else if (banks)
+		g->banks = (int)v;
+	else
+		g->bank_bytes = (int)v;
+	return true;
+}
+
+bool cli_number(const char *opt, const char *arg, long lo, long hi, long *out,
+                int *rc)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+	if (!*arg || *end || v < lo || v > hi) {
+		fprintf(stderr, "bankc: error: %s takes %ld to %ld, not '%s'\n(see "
+		        "'bankc --help')\n", opt, lo, hi, arg);
+		*rc = 2;
+		return false;
+	}
+	*out = v;
+	return true;
+}
