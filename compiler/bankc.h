@@ -295,6 +295,16 @@ extern const Geom sim_geom_default;
 bool sim_inst(const Geom *g, Op op, int bytes, uint32_t mask,
               const int64_t addr[WARP], SimResult *r, const char **err);
 
+/* The distinct words each bank serves in one phase of an instruction
+ * (lanes, bytes and addresses as for sim_inst): every bank's count in
+ * count[0 .. banks-1]; returns the largest.  For naming every bank that
+ * conflicts, not for the search's inner loop. */
+int sim_phase_banks(const Geom *g, int bytes, uint32_t lanes,
+                    const int64_t *addr, int count[64]);
+/* "banks 0, 8, 16, 24 x 4; 1, 9 x 2": the banks serving more than one
+ * word, most-loaded first, into buf. */
+void sim_conflict_text(const int count[64], int banks, char *buf, size_t n);
+
 /* A row of a pattern table (simcli.c): name op width mask offsets
  * [wavefronts], tab-separated, as tests/data/sm90_wavefronts.tsv. */
 typedef struct {
@@ -358,6 +368,10 @@ int tile_granule(const Tile *t);
 bool layout_legal(const Layout *l, const Tile *t, int64_t budget,
                   const char **why);
 int64_t layout_offset(const Layout *l, const Tile *t, int r, int c);
+/* layout_offset as one C expression in r and c (a constant expression
+ * for constant arguments; each may appear several times). */
+void layout_c_expr(const Layout *l, const Tile *t, const char *r,
+                   const char *c, char *buf, size_t n);
 /* Byte address of each lane of one instruction under layout l. */
 void layout_inst_addrs(const Layout *l, const Tile *t, const Inst *in,
                        int64_t addr[WARP]);

@@ -12,25 +12,35 @@
 #include "bankc.h"
 
 /* Print the source line holding p with a caret under its column; tabs are
- * kept so the caret lines up, and CR before LF is dropped. */
+ * kept so the caret lines up.  Lines end at LF, CR LF or CR alone.  A
+ * long line is cut to a window around the caret, so a huge line costs a
+ * few hundred bytes of output, not its length. */
+enum { SHOW_BEFORE = 60, SHOW_AFTER = 80 };
+
 static void show_line(FILE *f, const Src *s, Pos p)
 {
 	size_t b = p.off, e = p.off;
 	if (b > s->len)
 		b = e = s->len;
-	while (b > 0 && s->text[b - 1] != '\n')
+	while (b > 0 && s->text[b - 1] != '\n' && s->text[b - 1] != '\r')
 		b--;
-	while (e < s->len && s->text[e] != '\n')
+	while (e < s->len && s->text[e] != '\n' && s->text[e] != '\r')
 		e++;
-	if (e > b && s->text[e - 1] == '\r')
-		e--;
-	fputs("    ", f);
+	size_t at = p.off < b ? b : p.off > e ? e : p.off;
+	bool cut_b = at - b > SHOW_BEFORE, cut_e = e - at > SHOW_AFTER;
+	if (cut_b)
+		b = at - SHOW_BEFORE;
+	if (cut_e)
+		e = at + SHOW_AFTER;
+	fputs(cut_b ? "    ..." : "    ", f);
 	for (size_t i = b; i < e; i++) {
 		unsigned char c = (unsigned char)s->text[i];
 		fputc(c == '\t' || (c >= 32 && c < 127) || c >= 128 ? c : ' ', f);
 	}
-	fputs("\n    ", f);
-	for (size_t i = b; i < p.off && i < e; i++)
+	fputs(cut_e ? "...\n    " : "\n    ", f);
+	if (cut_b)
+		fputs("   ", f);
+	for (size_t i = b; i < at; i++)
 		fputc(s->text[i] == '\t' ? '\t' : ' ', f);
 	fputs("^\n", f);
 }

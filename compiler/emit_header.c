@@ -22,54 +22,6 @@ static int log2i(int64_t v)
 	return k;
 }
 
-/* The body of NAME_idx(r, c): statements computing `o`, then its return.
- * The logical (r, c) become the stored (sr, sc) first when swapped. */
-static void idx_body(FILE *f, const Layout *l, const Tile *t)
-{
-	const char *sr = l->swap ? "c" : "r", *sc = l->swap ? "r" : "c";
-	int es = (int)tile_elem_bytes(t);
-	switch (l->kind) {
-	case L_ROWMAJOR:
-	case L_PAD:
-		fprintf(f, "\treturn %s * %d + %s;\n", sr, l->pitch, sc);
-		break;
-	case L_SKEW:
-		fprintf(f, "\t/* rotate chunks of %d elements by %d per row */\n",
-		        l->gran, l->skew);
-		fprintf(f, "\treturn %s * %d + (%s / %d + %d * %s) %% %d * %d + %s %% %d;\n",
-		        sr, l->pitch, sc, l->gran, l->skew, sr, l->scols / l->gran,
-		        l->gran, sc, l->gran);
-		break;
-	case L_SWIZZLE:
-		fprintf(f, "\tint o = (%s * %d + %s) * %d;\t/* byte offset */\n", sr,
-		        l->pitch, sc, es);
-		fprintf(f, "\to ^= ((o >> %d) & %d) << %d;\t/* Swizzle<%d,%d,%d> */\n",
-		        l->M + l->S, (1 << l->B) - 1, l->M, l->B, l->M, l->S);
-		fprintf(f, "\treturn o / %d;\n", es);
-		break;
-	case L_XOR:
-		fprintf(f, "\tint x = 0;\t/* chunk XOR mask from the row's bits */\n");
-		for (int i = 0; i < l->nx; i++)
-			if (l->x[i])
-				fprintf(f, "\tx ^= ((%s >> %d) & 1) * %u;\n", sr, i, l->x[i]);
-		fprintf(f, "\treturn %s * %d + ((%s / %d) ^ x) * %d + %s %% %d;\n", sr,
-		        l->pitch, sc, l->gran, l->gran, sc, l->gran);
-		break;
-	}
-}
-
-/* The same as an expression in which each argument appears once, where
- * the layout has one; NULL otherwise (the macro then calls the function,
- * which evaluates its arguments once). */
-static bool idx_expr(char *buf, size_t n, const Layout *l)
-{
-	if (l->kind != L_ROWMAJOR && l->kind != L_PAD)
-		return false;
-	snprintf(buf, n, "((%s) * %d + (%s))", l->swap ? "c" : "r", l->pitch,
-	         l->swap ? "r" : "c");
-	return true;
-}
-
 static void account(FILE *f, const Tile *t, const Solution *s,
                     const char *spec)
 {
@@ -150,15 +102,24 @@ void emit_header(FILE *f, const Tile *t, const Solution *s, const char *spec)
 		        l->B, l->M - eb, l->S, t->rows, t->cols, stride);
 	}
 	fputc('\n', f);
-	fprintf(f, "/* Element offset of logical (r, c) within a stage. */\n");
-	fprintf(f, "BANKC_FN int %s_idx(int r, int c)\n{\n", lo);
-	idx_body(f, l, t);
-	fputs("}\n\n", f);
-	char ex[128];
-	if (idx_expr(ex, sizeof ex, l))
-		fprintf(f, "#define %s_IDX(r, c) %s\n", up, ex);
-	else
-		fprintf(f, "#define %s_IDX(r, c) %s_idx((r), (c))\n", up, lo);
+	/* One expression in both languages: a constexpr function in C++ and
+	 * CUDA, a macro in C, so NAME_IDX is a constant expression for
+	 * constant arguments whatever layout the solver chose. */
+	char fn[2048], mac[2048];
+	layout_c_expr(l, t, "r", "c", fn, sizeof fn);
+	layout_c_expr(l, t, "(r)", "(c)", mac, sizeof mac);
+	fprintf(f, "/* Element offset of logical (r, c) within a stage: a constant "
+	        "expression\n * for constant arguments.  In C, %s_IDX evaluates "
+	        "its arguments more\n * than once; %s_idx() evaluates them once. */\n",
+	        up, lo);
+	fprintf(f, "#ifdef __cplusplus\n");
+	fprintf(f, "BANKC_FN constexpr int %s_idx(int r, int c)\n{\n\treturn %s;\n}\n",
+	        lo, fn);
+	fprintf(f, "#define %s_IDX(r, c) %s_idx((r), (c))\n", up, lo);
+	fprintf(f, "#else\n");
+	fprintf(f, "BANKC_FN int %s_idx(int r, int c)\n{\n\treturn %s;\n}\n", lo, fn);
+	fprintf(f, "#define %s_IDX(r, c) (%s)\n", up, mac);
+	fprintf(f, "#endif\n");
 	fprintf(f, "#define %s_OFF(r, c) (%s_IDX(r, c) * %d)\t/* bytes */\n", up,
 	        up, es);
 	fprintf(f, "#define %s_SIDX(s, r, c) ((s) * %s_STAGE_ELEMS + %s_IDX(r, c))\n",

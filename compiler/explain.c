@@ -27,6 +27,32 @@ static void print_vars(const Access *a, int i)
 	printf("  %6d  %-18s", i, buf);
 }
 
+/* Every bank that serves more than one word, phase by phase. */
+static void print_conflicts(const Geom *g, const Layout *l, const Tile *t,
+                            const Access *a, const Inst *in,
+                            const SimResult *r)
+{
+	bool any = false;
+	if (a->op.kind != OP_CPASYNC) {
+		int64_t addr[WARP];
+		layout_inst_addrs(l, t, in, addr);
+		int bytes = (int)(a->vec * tile_elem_bytes(t));
+		for (int k = 0; k < r->nphase; k++) {
+			if (r->phase[k].wavefronts <= 1)
+				continue;
+			int count[64];
+			char text[512];
+			sim_phase_banks(g, bytes, r->phase[k].lanes, addr, count);
+			sim_conflict_text(count, g->banks, text, sizeof text);
+			printf("%s %d: %s", any ? ";" : "", k, text);
+			any = true;
+		}
+	}
+	if (!any)
+		printf(" none");
+	putchar('\n');
+}
+
 static void explain_access(const Geom *g, const Layout *l, const Tile *t,
                            const Access *a)
 {
@@ -37,7 +63,7 @@ static void explain_access(const Geom *g, const Layout *l, const Tile *t,
 	       "layout %s\n", t->name, a->name, opn,
 	       (long long)(a->vec * tile_elem_bytes(t)), a->ninst, lname);
 	printf("  %6s  %-18s  %10s  %5s  %s\n", "inst", "vars", "wavefronts",
-	       "ideal", "conflicting banks (phase: bank x distinct words)");
+	       "ideal", "conflicting banks (phase: banks x distinct words)");
 	int64_t tw = 0, ti = 0;
 	for (int i = 0; i < a->ninst; i++) {
 		SimResult r;
@@ -46,16 +72,7 @@ static void explain_access(const Geom *g, const Layout *l, const Tile *t,
 		ti += r.ideal;
 		print_vars(a, i);
 		printf("  %10d  %5d ", r.wavefronts, r.ideal);
-		bool any = false;
-		for (int k = 0; k < r.nphase; k++)
-			if (r.phase[k].wavefronts > 1) {
-				printf(" %d: bank %d x %d", k, r.phase[k].bank,
-				       r.phase[k].wavefronts);
-				any = true;
-			}
-		if (!any)
-			printf(" none");
-		putchar('\n');
+		print_conflicts(g, l, t, a, &a->inst[i], &r);
 	}
 	printf("  total %lld wavefronts, ideal %lld%s\n\n", (long long)tw,
 	       (long long)ti, tw == ti ? " (conflict-free)" : "");

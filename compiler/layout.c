@@ -260,6 +260,58 @@ int64_t layout_offset(const Layout *l, const Tile *t, int r, int c)
 	return 0;
 }
 
+/* The layout as one C expression in the names r and c (which may be
+ * parenthesised macro arguments): the body of NAME_idx and, in C, of the
+ * NAME_IDX macro, so both are constant expressions for constant
+ * arguments.  It computes exactly layout_offset. */
+void layout_c_expr(const Layout *l, const Tile *t, const char *r,
+                   const char *c, char *buf, size_t n)
+{
+	const char *sr = l->swap ? c : r, *sc = l->swap ? r : c;
+	int es = (int)tile_elem_bytes(t);
+	switch (l->kind) {
+	case L_ROWMAJOR:
+	case L_PAD:
+		snprintf(buf, n, "%s * %d + %s", sr, l->pitch, sc);
+		return;
+	case L_SKEW:
+		snprintf(buf, n, "%s * %d + (%s / %d + %d * %s) %% %d * %d + %s %% %d",
+		         sr, l->pitch, sc, l->gran, l->skew, sr, l->scols / l->gran,
+		         l->gran, sc, l->gran);
+		return;
+	case L_SWIZZLE: {
+		/* Swizzle<B,M,S> on the byte offset o = (sr * pitch + sc) * E */
+		char o[256];
+		if (es == 1)
+			snprintf(o, sizeof o, "(%s * %d + %s)", sr, l->pitch, sc);
+		else
+			snprintf(o, sizeof o, "(%s * %d + %s) * %d", sr, l->pitch, sc, es);
+		if (es == 1)
+			snprintf(buf, n, "(%s ^ ((%s >> %d & %d) << %d))", o, o,
+			         l->M + l->S, (1 << l->B) - 1, l->M);
+		else
+			snprintf(buf, n, "(%s ^ ((%s >> %d & %d) << %d)) / %d", o, o,
+			         l->M + l->S, (1 << l->B) - 1, l->M, es);
+		return;
+	}
+	case L_XOR: {
+		/* chunk sc / gran XOR the row bits' masks */
+		char x[1024] = "";
+		size_t k = 0;
+		for (int i = 0; i < l->nx && k < sizeof x; i++)
+			if (l->x[i])
+				k += (size_t)snprintf(x + k, sizeof x - k, "%s(%s >> %d & 1) * %u",
+				                      k ? " ^ " : "", sr, i, l->x[i]);
+		if (!k)
+			snprintf(x, sizeof x, "0");
+		snprintf(buf, n, "%s * %d + ((%s / %d) ^ (%s)) * %d + %s %% %d", sr,
+		         l->pitch, sc, l->gran, x, l->gran, sc, l->gran);
+		return;
+	}
+	}
+	snprintf(buf, n, "0");
+}
+
 /* The solver's inner loop: the common kinds get their own loops, with
  * the layout's constants hoisted; the rest go through layout_offset. */
 void layout_inst_addrs(const Layout *l, const Tile *t, const Inst *in,

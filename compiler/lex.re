@@ -65,9 +65,9 @@ Tok lex_next(Lexer *lx)
 			}
 			diag_error(lx->d, t.pos, "null character in file");
 		}
-		"\n" { lx->line++; lx->line0 = lx->cur; continue; }
-		[ \t\r\v\f]+ { continue; }
-		("#" | "//") [^\n\x00]* { continue; }
+		"\r\n" | "\n" | "\r" { lx->line++; lx->line0 = lx->cur; continue; }
+		[ \t\v\f]+ { continue; }
+		("#" | "//") [^\n\r\x00]* { continue; }
 
 		id ("." id)* { TOK(T_IDENT); }
 		dec | hex {

@@ -41,35 +41,51 @@ static bool set_insert(int64_t w)
 	}
 }
 
-/* Rule 3: a phase takes as many wavefronts as the largest number of
- * distinct words its active lanes want from one bank. */
-static void cost_phase(const Geom *g, int bytes, uint32_t lanes,
-                       const int64_t *addr, Phase *ph)
+/* Count, per bank, the distinct words the lanes of one phase want
+ * (rule 7: a sub-word access touches the word holding its bytes); the
+ * largest count and the lowest bank that has it come back. */
+static inline int count_words(const Geom *g, int bytes, uint32_t lanes,
+                              const int64_t *addr, int count[64], int *bank)
 {
 	if (++set_gen == 0) {           /* wrapped: forget every old stamp */
 		memset(set_stamp, 0, sizeof set_stamp);
 		set_gen = 1;
 	}
-	int count[64] = {0};
-	ph->lanes = lanes;
-	ph->ideal = lanes != 0;
-	ph->wavefronts = 0;
-	ph->bank = -1;
+	int most = 0;
+	*bank = -1;
 	for (int n = 0; n < WARP; n++) {
 		if (!(lanes >> n & 1))
 			continue;
-		/* rule 7: a sub-word access touches the word holding its bytes */
 		int64_t w0 = addr[n] / g->bank_bytes;
 		int64_t w1 = (addr[n] + bytes - 1) / g->bank_bytes;
 		for (int64_t w = w0; w <= w1; w++) {
 			if (!set_insert(w))
 				continue;
 			int b = (int)(w % g->banks);
-			if (++count[b] > ph->wavefronts ||
-			    (count[b] == ph->wavefronts && b < ph->bank))
-				ph->wavefronts = count[b], ph->bank = b;
+			if (++count[b] > most || (count[b] == most && b < *bank))
+				most = count[b], *bank = b;
 		}
 	}
+	return most;
+}
+
+/* Rule 3: a phase takes as many wavefronts as the largest number of
+ * distinct words its active lanes want from one bank. */
+static void cost_phase(const Geom *g, int bytes, uint32_t lanes,
+                       const int64_t *addr, Phase *ph)
+{
+	int count[64] = {0};
+	ph->lanes = lanes;
+	ph->ideal = lanes != 0;
+	ph->wavefronts = count_words(g, bytes, lanes, addr, count, &ph->bank);
+}
+
+int sim_phase_banks(const Geom *g, int bytes, uint32_t lanes,
+                    const int64_t *addr, int count[64])
+{
+	int bank;
+	memset(count, 0, 64 * sizeof *count);
+	return count_words(g, bytes, lanes, addr, count, &bank);
 }
 
 /* cp.async's shared-memory side is not a bank access (rule 9): it does
@@ -176,4 +192,31 @@ bool sim_inst(const Geom *g, Op op, int bytes, uint32_t mask,
 	}
 	r->counted = r->wavefronts;
 	return true;
+}
+
+void sim_conflict_text(const int count[64], int banks, char *buf, size_t n)
+{
+	size_t k = 0;
+	int most = 0;
+	buf[0] = 0;
+	for (int b = 0; b < banks; b++)
+		if (count[b] > most)
+			most = count[b];
+	/* one group per load, from the most loaded down to 2 words */
+	for (int level = most; level >= 2; level--) {
+		int nb = 0;
+		for (int b = 0; b < banks; b++)
+			nb += count[b] == level;
+		if (!nb)
+			continue;
+		k += (size_t)snprintf(buf + k, k < n ? n - k : 0, "%s%s",
+		                      k ? "; " : "", nb == 1 ? "bank " : "banks ");
+		for (int b = 0, i = 0; b < banks; b++)
+			if (count[b] == level)
+				k += (size_t)snprintf(buf + k, k < n ? n - k : 0, "%s%d",
+				                      i++ ? ", " : "", b);
+		k += (size_t)snprintf(buf + k, k < n ? n - k : 0, " x %d", level);
+	}
+	if (k >= n && n > 4)
+		memcpy(buf + n - 4, "...", 4);
 }

@@ -71,9 +71,13 @@ static void print_map(const Geom *g, Op op, int bytes, uint32_t mask,
 		const Phase *ph = &r->phase[k];
 		printf("\nphase %d: %d wavefront%s (ideal %d)", k, ph->wavefronts,
 		       ph->wavefronts == 1 ? "" : "s", ph->ideal);
-		if (ph->wavefronts > 1)
-			printf(", bank %d serves %d distinct words", ph->bank,
-			       ph->wavefronts);
+		int count[64];
+		sim_phase_banks(g, bytes, ph->lanes, addr, count);
+		if (ph->wavefronts > 1) {
+			char text[512];
+			sim_conflict_text(count, g->banks, text, sizeof text);
+			printf(": %s (distinct words)", text);
+		}
 		putchar('\n');
 		for (int n = 0; n < WARP; n++) {
 			if (!(ph->lanes >> n & 1))
@@ -83,7 +87,7 @@ static void print_map(const Geom *g, Op op, int bytes, uint32_t mask,
 			int b0 = (int)(w0 % g->banks), b1 = (int)(w1 % g->banks);
 			bool hot = false;
 			for (int64_t w = w0; w <= w1; w++)
-				hot |= (int)(w % g->banks) == ph->bank && ph->wavefronts > 1;
+				hot |= count[(int)(w % g->banks)] > 1;
 			if (b0 == b1)
 				printf("  lane %2d  byte %6lld  bank %2d%s\n", n,
 				       (long long)addr[n], b0, hot ? "  <- conflict" : "");
@@ -166,31 +170,68 @@ int sim_parse_row(char *line, size_t len, SimRow *row, const char **err)
 	return *err ? -1 : 0;
 }
 
+/* Bounded input: a table row is 32 offsets and a few fields, so a line
+ * past SIM_MAX_LINE bytes, or a table past SIM_MAX_ROWS rows, is not one. */
+enum { SIM_MAX_LINE = 1 << 16, SIM_MAX_ROWS = 1 << 20 };
+
+/* One line of at most max bytes (its newline included) into buf, NULs
+ * kept; 1 if the line is longer, -1 at the end of the input. */
+static int read_line(FILE *f, char *buf, size_t max, size_t *len)
+{
+	size_t n = 0;
+	int c;
+	while ((c = getc(f)) != EOF) {
+		if (n == max)
+			return 1;
+		buf[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	buf[n] = 0;
+	*len = n;
+	return n == 0 && c == EOF ? -1 : 0;
+}
+
 static int sim_table(const Geom *g, const char *path)
 {
-	FILE *f = fopen(path, "r");
+	bool is_stdin = strcmp(path, "-") == 0;
+	const char *name = is_stdin ? "<stdin>" : path;
+	FILE *f = is_stdin ? stdin : fopen(path, "r");
 	if (!f) {
 		fprintf(stderr, "bankc: error: cannot open '%s': %s\n", path,
 		        strerror(errno));
 		return 1;
 	}
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
+	char *line = malloc(SIM_MAX_LINE + 2);
 	int lineno = 0, rows = 0, match = 0, differ = 0, unmeasured = 0;
 	int malformed = 0;
-	while ((len = getline(&line, &cap, f)) != -1) {
+	bool too_long = false, too_many = false;
+	size_t len;
+	int got;
+	while ((got = read_line(f, line, SIM_MAX_LINE, &len)) != -1) {
 		lineno++;
+		if (got == 1) {
+			fprintf(stderr, "%s:%d: error: line longer than %d bytes\n", name,
+			        lineno, SIM_MAX_LINE);
+			too_long = true;
+			break;
+		}
+		if (lineno > SIM_MAX_ROWS) {
+			fprintf(stderr, "%s: error: more than %d lines\n", name,
+			        SIM_MAX_ROWS);
+			too_many = true;
+			break;
+		}
 		SimRow row;
 		const char *err;
-		int k = sim_parse_row(line, (size_t)len, &row, &err);
+		int k = sim_parse_row(line, len, &row, &err);
 		if (k == 1)
 			continue;
 		SimResult r;
 		if (k == 0)
 			sim_inst(g, row.op, row.width, row.mask, row.addr, &r, &err);
 		if (err) {
-			fprintf(stderr, "%s:%d: error: %s\n", path, lineno, err);
+			fprintf(stderr, "%s:%d: error: %s\n", name, lineno, err);
 			malformed++;
 			continue;
 		}
@@ -211,18 +252,21 @@ static int sim_table(const Geom *g, const char *path)
 	}
 	free(line);
 	bool rerr = ferror(f);
-	fclose(f);
+	if (!is_stdin)
+		fclose(f);
 	if (rerr) {
 		fprintf(stderr, "bankc: error: cannot read '%s'\n", path);
 		return 1;
 	}
+	if (too_long || too_many)
+		return 1;
 	printf("%d rows, %d match, %d differ", rows, match, differ);
 	if (unmeasured)
 		printf(", %d unmeasured", unmeasured);
 	putchar('\n');
 	if (malformed)
 		fprintf(stderr, "bankc: %d malformed row%s in '%s'\n", malformed,
-		        malformed == 1 ? "" : "s", path);
+		        malformed == 1 ? "" : "s", name);
 	return differ || malformed ? 1 : 0;
 }
 

@@ -59,6 +59,29 @@ EOC
 	else bad "layout of $n is not a bijection"; fi
 done
 
+# NAME_IDX is a constant expression for every layout: in C (a macro) and
+# in C++ (a constexpr function), so static_assert on it keeps compiling
+# when the solver's choice changes
+for h in "$tmp"/a/*.cuh; do
+	n=$(basename "$h" .cuh)
+	N=$(echo "$n" | tr '[:lower:]' '[:upper:]')
+	printf '#include "%s"
+_Static_assert(%s_IDX(%s_ROWS - 1, %s_COLS - 1) < %s_ELEMS, "");
+enum { K = %s_OFF(1, 0) };
+int main(void) { return K < 0; }
+' \
+		"$h" "$N" "$N" "$N" "$N" "$N" >"$tmp/s.c"
+	printf '#include "%s"
+static_assert(%s_IDX(%s_ROWS - 1, %s_COLS - 1) < %s_ELEMS, "");
+constexpr int k = %s_SIDX(1, 1, 0);
+int main() { return k < 0; }
+' \
+		"$h" "$N" "$N" "$N" "$N" "$N" >"$tmp/s.cc"
+	if cc -std=c11 -Wall -Wextra -Werror -pedantic -o "$tmp/s" "$tmp/s.c" 2>"$tmp/log" &&
+	   c++ -std=c++14 -Wall -Wextra -Werror -pedantic -o "$tmp/s" "$tmp/s.cc" 2>>"$tmp/log"; then ok
+	else bad "NAME_IDX of $n is not a constant expression"; sed 's/^/    /' "$tmp/log" | head -n 6; fi
+done
+
 # CUDA: every check program (which includes its header) per architecture
 if ! command -v nvcc >/dev/null 2>&1; then
 	bad "nvcc not found; the CUDA toolkit must be on PATH"
