@@ -64,6 +64,7 @@ check: bankc $(UNIT)
 	echo "== measured tables"; sh tests/run_sim.sh ./bankc || fail=1; \
 	echo "== command line"; sh tests/run_cli.sh ./bankc || fail=1; \
 	echo "== build outputs"; bash tests/run_build.sh ./bankc || fail=1; \
+	echo "== readme samples"; sh tests/run_readme.sh ./bankc || fail=1; \
 	echo "== nvcc"; sh tests/run_nvcc.sh || fail=1; \
 	echo "== generated code"; sh tests/run_generated.sh ./bankc || fail=1; \
 	echo "== cmake"; sh tests/run_cmake.sh ./bankc || fail=1; \

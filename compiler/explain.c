@@ -1,6 +1,7 @@
 /* bankc explain: every warp instruction of a spec's accesses, with its
  * wavefronts, its ideal, and the banks that make it conflict. */
 #include <getopt.h>
+#include <jansson.h>
 #include <string.h>
 
 #include "bankc.h"
@@ -96,8 +97,83 @@ static void summary_access(const Geom *g, const Layout *l, const Tile *t,
 	       ti ? (double)tw / (double)ti : 1.0);
 }
 
+/* The loop variables' values of instruction i, as JSON. */
+static json_t *vars_json(const Access *a, int i)
+{
+	json_t *o = json_object();
+	if (a->place != PL_GENERAL)
+		return o;
+	int64_t rest = i;
+	int64_t vals[MAX_LOOPS];
+	for (int v = a->nloops - 1; v >= 0; v--) {
+		int64_t span = a->loops[v].hi - a->loops[v].lo;
+		vals[v] = a->loops[v].lo + rest % span;
+		rest /= span;
+	}
+	for (int v = 0; v < a->nloops; v++)
+		json_object_set_new(o, a->loops[v].name, json_integer(vals[v]));
+	return o;
+}
+
+/* explain --json: the same facts as the text, per access; with --summary
+ * only the totals. */
+static json_t *access_json(const Geom *g, const Layout *l, const Tile *t,
+                           const Access *a, bool summary)
+{
+	char opn[32];
+	tab_op_name(a->op, opn, sizeof opn);
+	int bytes = (int)(a->vec * tile_elem_bytes(t));
+	json_t *insts = json_array();
+	int64_t tw = 0, ti = 0, tc = 0;
+	for (int i = 0; i < a->ninst; i++) {
+		SimResult r;
+		layout_sim_inst(g, l, t, a, &a->inst[i], &r);
+		tw += r.wavefronts;
+		ti += r.ideal;
+		tc += r.counted;
+		if (summary)
+			continue;
+		int64_t addr[WARP];
+		layout_inst_addrs(l, t, &a->inst[i], addr);
+		json_t *phases = json_array();
+		for (int k = 0; k < r.nphase; k++) {
+			json_t *conf = json_array();
+			if (a->op.kind != OP_CPASYNC && r.phase[k].wavefronts > 1) {
+				int count[64];
+				sim_phase_banks(g, bytes, r.phase[k].lanes, addr, count);
+				for (int b = 0; b < g->banks; b++)
+					if (count[b] > 1)
+						json_array_append_new(conf, json_pack("{s:i, s:i}",
+						                      "bank", b, "words", count[b]));
+			}
+			char lanes[16];
+			snprintf(lanes, sizeof lanes, "%08x", r.phase[k].lanes);
+			json_array_append_new(phases, json_pack("{s:s, s:i, s:i, s:o}",
+			                      "lanes", lanes, "wavefronts",
+			                      r.phase[k].wavefronts, "ideal",
+			                      r.phase[k].ideal, "conflicts", conf));
+		}
+		json_array_append_new(insts, json_pack("{s:i, s:o, s:i, s:i, s:i, "
+		                      "s:b, s:o}", "index", i, "vars", vars_json(a, i),
+		                      "wavefronts", r.wavefronts, "ideal", r.ideal,
+		                      "counted", r.counted, "merged", r.merged,
+		                      "phases", phases));
+	}
+	json_t *o = json_pack("{s:s, s:s, s:i, s:i, s:I, s:I, s:I}", "name",
+	                      a->name, "op", opn, "bytes_per_lane", bytes,
+	                      "instructions", a->ninst, "wavefronts",
+	                      (json_int_t)tw, "ideal", (json_int_t)ti, "counted",
+	                      (json_int_t)tc);
+	if (!summary)
+		json_object_set_new(o, "per_instruction", insts);
+	else
+		json_decref(insts);
+	return o;
+}
+
 static int explain_file(const Geom *g, const char *file, const char *tname,
-                        const char *aname, bool summary, bool chosen)
+                        const char *aname, bool summary, bool chosen,
+                        json_t *tiles)
 {
 	Pool *p = pool_new();
 	Src src;
@@ -128,14 +204,26 @@ static int explain_file(const Geom *g, const char *file, const char *tname,
 				goto out;
 			}
 		}
+		json_t *accs = tiles ? json_array() : NULL;
 		for (int j = 0; j < t->nacc; j++)
 			if (!aname || strcmp(aname, t->acc[j].name) == 0) {
-				if (summary)
+				if (accs)
+					json_array_append_new(accs, access_json(g, &l, t,
+					                      &t->acc[j], summary));
+				else if (summary)
 					summary_access(g, &l, t, &t->acc[j]);
 				else
 					explain_access(g, &l, t, &t->acc[j]);
 				shown++;
 			}
+		if (accs) {
+			char lname[160];
+			layout_describe(&l, t, lname, sizeof lname);
+			json_array_append_new(tiles, json_pack("{s:s, s:s, s:s, s:o, s:o}",
+			                      "name", t->name, "spec", src.name, "layout",
+			                      lname, "params", layout_params_json(&l, t),
+			                      "accesses", accs));
+		}
 	}
 	if (!shown && (tname || aname)) {
 		if (aname)
@@ -156,8 +244,9 @@ out:
 
 int cmd_explain(int argc, char **argv)
 {
-	enum { O_TILE = OPT_CMD, O_ACCESS, O_SUMMARY, O_CHOSEN };
+	enum { O_TILE = OPT_CMD, O_ACCESS, O_SUMMARY, O_CHOSEN, O_JSON };
 	static const struct option lo[] = {
+		{"json", no_argument, NULL, O_JSON},
 		{"tile", required_argument, NULL, O_TILE},
 		{"access", required_argument, NULL, O_ACCESS},
 		{"summary", no_argument, NULL, O_SUMMARY},
@@ -166,7 +255,7 @@ int cmd_explain(int argc, char **argv)
 	Cli cl = {"explain", argc, argv, ":h", lo, false};
 	Geom g = sim_geom_default;
 	const char *tname = NULL, *aname = NULL;
-	bool summary = false, chosen = false;
+	bool summary = false, chosen = false, json = false;
 	char *arg;
 	int ch, rc;
 	while ((ch = cli_next(&cl, &arg, &rc)) != -1) {
@@ -180,17 +269,32 @@ int cmd_explain(int argc, char **argv)
 			summary = true;
 		else if (ch == O_CHOSEN)
 			chosen = true;
+		else if (ch == O_JSON)
+			json = true;
 	}
 	int nfiles = argc - optind;
 	argv += optind;
 	if (nfiles == 0)
 		return cli_usage_error("%s", "explain needs a FILE");
-	if (summary)
+	if (summary && !json)
 		printf("%-18s %-16s %-18s %6s %10s %8s %8s\n", "tile", "access", "op",
 		       "insts", "wavefronts", "ideal", "ratio");
+	json_t *tiles = json ? json_array() : NULL;
 	rc = 0;
 	for (int i = 0; i < nfiles; i++)
-		if (explain_file(&g, argv[i], tname, aname, summary, chosen))
+		if (explain_file(&g, argv[i], tname, aname, summary, chosen, tiles))
 			rc = 1;
+	if (json) {
+		json_t *root = json_pack("{s:i, s:s, s:o, s:o}", "schema", 1, "bankc",
+		                         BANKC_VERSION, "geometry", json_pack("{s:i, "
+		                         "s:i, s:b}", "banks", g.banks, "bank_bytes",
+		                         g.bank_bytes, "merge_loads", g.merge_loads),
+		                         "tiles", tiles);
+		if (rc == 0) {
+			json_dumpf(root, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
+			putchar('\n');
+		}
+		json_decref(root);
+	}
 	return rc;
 }
