@@ -96,7 +96,7 @@ abs=$(cd "$(dirname "$bankc")" && pwd)/$(basename "$bankc")
 	{ echo "FAIL: check -- -dash.tile"; fail=$((fail + 1)); }
 expect 0 '"bank": 0,' -- explain --json specs/seeds.tile --tile transpose_f32 --access drain
 expect 0 '"wavefronts": 1024' -- explain --json --summary specs/seeds.tile
-expect 0 "0: banks 0, 16 x 16" -- explain specs/seeds.tile --tile transpose_f32 --access drain --banks 16
+expect 0 "0: banks 0, 32 x 16" -- explain specs/seeds.tile --tile transpose_f32 --access drain --banks 64
 expect 0 "usage: bankc compare \[--json\]" -- compare --help
 expect 0 "--require-optimal" -- build -h
 expect 0 "usage: bankc sim --table FILE" -- help sim
