@@ -26,6 +26,8 @@ enum {
 	MAX_FILE_INSTS = 1 << 19,   /* ... of one file */
 	MAX_EXPR_DEPTH = 64,        /* parentheses and unary operators nested */
 	MAX_EXPR_NODES = 1024,      /* numbers, names and operators of one */
+	MAX_EVAL_WORK = 1 << 24,    /* per file: warp instructions times the
+	                             * size of their expressions */
 	MAX_NUMBER = 0x7fffffff,    /* any literal in a spec */
 	MAX_NAME = 128,             /* characters of a tile, access or variable
 	                             * name (outputs are named after tiles) */
@@ -74,10 +76,10 @@ void diag_report(FILE *out, const Src *src, Pos p, const char *fmt, ...)
 
 typedef enum {
 	T_EOF, T_IDENT, T_NUM,
-	T_LBRACE, T_RBRACE, T_LPAREN, T_RPAREN, T_SEMI, T_COLON, T_COMMA,
-	T_ASSIGN, T_DOTDOT,
+	T_LBRACE, T_RBRACE, T_LPAREN, T_RPAREN, T_LBRACKET, T_RBRACKET,
+	T_SEMI, T_COLON, T_COMMA, T_ASSIGN, T_DOTDOT, T_QUESTION,
 	T_PLUS, T_MINUS, T_STAR, T_SLASH, T_PERCENT, T_SHL, T_SHR,
-	T_AMP, T_CARET, T_PIPE, T_TILDE,
+	T_AMP, T_CARET, T_PIPE, T_TILDE, T_BANG, T_ANDAND, T_OROR,
 	T_LT, T_LE, T_GT, T_GE, T_EQ, T_NE,
 } TokKind;
 
@@ -102,7 +104,15 @@ const char *lex_kind_name(TokKind k);
 
 /* ---- expr.c: integer expressions over lane and loop variables ------------- */
 
-typedef enum { E_NUM, E_VAR, E_NEG, E_NOT, E_BIN } ExprKind;
+typedef enum {
+	E_NUM, E_VAR,       /* var: 0 = lane, 1.. = loop variables */
+	E_LET,              /* var: index of the access's let */
+	E_TABLE,            /* var: index of the access's table; l: the index */
+	E_NEG, E_NOT, E_LNOT,
+	E_BIN,              /* op: the operator token; && and || short-circuit */
+	E_COND,             /* c ? l : r */
+	E_MIN, E_MAX,
+} ExprKind;
 
 typedef struct Expr Expr;
 struct Expr {
@@ -110,17 +120,54 @@ struct Expr {
 	TokKind op;         /* E_BIN: the operator token */
 	Pos pos;            /* the operator, number or name */
 	int64_t num;        /* E_NUM */
-	int var;            /* E_VAR: 0 = lane, 1.. = loop variables */
-	Expr *l, *r;
+	int var;
+	bool lane;          /* depends on the lane, directly or through a let */
+	Expr *l, *r, *c;
 };
 
-/* Evaluate with every intermediate checked for overflow, division by zero
- * and bad shifts; on failure *err names the fault and *at where. */
-bool expr_eval(const Expr *e, const int64_t *vars, int64_t *out,
-               const char **err, Pos *at);
+/* A named subexpression of an access (`let NAME = EXPR;`), and a table of
+ * numbers (`table NAME = {v, ...};`) that expressions index as NAME[i]. */
+typedef struct {
+	char *name;
+	Pos pos;
+	Expr *e;
+	bool for_all;       /* needed by `active`: evaluated for every lane */
+} Let;
+
+typedef struct {
+	char *name;
+	Pos pos;
+	int64_t *v;
+	int n;
+} Table;
+
+/* What expressions see while one warp instruction is evaluated: the loop
+ * variables' values, the lets' values per lane, the tables.  On failure
+ * err names the fault, at where, lane the first lane it happened in. */
+typedef struct {
+	const int64_t *vars;        /* [0] unused, [1..] the loop variables */
+	int64_t (*lets)[WARP];
+	const Table *tables;
+	const char *err;
+	Pos at;
+	int lane;
+} EvalCtx;
+
+/* Evaluate e for the lanes in mask (lanes outside it are left alone),
+ * every step checked for overflow, division by zero and bad shifts; the
+ * untaken side of ?:, && and || is not evaluated for a lane. */
+bool expr_eval_lanes(const Expr *e, EvalCtx *cx, uint32_t mask,
+                     int64_t out[WARP]);
+/* The same for an expression that does not depend on the lane. */
+bool expr_eval_scalar(const Expr *e, EvalCtx *cx, int64_t *out);
+/* Numbers, names and operators of e (the work one evaluation takes). */
+int expr_size(const Expr *e);
 int expr_prec(TokKind k);
-/* Print with the fewest parentheses that parse back to the same tree. */
-void expr_print(FILE *f, const Expr *e, char *const *names);
+/* Print with the fewest parentheses that parse back to the same tree;
+ * names[0] is "lane", then the loop variables; lets and tables by the
+ * access's names. */
+struct Access;
+void expr_print(FILE *f, const Expr *e, const struct Access *a);
 
 /* ---- tables.c: dtypes, arches, ops --------------------------------------- */
 
@@ -177,18 +224,24 @@ typedef enum { PL_ROW, PL_COL, PL_GENERAL } Placement;
 typedef struct {
 	char *name;
 	Pos pos;
-	int64_t lo, hi;     /* half-open range */
+	Expr *lo, *hi;      /* half-open range; of outer loop variables only */
 } Loop;
 
 typedef struct { int32_t row, col; } Coord;
 
-/* One warp instruction: each active lane's first element. */
+/* One warp instruction: each active lane's first element (row counts
+ * through the stages: stage s's row r is s * rows + r), how often it runs
+ * (its `weight`) and the loop variables' values that made it. */
 typedef struct {
 	uint32_t mask;
 	Coord lane[WARP];
+	int64_t weight;
+	int32_t var[MAX_LOOPS];
 } Inst;
 
-typedef struct {
+enum { MAX_LETS = 32, MAX_TABLES = 8, MAX_TABLE_LEN = 1 << 20 };
+
+typedef struct Access {
 	char *name;
 	Pos pos;
 	Op op;
@@ -200,8 +253,15 @@ typedef struct {
 	Placement place;
 	Loop loops[MAX_LOOPS];
 	int nloops;
-	Expr *row, *col, *active;   /* PL_GENERAL; active may be NULL */
+	Let lets[MAX_LETS];
+	int nlets;
+	Table tables[MAX_TABLES];
+	int ntables;
+	/* PL_GENERAL; active, weight_e and stage_e may be NULL; idx for 1-D
+	 * tiles instead of row and col */
+	Expr *row, *col, *idx, *active, *weight_e, *stage_e;
 	Pos weight_pos;
+	Pos end;            /* the closing brace of the body */
 	/* filled by the checker */
 	Inst *inst;
 	int ninst;
@@ -218,6 +278,7 @@ typedef struct {
 	Pos key[K_COUNT];   /* where each key was given */
 	unsigned given;     /* 1 << TileKey */
 	int rows, cols, stages;
+	int len;            /* 1-D tiles (`shape N;`): N, checked as 1 x N */
 	Dtype dtype;
 	Arch arch;
 	unsigned allow;     /* XF_* */

@@ -145,40 +145,49 @@ static void check_vec(Diag *d, const Tile *t, Access *a)
 		           "takes part, so 'active' is not allowed", opn);
 }
 
-/* " (lane 5, mi = 1, ki = 0)" */
-static void where(char *buf, size_t n, const Access *a, const int64_t *vars)
+/* " (lane 5, mi = 1, ki = 0)"; lane < 0: none */
+static void where(char *buf, size_t n, const Access *a, int lane,
+                  const int64_t *vars, int nvars)
 {
-	int k = snprintf(buf, n, " (lane %lld", (long long)vars[0]);
-	for (int i = 0; i < a->nloops && k > 0 && (size_t)k < n; i++)
-		k += snprintf(buf + k, n - (size_t)k, ", %s = %lld", a->loops[i].name,
+	int k = lane >= 0 ? snprintf(buf, n, " (lane %d", lane)
+	                  : nvars ? snprintf(buf, n, " (") : 0;
+	for (int i = 0; i < nvars && k > 0 && (size_t)k < n; i++)
+		k += snprintf(buf + k, n - (size_t)k, "%s%s = %lld",
+		              i || lane >= 0 ? ", " : "", a->loops[i].name,
 		              (long long)vars[i + 1]);
 	if (k > 0 && (size_t)k < n)
 		snprintf(buf + k, n - (size_t)k, ")");
 }
 
-static int64_t eval_at(Diag *d, const Expr *e, const Access *a,
-                       const int64_t *vars)
+/* An evaluation failed: the error at its operator, with the lane and the
+ * loop values that led there. */
+_Noreturn static void eval_failed(Diag *d, const Access *a, const EvalCtx *cx,
+                                  int nvars)
 {
-	int64_t v;
-	const char *err;
-	Pos at;
-	if (!expr_eval(e, vars, &v, &err, &at)) {
-		char w[160];
-		where(w, sizeof w, a, vars);
-		diag_error(d, at, "%s%s", err, w);
-	}
-	return v;
+	char w[256];
+	where(w, sizeof w, a, cx->lane, cx->vars, nvars);
+	diag_error(d, cx->at, "%s%s", cx->err, w);
 }
 
 /* Check one lane's first element and vector against the tile. */
 static void check_coord(Diag *d, const Tile *t, const Access *a,
-                        int64_t r, int64_t c, const int64_t *vars)
+                        int64_t r, int64_t c, int lane, const int64_t *vars)
 {
 	if (r >= 0 && r < t->rows && c >= 0 && c < t->cols && c % a->vec == 0)
 		return;         /* the common case: no message to format */
-	char w[160] = "";
+	char w[256] = "";
 	if (vars)
-		where(w, sizeof w, a, vars);
+		where(w, sizeof w, a, lane, vars, a->nloops);
+	if (a->idx) {       /* a 1-D tile: one index */
+		Pos ip = expr_start(a->idx);
+		if (c < 0 || c >= t->cols)
+			diag_error(d, ip, "access '%s' reaches element %lld, outside the "
+			           "tile's elements 0..%d%s", a->name, (long long)c,
+			           t->cols - 1, w);
+		diag_error(d, ip, "access '%s': element %lld is not a multiple of "
+		           "the vector width %d, so the vector is misaligned%s",
+		           a->name, (long long)c, a->vec, w);
+	}
 	Pos rp = a->row ? expr_start(a->row) : a->pos;
 	Pos cp = a->col ? expr_start(a->col) : a->pos;
 	if (r < 0 || r >= t->rows)
@@ -197,6 +206,9 @@ static void check_coord(Diag *d, const Tile *t, const Access *a,
  * instruction per op_lanes() vectors, swept over the whole tile. */
 static void expand_sweep(Pool *p, Diag *d, const Tile *t, Access *a)
 {
+	if (t->len && a->place == PL_COL)
+		diag_error(d, a->pos, "access '%s': a one-dimensional tile has no "
+		           "columns to sweep; use 'along row'", a->name);
 	int64_t per_row = t->cols / a->vec;
 	int64_t total = (int64_t)t->rows * per_row;
 	int lanes = op_lanes(a->op);
@@ -208,6 +220,7 @@ static void expand_sweep(Pool *p, Diag *d, const Tile *t, Access *a)
 	a->inst = pool_alloc(p, (size_t)n * sizeof *a->inst);
 	for (int64_t i = 0; i < n; i++) {
 		Inst *in = &a->inst[i];
+		in->weight = 1;
 		for (int l = 0; l < lanes; l++) {
 			int64_t k = i * lanes + l;
 			if (k >= total)
@@ -223,45 +236,219 @@ static void expand_sweep(Pool *p, Diag *d, const Tile *t, Access *a)
 	}
 }
 
-/* General form: every combination of the loop variables (the first
- * outermost) is one warp instruction; each lane evaluates row, col and
- * active. */
-static void expand_general(Pool *p, Diag *d, const Tile *t, Access *a)
+/* ---- the general form ------------------------------------------------------ */
+
+/* Lets that `active` needs, directly or through other lets: they are
+ * evaluated for every lane, the others for the active lanes only. */
+static void mark_for_all(Access *a, const Expr *e)
 {
-	int64_t n = 1;
-	bool huge = false;          /* ranges are < 2^31, but their product... */
+	if (!e)
+		return;
+	if (e->kind == E_LET && !a->lets[e->var].for_all) {
+		a->lets[e->var].for_all = true;
+		mark_for_all(a, a->lets[e->var].e);
+	}
+	mark_for_all(a, e->l);
+	mark_for_all(a, e->r);
+	mark_for_all(a, e->c);
+}
+
+/* Walking the loop nest: every combination of the loop variables (the
+ * first outermost), each range evaluated at its outer variables' values. */
+typedef struct Walk Walk;
+struct Walk {
+	Diag *d;
+	const Tile *t;
+	Access *a;
+	EvalCtx cx;
+	int64_t vars[MAX_LOOPS + 1];
+	int64_t steps;          /* loop values visited, at every level */
+	int64_t count;          /* instructions (with a nonzero weight) */
+	bool fill;              /* second pass: make the instructions */
+	int64_t lets[MAX_LETS][WARP];
+};
+
+/* Loop values visited at all levels of one access: a nest of empty inner
+ * ranges makes no instruction but still takes time. */
+enum { MAX_LOOP_STEPS = 1 << 22 };
+
+static int64_t scalar(Walk *w, const Expr *e, int nvars)
+{
+	int64_t v;
+	if (!expr_eval_scalar(e, &w->cx, &v)) {
+		w->cx.lane = -1;
+		eval_failed(w->d, w->a, &w->cx, nvars);
+	}
+	return v;
+}
+
+static void lanes_eval(Walk *w, const Expr *e, uint32_t mask, int64_t *out)
+{
+	if (!expr_eval_lanes(e, &w->cx, mask, out))
+		eval_failed(w->d, w->a, &w->cx, w->a->nloops);
+}
+
+/* One combination of the loop variables: its weight, then (second pass)
+ * its lanes' elements. */
+static void visit(Walk *w)
+{
+	Access *a = w->a;
+	const Tile *t = w->t;
+	int64_t weight = 1;
+	if (a->weight_e) {
+		weight = scalar(w, a->weight_e, a->nloops);
+		if (weight < 0) {
+			char at[256];
+			where(at, sizeof at, a, -1, w->vars, a->nloops);
+			diag_error(w->d, expr_start(a->weight_e), "weight %lld is "
+			           "negative%s", (long long)weight, at);
+		}
+		if (weight == 0)
+			return;             /* the instruction does not run */
+	}
+	if (++w->count > MAX_INSTS)
+		diag_error(w->d, a->loops[0].pos, "access '%s' has more than %d warp "
+		           "instructions (the limit)", a->name, MAX_INSTS);
+	if (!w->fill)
+		return;
+	Inst *in = &a->inst[w->count - 1];
+	in->weight = weight;
 	for (int i = 0; i < a->nloops; i++)
-		huge |= __builtin_mul_overflow(n, a->loops[i].hi - a->loops[i].lo, &n);
-	if (huge || n > MAX_INSTS) {
+		in->var[i] = (int32_t)w->vars[i + 1];
+	int lanes = op_lanes(a->op);
+	uint32_t all = lanes == WARP ? 0xffffffffu : (1u << lanes) - 1;
+	uint32_t mask = all;
+	/* lanes that `active` needs are computed for every lane first */
+	for (int i = 0; i < a->nlets; i++)
+		if (a->lets[i].for_all)
+			lanes_eval(w, a->lets[i].e, all, w->lets[i]);
+	int64_t v[WARP];
+	if (a->active) {
+		lanes_eval(w, a->active, all, v);
+		mask = 0;
+		for (int n = 0; n < lanes; n++)
+			if (v[n])
+				mask |= 1u << n;
+	}
+	if (!mask)
+		return;
+	for (int i = 0; i < a->nlets; i++)
+		if (!a->lets[i].for_all)
+			lanes_eval(w, a->lets[i].e, mask, w->lets[i]);
+	int64_t r[WARP], c[WARP], st[WARP];
+	if (a->idx) {
+		lanes_eval(w, a->idx, mask, c);
+		for (int n = 0; n < WARP; n++)
+			r[n] = 0;
+	} else {
+		lanes_eval(w, a->row, mask, r);
+		lanes_eval(w, a->col, mask, c);
+	}
+	if (a->stage_e)
+		lanes_eval(w, a->stage_e, mask, st);
+	for (int n = 0; n < lanes; n++) {
+		if (!(mask >> n & 1))
+			continue;
+		check_coord(w->d, t, a, r[n], c[n], n, w->vars);
+		int64_t s = a->stage_e ? st[n] : 0;
+		if (s < 0 || s >= t->stages) {
+			char at[256];
+			where(at, sizeof at, a, n, w->vars, a->nloops);
+			diag_error(w->d, expr_start(a->stage_e), "access '%s' reaches "
+			           "stage %lld, outside the tile's stages 0..%d%s",
+			           a->name, (long long)s, t->stages - 1, at);
+		}
+		in->mask |= 1u << n;
+		in->lane[n] = (Coord){(int32_t)(s * t->rows + r[n]), (int32_t)c[n]};
+	}
+}
+
+static void walk(Walk *w, int level)
+{
+	Access *a = w->a;
+	if (level == a->nloops) {
+		visit(w);
+		return;
+	}
+	const Loop *l = &a->loops[level];
+	int64_t lo = scalar(w, l->lo, level), hi = scalar(w, l->hi, level);
+	if (lo < INT32_MIN || hi > (int64_t)INT32_MAX + 1) {
+		char at[256];
+		where(at, sizeof at, a, -1, w->vars, level);
+		diag_error(w->d, l->pos, "the range of '%s' is %lld..%lld, beyond "
+		           "the 32-bit integers%s", l->name, (long long)lo,
+		           (long long)hi, at);
+	}
+	for (int64_t v = lo; v < hi; v++) {
+		if (++w->steps > MAX_LOOP_STEPS)
+			diag_error(w->d, l->pos, "access '%s' loops over more than %d "
+			           "values in all (the limit)", a->name, MAX_LOOP_STEPS);
+		w->vars[level + 1] = v;
+		walk(w, level + 1);
+	}
+}
+
+/* General form: every combination of the loop variables is one warp
+ * instruction (unless its weight is 0); each lane evaluates the lets,
+ * row, col (or idx), stage and active.  A first walk counts them, so the
+ * limits hold before any memory is taken; `work` accumulates the
+ * evaluation work, instructions times expression sizes. */
+static void expand_general(Pool *p, Diag *d, const Tile *t, Access *a,
+                           int64_t *work)
+{
+	if (t->len && !a->idx)
+		diag_error(d, a->end, "access '%s' of one-dimensional tile '%s' "
+		           "needs 'idx =' instead of 'row' and 'col'", a->name, t->name);
+	if (!t->len && a->idx)
+		diag_error(d, a->end, "access '%s': 'idx' is for one-dimensional "
+		           "tiles ('shape N;'); tile '%s' has rows and columns",
+		           a->name, t->name);
+	if (a->stage_e && t->stages == 1)
+		diag_error(d, expr_start(a->stage_e), "access '%s' gives a stage, but "
+		           "tile '%s' has one stage", a->name, t->name);
+	/* constant ranges: the count is known before walking, and says so */
+	int64_t n = 1;
+	bool constant = true, huge = false;
+	for (int i = 0; i < a->nloops; i++) {
+		constant &= a->loops[i].lo->kind == E_NUM && a->loops[i].hi->kind == E_NUM;
+		if (constant)
+			huge |= __builtin_mul_overflow(n, a->loops[i].hi->num -
+			                               a->loops[i].lo->num, &n);
+	}
+	if (constant && (huge || n > MAX_INSTS)) {
 		char count[32] = "more than 2^63";
 		if (!huge)
 			snprintf(count, sizeof count, "%lld", (long long)n);
 		diag_error(d, a->loops[0].pos, "access '%s' has %s warp instructions "
 		           "(limit %d)", a->name, count, MAX_INSTS);
 	}
-	a->ninst = (int)n;
-	a->inst = pool_alloc(p, (size_t)n * sizeof *a->inst);
-	int lanes = op_lanes(a->op);
-	int64_t vars[MAX_LOOPS + 1];
-	for (int64_t i = 0; i < n; i++) {
-		int64_t rest = i;
-		for (int v = a->nloops - 1; v >= 0; v--) {
-			int64_t span = a->loops[v].hi - a->loops[v].lo;
-			vars[v + 1] = a->loops[v].lo + rest % span;
-			rest /= span;
-		}
-		Inst *in = &a->inst[i];
-		for (int l = 0; l < lanes; l++) {
-			vars[0] = l;
-			if (a->active && eval_at(d, a->active, a, vars) == 0)
-				continue;
-			int64_t r = eval_at(d, a->row, a, vars);
-			int64_t c = eval_at(d, a->col, a, vars);
-			check_coord(d, t, a, r, c, vars);
-			in->mask |= 1u << l;
-			in->lane[l] = (Coord){(int32_t)r, (int32_t)c};
-		}
-	}
+	mark_for_all(a, a->active);
+	Walk *w = pool_alloc(p, sizeof *w);
+	w->d = d;
+	w->t = t;
+	w->a = a;
+	w->cx.vars = w->vars;
+	w->cx.lets = w->lets;
+	w->cx.tables = a->tables;
+	walk(w, 0);
+	int64_t size = expr_size(a->row) + expr_size(a->col) + expr_size(a->idx) +
+	               expr_size(a->active) + expr_size(a->stage_e) +
+	               expr_size(a->weight_e);
+	for (int i = 0; i < a->nlets; i++)
+		size += expr_size(a->lets[i].e);
+	*work += w->count * size;
+	if (*work > MAX_EVAL_WORK)
+		diag_error(d, a->pos, "access '%s' takes the file past %d expression "
+		           "evaluations per lane (warp instructions times the size of "
+		           "their expressions: here %lld x %lld); simplify or split "
+		           "the file", a->name, MAX_EVAL_WORK, (long long)w->count,
+		           (long long)size);
+	a->ninst = (int)w->count;
+	a->inst = pool_alloc(p, (size_t)(w->count ? w->count : 1) * sizeof *a->inst);
+	w->fill = true;
+	w->count = 0;
+	w->steps = 0;
+	walk(w, 0);
 }
 
 /* ldmatrix and stmatrix are warp-synchronous: every lane that gives a
@@ -284,7 +471,7 @@ static void check_matrix_lanes(Diag *d, const Access *a)
 
 void check_unit(Pool *p, Diag *d, Unit *u)
 {
-	int64_t file_insts = 0;
+	int64_t file_insts = 0, work = 0;
 	for (int i = 0; i < u->ntiles; i++) {
 		Tile *t = &u->tiles[i];
 		check_tile_keys(d, t);
@@ -293,7 +480,7 @@ void check_unit(Pool *p, Diag *d, Unit *u)
 			Access *a = &t->acc[j];
 			check_vec(d, t, a);
 			if (a->place == PL_GENERAL)
-				expand_general(p, d, t, a);
+				expand_general(p, d, t, a, &work);
 			else
 				expand_sweep(p, d, t, a);
 			bool any = false;

@@ -15,7 +15,7 @@
  * kept so the caret lines up.  Lines end at LF, CR LF or CR alone.  A
  * long line is cut to a window around the caret, so a huge line costs a
  * few hundred bytes of output, not its length. */
-enum { SHOW_BEFORE = 60, SHOW_AFTER = 80 };
+enum { SHOW_BEFORE = 160, SHOW_AFTER = 100 };
 
 static void show_line(FILE *f, const Src *s, Pos p)
 {

@@ -6,13 +6,6 @@
 
 static const char *const xf_names[] = {"pad", "skew", "swap", "swizzle"};
 
-static char *const *loop_names(const Access *a, char **buf)
-{
-	for (int i = 0; i < a->nloops; i++)
-		buf[i] = a->loops[i].name;
-	return buf;
-}
-
 static void dump_access(FILE *f, const Access *a)
 {
 	char op[32];
@@ -23,22 +16,37 @@ static void dump_access(FILE *f, const Access *a)
 		fprintf(f, " along %s;\n", a->place == PL_ROW ? "row" : "col");
 		return;
 	}
-	char *names[MAX_LOOPS];
-	loop_names(a, names);
 	fputs(" {\n", f);
-	for (int i = 0; i < a->nloops; i++)
-		fprintf(f, "%s%s in %lld..%lld", i ? ", " : "        for ",
-		        a->loops[i].name, (long long)a->loops[i].lo,
-		        (long long)a->loops[i].hi);
+	for (int i = 0; i < a->nloops; i++) {
+		fprintf(f, "%s%s in ", i ? ", " : "        for ", a->loops[i].name);
+		expr_print(f, a->loops[i].lo, a);
+		fputs("..", f);
+		expr_print(f, a->loops[i].hi, a);
+	}
 	if (a->nloops)
 		fputs(";\n", f);
-	const Expr *ex[3] = {a->row, a->col, a->active};
-	const char *lhs[3] = {"row", "col", "active"};
-	for (int i = 0; i < 3; i++) {
+	/* tables, then lets in their order: each uses only what is above it */
+	for (int i = 0; i < a->ntables; i++) {
+		const Table *t = &a->tables[i];
+		fprintf(f, "        table %s = {", t->name);
+		for (int k = 0; k < t->n; k++)
+			fprintf(f, "%s%lld", k == 0 ? "" : k % 16 ? ", " : ",\n            ",
+			        (long long)t->v[k]);
+		fputs("};\n", f);
+	}
+	for (int i = 0; i < a->nlets; i++) {
+		fprintf(f, "        let %s = ", a->lets[i].name);
+		expr_print(f, a->lets[i].e, a);
+		fputs(";\n", f);
+	}
+	const Expr *ex[6] = {a->row, a->col, a->idx, a->active, a->weight_e,
+		a->stage_e};
+	const char *lhs[6] = {"row", "col", "idx", "active", "weight", "stage"};
+	for (int i = 0; i < 6; i++) {
 		if (!ex[i])
 			continue;
 		fprintf(f, "        %s = ", lhs[i]);
-		expr_print(f, ex[i], names);
+		expr_print(f, ex[i], a);
 		fputs(";\n", f);
 	}
 	fputs("    }\n", f);
@@ -49,8 +57,11 @@ void dump_text(FILE *f, const Unit *u)
 	for (int i = 0; i < u->ntiles; i++) {
 		const Tile *t = &u->tiles[i];
 		fprintf(f, "%stile %s {\n", i ? "\n" : "", t->name);
-		fprintf(f, "    shape %d x %d;\n    stages %d;\n", t->rows, t->cols,
-		        t->stages);
+		if (t->len)
+			fprintf(f, "    shape %d;\n    stages %d;\n", t->len, t->stages);
+		else
+			fprintf(f, "    shape %d x %d;\n    stages %d;\n", t->rows, t->cols,
+			        t->stages);
 		fprintf(f, "    dtype %s;\n    arch %s;\n", tab_dtype[t->dtype].name,
 		        tab_arch[t->arch].name);
 		fputs("    allow", f);
@@ -76,13 +87,12 @@ void dump_text(FILE *f, const Unit *u)
 /* An expression as a JSON string, printed the canonical way. */
 static json_t *expr_json(const Expr *e, const Access *a)
 {
-	char *names[MAX_LOOPS];
 	char *buf = NULL;
 	size_t n = 0;
 	FILE *m = open_memstream(&buf, &n);
 	if (!m)
 		return json_null();
-	expr_print(m, e, loop_names(a, names));
+	expr_print(m, e, a);
 	fclose(m);
 	json_t *s = json_string(buf);
 	free(buf);
@@ -105,15 +115,33 @@ static json_t *access_json(const Access *a)
 	if (a->place == PL_GENERAL) {
 		json_t *loops = json_array();
 		for (int i = 0; i < a->nloops; i++)
-			json_array_append_new(loops, json_pack("{s:s, s:I, s:I}", "var",
+			json_array_append_new(loops, json_pack("{s:s, s:o, s:o}", "var",
 			                      a->loops[i].name, "from",
-			                      (json_int_t)a->loops[i].lo, "to",
-			                      (json_int_t)a->loops[i].hi));
+			                      expr_json(a->loops[i].lo, a), "to",
+			                      expr_json(a->loops[i].hi, a)));
 		json_object_set_new(j, "loops", loops);
-		json_object_set_new(j, "row", expr_json(a->row, a));
-		json_object_set_new(j, "col", expr_json(a->col, a));
-		if (a->active)
-			json_object_set_new(j, "active", expr_json(a->active, a));
+		json_t *lets = json_array();
+		for (int i = 0; i < a->nlets; i++)
+			json_array_append_new(lets, json_pack("{s:s, s:o}", "name",
+			                      a->lets[i].name, "value",
+			                      expr_json(a->lets[i].e, a)));
+		json_object_set_new(j, "lets", lets);
+		json_t *tables = json_array();
+		for (int i = 0; i < a->ntables; i++) {
+			json_t *v = json_array();
+			for (int k = 0; k < a->tables[i].n; k++)
+				json_array_append_new(v, json_integer(a->tables[i].v[k]));
+			json_array_append_new(tables, json_pack("{s:s, s:o}", "name",
+			                      a->tables[i].name, "values", v));
+		}
+		json_object_set_new(j, "tables", tables);
+		const Expr *ex[6] = {a->row, a->col, a->idx, a->active, a->weight_e,
+			a->stage_e};
+		const char *key[6] = {"row", "col", "idx", "active", "weight_expr",
+			"stage"};
+		for (int i = 0; i < 6; i++)
+			if (ex[i])
+				json_object_set_new(j, key[i], expr_json(ex[i], a));
 	}
 	return j;
 }

@@ -14,17 +14,10 @@ static void print_vars(const Access *a, int i)
 	}
 	char buf[128];
 	int k = 0;
-	int64_t rest = i;
-	int64_t vals[MAX_LOOPS];
-	for (int v = a->nloops - 1; v >= 0; v--) {
-		int64_t span = a->loops[v].hi - a->loops[v].lo;
-		vals[v] = a->loops[v].lo + rest % span;
-		rest /= span;
-	}
 	buf[0] = 0;
 	for (int v = 0; v < a->nloops && k < (int)sizeof buf; v++)
-		k += snprintf(buf + k, sizeof buf - (size_t)k, "%s%s=%lld",
-		              v ? " " : "", a->loops[v].name, (long long)vals[v]);
+		k += snprintf(buf + k, sizeof buf - (size_t)k, "%s%s=%d",
+		              v ? " " : "", a->loops[v].name, a->inst[i].var[v]);
 	printf("  %6d  %-18s", i, buf);
 }
 
@@ -103,15 +96,9 @@ static json_t *vars_json(const Access *a, int i)
 	json_t *o = json_object();
 	if (a->place != PL_GENERAL)
 		return o;
-	int64_t rest = i;
-	int64_t vals[MAX_LOOPS];
-	for (int v = a->nloops - 1; v >= 0; v--) {
-		int64_t span = a->loops[v].hi - a->loops[v].lo;
-		vals[v] = a->loops[v].lo + rest % span;
-		rest /= span;
-	}
 	for (int v = 0; v < a->nloops; v++)
-		json_object_set_new(o, a->loops[v].name, json_integer(vals[v]));
+		json_object_set_new(o, a->loops[v].name,
+		                    json_integer(a->inst[i].var[v]));
 	return o;
 }
 

@@ -96,6 +96,12 @@ Tok lex_next(Lexer *lx)
 		"}" { TOK(T_RBRACE); }
 		"(" { TOK(T_LPAREN); }
 		")" { TOK(T_RPAREN); }
+		"[" { TOK(T_LBRACKET); }
+		"]" { TOK(T_RBRACKET); }
+		"?" { TOK(T_QUESTION); }
+		"!" { TOK(T_BANG); }
+		"&&" { TOK(T_ANDAND); }
+		"||" { TOK(T_OROR); }
 		";" { TOK(T_SEMI); }
 		":" { TOK(T_COLON); }
 		"," { TOK(T_COMMA); }
@@ -135,7 +141,9 @@ const char *lex_kind_name(TokKind k)
 	static const char *const names[] = {
 		[T_EOF] = "end of file", [T_IDENT] = "name", [T_NUM] = "number",
 		[T_LBRACE] = "'{'", [T_RBRACE] = "'}'", [T_LPAREN] = "'('",
-		[T_RPAREN] = "')'", [T_SEMI] = "';'", [T_COLON] = "':'",
+		[T_RPAREN] = "')'", [T_LBRACKET] = "'['", [T_RBRACKET] = "']'",
+		[T_QUESTION] = "'?'", [T_BANG] = "'!'", [T_ANDAND] = "'&&'",
+		[T_OROR] = "'||'", [T_SEMI] = "';'", [T_COLON] = "':'",
 		[T_COMMA] = "','", [T_ASSIGN] = "'='", [T_DOTDOT] = "'..'",
 		[T_PLUS] = "'+'", [T_MINUS] = "'-'", [T_STAR] = "'*'",
 		[T_SLASH] = "'/'", [T_PERCENT] = "'%'", [T_SHL] = "'<<'",

@@ -17,6 +17,7 @@ typedef struct {
 	int depth;          /* expression nesting */
 	int nodes;          /* size of the expression being parsed */
 	Access *acc;        /* the access whose body is being parsed */
+	bool in_bound;      /* parsing a loop's range */
 } Parser;
 
 static void next(Parser *ps)
@@ -157,7 +158,8 @@ _Noreturn static void unknown(Parser *ps, const char *what,
 
 /* ---- expressions ---------------------------------------------------------- */
 
-static Expr *binary(Parser *ps, int minprec);
+static Expr *expr(Parser *ps);
+static Expr *ternary(Parser *ps);
 
 static Expr *new_expr(Parser *ps, ExprKind k, Pos pos)
 {
@@ -170,41 +172,103 @@ static Expr *new_expr(Parser *ps, ExprKind k, Pos pos)
 	return e;
 }
 
-/* Variables: `lane` is 0; loop variables count from 1. */
-static int lookup_var(Parser *ps, const Tok *t)
+static bool tok_is(const Tok *t, const char *w)
 {
-	if (t->n == 4 && memcmp(t->s, "lane", 4) == 0)
-		return 0;
-	const Access *a = ps->acc;
-	const char *names[MAX_LOOPS + 2] = {"lane"};
-	for (int i = 0; i < a->nloops; i++) {
-		names[i + 1] = a->loops[i].name;
-		if (strlen(a->loops[i].name) == t->n &&
-		    memcmp(a->loops[i].name, t->s, t->n) == 0)
-			return i + 1;
-	}
-	const char *hint = closest(t, names);
-	if (hint)
-		diag_error(ps->d, t->pos, "unknown variable '%.*s' (did you mean "
-		           "'%s'?)", (int)t->n, t->s, hint);
-	if (a->nloops == 0)
-		diag_error(ps->d, t->pos,
-		           "unknown variable '%.*s' (only 'lane' is defined; loop "
-		           "variables come from 'for')", (int)t->n, t->s);
-	char list[256] = "";
-	size_t k = 0;
-	for (int i = 0; i < a->nloops && k < sizeof list; i++)
-		k += (size_t)snprintf(list + k, sizeof list - k, ", %s",
-		                      a->loops[i].name);
-	diag_error(ps->d, t->pos, "unknown variable '%.*s' (defined: lane%s)",
-	           (int)t->n, t->s, list);
+	return strlen(w) == t->n && memcmp(t->s, w, t->n) == 0;
 }
 
-/* primary = NUM | NAME | "(" expr ")" | ("-" | "~") primary */
+/* Words an access body gives meaning to: no variable may be called so. */
+static const char *const reserved[] = {"lane", "min", "max", "for", "in",
+	"let", "table", "row", "col", "idx", "active", "weight", "stage", NULL};
+
+/* A name in an expression: `lane`, a loop variable, a let or a table
+ * defined before it; in a loop bound only the outer loop variables. */
+static Expr *name_ref(Parser *ps, Tok t)
+{
+	const Access *a = ps->acc;
+	bool bound = ps->in_bound;
+	if (tok_is(&t, "lane")) {
+		if (bound)
+			diag_error(ps->d, t.pos, "a loop's range cannot depend on "
+			           "'lane' (it is one per warp instruction)");
+		Expr *e = new_expr(ps, E_VAR, t.pos);
+		e->var = 0;
+		e->lane = true;
+		return e;
+	}
+	for (int i = 0; i < a->nloops - (bound ? 1 : 0); i++)
+		if (tok_is(&t, a->loops[i].name)) {
+			Expr *e = new_expr(ps, E_VAR, t.pos);
+			e->var = i + 1;
+			return e;
+		}
+	if (bound && a->nloops && tok_is(&t, a->loops[a->nloops - 1].name))
+		diag_error(ps->d, t.pos, "the range of '%.*s' cannot depend on "
+		           "'%.*s' itself", (int)t.n, t.s, (int)t.n, t.s);
+	for (int i = 0; i < a->nlets && !bound; i++)
+		if (tok_is(&t, a->lets[i].name)) {
+			Expr *e = new_expr(ps, E_LET, t.pos);
+			e->var = i;
+			e->lane = a->lets[i].e->lane;
+			return e;
+		}
+	for (int i = 0; i < a->ntables; i++)
+		if (tok_is(&t, a->tables[i].name)) {
+			if (ps->tok.kind != T_LBRACKET)
+				diag_error(ps->d, t.pos, "table '%.*s' needs an index: "
+				           "'%.*s[EXPR]'", (int)t.n, t.s, (int)t.n, t.s);
+			next(ps);
+			Expr *e = new_expr(ps, E_TABLE, t.pos);
+			e->var = i;
+			e->l = expr(ps);
+			e->lane = e->l->lane;
+			if (ps->tok.kind != T_RBRACKET)
+				expected(ps, "']' after the table index");
+			next(ps);
+			return e;
+		}
+	const char *names[MAX_LOOPS + MAX_LETS + MAX_TABLES + 2] = {"lane"};
+	int nn = 1;
+	for (int i = 0; i < a->nloops; i++)
+		names[nn++] = a->loops[i].name;
+	for (int i = 0; i < a->nlets; i++)
+		names[nn++] = a->lets[i].name;
+	for (int i = 0; i < a->ntables; i++)
+		names[nn++] = a->tables[i].name;
+	names[nn] = NULL;
+	const char *hint = closest(&t, names);
+	if (hint)
+		diag_error(ps->d, t.pos, "unknown variable '%.*s' (did you mean "
+		           "'%s'?)", (int)t.n, t.s, hint);
+	if (nn == 1)
+		diag_error(ps->d, t.pos,
+		           "unknown variable '%.*s' (only 'lane' is defined; loop "
+		           "variables come from 'for', names from 'let')", (int)t.n,
+		           t.s);
+	char list[512] = "";
+	size_t k = 0;
+	for (int i = 1; i < nn && k < sizeof list; i++)
+		k += (size_t)snprintf(list + k, sizeof list - k, ", %s", names[i]);
+	diag_error(ps->d, t.pos, "unknown variable '%.*s' (defined: lane%s)",
+	           (int)t.n, t.s, list);
+}
+
+static Expr *combine(Parser *ps, ExprKind k, Pos pos, Expr *l, Expr *r)
+{
+	Expr *e = new_expr(ps, k, pos);
+	e->l = l;
+	e->r = r;
+	e->lane = l->lane || r->lane;
+	return e;
+}
+
+/* primary = NUM | NAME | NAME "[" expr "]" | ("min" | "max") "(" expr
+ *           ("," expr)+ ")" | "(" expr ")" | ("-" | "~" | "!") primary */
 static Expr *primary(Parser *ps)
 {
 	Tok t = ps->tok;
-	bool nests = t.kind == T_LPAREN || t.kind == T_MINUS || t.kind == T_TILDE;
+	bool nests = t.kind == T_LPAREN || t.kind == T_MINUS ||
+	             t.kind == T_TILDE || t.kind == T_BANG;
 	if (nests && ++ps->depth > MAX_EXPR_DEPTH)
 		diag_error(ps->d, t.pos, "expression nested too deeply (limit %d)",
 		           MAX_EXPR_DEPTH);
@@ -217,12 +281,31 @@ static Expr *primary(Parser *ps)
 		break;
 	case T_IDENT:
 		next(ps);
-		e = new_expr(ps, E_VAR, t.pos);
-		e->var = lookup_var(ps, &t);
+		if ((tok_is(&t, "min") || tok_is(&t, "max")) &&
+		    ps->tok.kind == T_LPAREN) {
+			if (++ps->depth > MAX_EXPR_DEPTH)
+				diag_error(ps->d, t.pos, "expression nested too deeply "
+				           "(limit %d)", MAX_EXPR_DEPTH);
+			ExprKind k = tok_is(&t, "min") ? E_MIN : E_MAX;
+			next(ps);
+			e = expr(ps);
+			if (ps->tok.kind != T_COMMA)
+				expected(ps, "',' and a second argument");
+			while (ps->tok.kind == T_COMMA) {
+				next(ps);
+				e = combine(ps, k, t.pos, e, expr(ps));
+			}
+			if (ps->tok.kind != T_RPAREN)
+				expected(ps, "',' or ')'");
+			next(ps);
+			ps->depth--;
+			break;
+		}
+		e = name_ref(ps, t);
 		break;
 	case T_LPAREN:
 		next(ps);
-		e = binary(ps, 0);
+		e = expr(ps);
 		if (ps->tok.kind != T_RPAREN) {
 			char what[64];
 			if (t.pos.line == ps->tok.pos.line)
@@ -237,9 +320,12 @@ static Expr *primary(Parser *ps)
 		break;
 	case T_MINUS:
 	case T_TILDE:
+	case T_BANG:
 		next(ps);
-		e = new_expr(ps, t.kind == T_MINUS ? E_NEG : E_NOT, t.pos);
+		e = new_expr(ps, t.kind == T_MINUS ? E_NEG : t.kind == T_TILDE
+		             ? E_NOT : E_LNOT, t.pos);
 		e->l = primary(ps);
+		e->lane = e->l->lane;
 		break;
 	default:
 		expected(ps, "an expression");
@@ -250,7 +336,7 @@ static Expr *primary(Parser *ps)
 }
 
 /* binary = primary (OP primary)*, by precedence climbing; C's operator
- * strengths, all left-associative; comparisons give 0 or 1. */
+ * strengths, all left-associative; comparisons and && || give 0 or 1. */
 static Expr *binary(Parser *ps, int minprec)
 {
 	Expr *l = primary(ps);
@@ -260,19 +346,46 @@ static Expr *binary(Parser *ps, int minprec)
 			return l;
 		Tok op = ps->tok;
 		next(ps);
-		Expr *e = new_expr(ps, E_BIN, op.pos);
+		Expr *e = combine(ps, E_BIN, op.pos, l, binary(ps, pr + 1));
 		e->op = op.kind;
-		e->l = l;
-		e->r = binary(ps, pr + 1);
 		l = e;
 	}
 }
 
+/* ternary = binary ["?" expr ":" ternary]   (right-associative, as in C) */
+static Expr *ternary(Parser *ps)
+{
+	Expr *c = binary(ps, 1);
+	if (ps->tok.kind != T_QUESTION)
+		return c;
+	Tok q = ps->tok;
+	if (++ps->depth > MAX_EXPR_DEPTH)
+		diag_error(ps->d, q.pos, "expression nested too deeply (limit %d)",
+		           MAX_EXPR_DEPTH);
+	next(ps);
+	Expr *e = new_expr(ps, E_COND, q.pos);
+	e->c = c;
+	e->l = expr(ps);
+	if (ps->tok.kind != T_COLON)
+		expected(ps, "':' of the '?' before it");
+	next(ps);
+	e->r = ternary(ps);
+	e->lane = c->lane || e->l->lane || e->r->lane;
+	ps->depth--;
+	return e;
+}
+
 static Expr *expr(Parser *ps)
+{
+	return ternary(ps);
+}
+
+/* A whole expression: its own node budget and nesting. */
+static Expr *top_expr(Parser *ps)
 {
 	ps->depth = 0;
 	ps->nodes = 0;
-	return binary(ps, 0);
+	return expr(ps);
 }
 
 /* ---- accesses -------------------------------------------------------------- */
@@ -282,27 +395,47 @@ static int small_num(Parser *ps, const char *what)
 	return (int)expect_num(ps, what).num;
 }
 
-/* loops = "for" NAME "in" NUM ".." NUM ("," NAME "in" NUM ".." NUM)* ";" */
-static void loops(Parser *ps, Access *a, Tok kw)
+/* A variable the access defines: not a reserved word, not twice. */
+static Tok new_name(Parser *ps, Access *a, const char *what)
+{
+	Tok name = expect_name(ps, what);
+	if (memchr(name.s, '.', name.n))
+		diag_error(ps->d, name.pos, "'%.*s' is not a variable name",
+		           (int)name.n, name.s);
+	if (tok_is(&name, "lane"))
+		diag_error(ps->d, name.pos, "'lane' is the lane number and cannot "
+		           "be a %s", what);
+	for (const char *const *w = reserved; *w; w++)
+		if (tok_is(&name, *w))
+			diag_error(ps->d, name.pos, "'%s' is a word of the language and "
+			           "cannot name a %s", *w, what);
+	for (int i = 0; i < a->nloops; i++)
+		if (tok_is(&name, a->loops[i].name))
+			diag_error(ps->d, name.pos, "'%.*s' is already a loop variable",
+			           (int)name.n, name.s);
+	for (int i = 0; i < a->nlets; i++)
+		if (tok_is(&name, a->lets[i].name))
+			diag_error(ps->d, name.pos, "'%.*s' is already defined by 'let' "
+			           "(line %d)", (int)name.n, name.s, a->lets[i].pos.line);
+	for (int i = 0; i < a->ntables; i++)
+		if (tok_is(&name, a->tables[i].name))
+			diag_error(ps->d, name.pos, "'%.*s' is already a table (line %d)",
+			           (int)name.n, name.s, a->tables[i].pos.line);
+	return name;
+}
+
+/* loops = "for" NAME "in" expr ".." expr ("," NAME "in" expr ".." expr)* ";"
+ * A range's ends may use the variables before it (`for i in 0..8, j in
+ * i..8`); they are evaluated once per value of those. */
+static void loops(Parser *ps, Access *a, Tok kw, bool other_first)
 {
 	if (a->nloops)
 		diag_error(ps->d, kw.pos, "'for' given twice in access '%s'", a->name);
-	if (a->row || a->col || a->active)
-		diag_error(ps->d, kw.pos,
-		           "'for' must come before 'row', 'col' and 'active'");
+	if (other_first)
+		diag_error(ps->d, kw.pos, "'for' must come before the other "
+		           "statements of an access");
 	do {
-		Tok name = expect_name(ps, "loop variable");
-		if (memchr(name.s, '.', name.n))
-			diag_error(ps->d, name.pos, "'%.*s' is not a variable name",
-			           (int)name.n, name.s);
-		if (name.n == 4 && memcmp(name.s, "lane", 4) == 0)
-			diag_error(ps->d, name.pos,
-			           "'lane' is the lane number and cannot be a loop variable");
-		for (int i = 0; i < a->nloops; i++)
-			if (strlen(a->loops[i].name) == name.n &&
-			    memcmp(a->loops[i].name, name.s, name.n) == 0)
-				diag_error(ps->d, name.pos, "loop variable '%.*s' defined twice",
-				           (int)name.n, name.s);
+		Tok name = new_name(ps, a, "loop variable");
 		if (a->nloops == MAX_LOOPS)
 			diag_error(ps->d, name.pos, "too many loop variables (limit %d)",
 			           MAX_LOOPS);
@@ -310,24 +443,95 @@ static void loops(Parser *ps, Access *a, Tok kw)
 		l->name = pool_strndup(ps->p, name.s, name.n);
 		l->pos = name.pos;
 		expect_word(ps, "in");
-		l->lo = expect_num(ps, "the start of a range").num;
+		ps->in_bound = true;
+		if (ps->tok.kind == T_DOTDOT)
+			expected(ps, "the start of a range");
+		l->lo = top_expr(ps);
 		expect(ps, T_DOTDOT);
-		Tok hi = expect_num(ps, "the end of a range");
-		l->hi = hi.num;
-		if (l->hi <= l->lo)
-			diag_error(ps->d, hi.pos, "empty range %lld..%lld (the end is "
-			           "not included)", (long long)l->lo, (long long)l->hi);
+		if (ps->tok.kind == T_SEMI || ps->tok.kind == T_COMMA)
+			expected(ps, "the end of a range");
+		l->hi = top_expr(ps);
+		ps->in_bound = false;
+		if (l->lo->kind == E_NUM && l->hi->kind == E_NUM &&
+		    l->hi->num <= l->lo->num)
+			diag_error(ps->d, l->hi->pos, "empty range %lld..%lld (the end "
+			           "is not included)", (long long)l->lo->num,
+			           (long long)l->hi->num);
 	} while (ps->tok.kind == T_COMMA && (next(ps), 1));
 	expect(ps, T_SEMI);
 }
 
-/* body = "{" (loops | ("row" | "col" | "active") "=" expr ";")* "}" */
+/* let = "let" NAME "=" expr ";" */
+static void let(Parser *ps, Access *a)
+{
+	Tok name = new_name(ps, a, "let");
+	if (a->nlets == MAX_LETS)
+		diag_error(ps->d, name.pos, "too many lets in access '%s' (limit %d)",
+		           a->name, MAX_LETS);
+	expect(ps, T_ASSIGN);
+	Expr *e = top_expr(ps);
+	Let *l = &a->lets[a->nlets++];
+	l->name = pool_strndup(ps->p, name.s, name.n);
+	l->pos = name.pos;
+	l->e = e;
+	expect(ps, T_SEMI);
+}
+
+/* table = "table" NAME "=" "{" ["-"] NUM ("," ["-"] NUM)* "}" ";" */
+static void table(Parser *ps, Access *a)
+{
+	Tok name = new_name(ps, a, "table");
+	if (a->ntables == MAX_TABLES)
+		diag_error(ps->d, name.pos, "too many tables in access '%s' (limit "
+		           "%d)", a->name, MAX_TABLES);
+	expect(ps, T_ASSIGN);
+	Tok open = expect(ps, T_LBRACE);
+	int cap = 64, n = 0;
+	int64_t *v = pool_alloc(ps->p, (size_t)cap * sizeof *v);
+	for (;;) {
+		bool neg = ps->tok.kind == T_MINUS;
+		if (neg)
+			next(ps);
+		Tok num = expect_num(ps, "a number of the table");
+		if (n == MAX_TABLE_LEN)
+			diag_error(ps->d, num.pos, "table '%.*s' is too long (limit %d "
+			           "numbers)", (int)name.n, name.s, MAX_TABLE_LEN);
+		if (n == cap) {
+			int64_t *nv = pool_alloc(ps->p, (size_t)cap * 2 * sizeof *nv);
+			memcpy(nv, v, (size_t)n * sizeof *v);
+			v = nv;
+			cap *= 2;
+		}
+		v[n++] = neg ? -num.num : num.num;
+		if (ps->tok.kind != T_COMMA)
+			break;
+		next(ps);
+	}
+	if (ps->tok.kind != T_RBRACE) {
+		char what[64];
+		snprintf(what, sizeof what, "',' or '}' to close '{' at line %d",
+		         open.pos.line);
+		expected(ps, what);
+	}
+	next(ps);
+	Table *t = &a->tables[a->ntables++];
+	t->name = pool_strndup(ps->p, name.s, name.n);
+	t->pos = name.pos;
+	t->v = v;
+	t->n = n;
+	expect(ps, T_SEMI);
+}
+
+/* body = "{" (loops | let | table | ("row" | "col" | "idx" | "active" |
+ *        "weight" | "stage") "=" expr ";")* "}" */
 static void body(Parser *ps, Access *a)
 {
 	Tok open = expect(ps, T_LBRACE);
 	a->place = PL_GENERAL;
 	ps->acc = a;
-	static const char *const words[] = {"for", "row", "col", "active", NULL};
+	static const char *const words[] = {"for", "let", "table", "row", "col",
+		"idx", "active", "weight", "stage", NULL};
+	bool other = false;     /* a statement other than 'for' came */
 	while (ps->tok.kind != T_RBRACE) {
 		if (ps->tok.kind == T_EOF) {
 			char what[64];
@@ -335,10 +539,12 @@ static void body(Parser *ps, Access *a)
 			         open.pos.line);
 			expected(ps, what);
 		}
-		if (ps->tok.kind != T_IDENT || is(ps, "access") || is(ps, "tile")) {
-			char what[64];
+		if (ps->tok.kind != T_IDENT || is(ps, "access") || is(ps, "tile") ||
+		    is(ps, "view")) {
+			char what[96];
 			if (ps->tok.kind != T_IDENT)
-				snprintf(what, sizeof what, "'for', 'row', 'col', 'active' or '}'");
+				snprintf(what, sizeof what, "a statement ('for', 'let', "
+				         "'row', 'col', 'idx', ...) or '}'");
 			else
 				snprintf(what, sizeof what, "'}' to close '{' at line %d",
 				         open.pos.line);
@@ -348,31 +554,56 @@ static void body(Parser *ps, Access *a)
 		Expr **slot;
 		if (is(ps, "for")) {
 			next(ps);
-			loops(ps, a, kw);
+			loops(ps, a, kw, other);
 			continue;
-		} else if (is(ps, "row")) {
-			slot = &a->row;
-		} else if (is(ps, "col")) {
-			slot = &a->col;
-		} else if (is(ps, "active")) {
-			slot = &a->active;
-		} else {
-			unknown(ps, "statement", words);
 		}
+		other = true;
+		if (is(ps, "let")) {
+			next(ps);
+			let(ps, a);
+			continue;
+		}
+		if (is(ps, "table")) {
+			next(ps);
+			table(ps, a);
+			continue;
+		}
+		if (is(ps, "row"))
+			slot = &a->row;
+		else if (is(ps, "col"))
+			slot = &a->col;
+		else if (is(ps, "idx"))
+			slot = &a->idx;
+		else if (is(ps, "active"))
+			slot = &a->active;
+		else if (is(ps, "weight"))
+			slot = &a->weight_e;
+		else if (is(ps, "stage"))
+			slot = &a->stage_e;
+		else
+			unknown(ps, "statement", words);
 		if (*slot)
 			diag_error(ps->d, kw.pos, "'%.*s' given twice in access '%s'",
 			           (int)kw.n, kw.s, a->name);
 		next(ps);
 		expect(ps, T_ASSIGN);
-		*slot = expr(ps);
+		*slot = top_expr(ps);
+		if (slot == &a->weight_e && a->weight_e->lane)
+			diag_error(ps->d, kw.pos, "'weight' counts warp instructions: it "
+			           "cannot depend on 'lane'");
 		expect(ps, T_SEMI);
 	}
-	Tok close = ps->tok;
+	a->end = ps->tok.pos;
 	next(ps);
-	if (!a->row)
-		diag_error(ps->d, close.pos, "access '%s' gives no 'row ='", a->name);
-	if (!a->col)
-		diag_error(ps->d, close.pos, "access '%s' gives no 'col ='", a->name);
+	if (a->idx && (a->row || a->col))
+		diag_error(ps->d, a->end, "access '%s' gives 'idx' and 'row'/'col': "
+		           "'idx' is for one-dimensional tiles, 'row' and 'col' for "
+		           "two", a->name);
+	if (!a->idx && !a->row)
+		diag_error(ps->d, a->end, "access '%s' gives no 'row =' (or 'idx =' "
+		           "for a one-dimensional tile)", a->name);
+	if (!a->idx && !a->col)
+		diag_error(ps->d, a->end, "access '%s' gives no 'col ='", a->name);
 }
 
 /* access = "access" NAME ":" OP ("vec" NUM | "weight" NUM)*

@@ -114,6 +114,115 @@ static void test_access_errors(void **state)
 	             "t.tile:1:74: error: ldmatrix.x4 moves 16 bytes per row address: vec must be 8 for f16");
 }
 
+/* ?:, min, max, !, && and || as in C; the untaken side is not
+ * evaluated for a lane (no division by zero from it). */
+static void test_operators(void **state)
+{
+	(void)state;
+	Run *r = run(TILE("access a: load { "
+	                  "row = lane < 16 ? lane : 31 - (lane - 16); "
+	                  "col = min(lane, 7) + max(0, lane - 30) + (!lane && 1) * 3 + "
+	                  "(lane == 5 || 32 / (lane - 5) > 100) * 10; }"));
+	assert_true(r->ok);
+	Inst *in = &r->unit.tiles[0].acc[0].inst[0];
+	assert_int_equal(in->lane[3].row, 3);
+	assert_int_equal(in->lane[20].row, 27);
+	assert_int_equal(in->lane[0].col, 3);       /* min 0, !0 && 1 */
+	assert_int_equal(in->lane[5].col, 15);      /* 5 + || short-circuits */
+	assert_int_equal(in->lane[31].col, 8);      /* 7 + max(0, 1) */
+	run_free(r);
+	r = run(TILE("access a: load { row = lane == 0 ? 0 : 31 / lane; col = 0; }"));
+	assert_true(r->ok);
+	assert_int_equal(r->unit.tiles[0].acc[0].inst[0].lane[2].row, 15);
+	run_free(r);
+	/* three arguments, nested conditions, right-associative ?: */
+	r = run(TILE("access a: load { row = min(lane, 9, 4); "
+	             "col = lane < 8 ? 1 : lane < 16 ? 2 : 3; }"));
+	assert_true(r->ok);
+	in = &r->unit.tiles[0].acc[0].inst[0];
+	assert_int_equal(in->lane[31].row, 4);
+	assert_int_equal(in->lane[9].col, 2);
+	assert_int_equal(in->lane[17].col, 3);
+	run_free(r);
+}
+
+/* let: named subexpressions, and lets that `active` needs. */
+static void test_let(void **state)
+{
+	(void)state;
+	Run *r = run(TILE("access a: load { for w in 0..2; let t = 32 * w + lane; "
+	                  "let q = t / 8; row = q; col = t % 8; active = t < 40; }"));
+	assert_true(r->ok);
+	Access *a = &r->unit.tiles[0].acc[0];
+	assert_int_equal(a->ninst, 2);
+	assert_int_equal(a->inst[1].mask, 0xffu);   /* t = 32..39 */
+	assert_int_equal(a->inst[1].lane[7].row, 4);
+	assert_int_equal(a->inst[1].lane[7].col, 7);
+	run_free(r);
+	/* a let for active lanes only: lane 0 would divide by zero */
+	r = run(TILE("access a: load { let k = 31 / lane; row = k; col = 0; "
+	             "active = lane > 0; }"));
+	assert_true(r->ok);
+	run_free(r);
+	assert_error(TILE("access a: load { row = k; let k = 1; col = 0; }"),
+	             "t.tile:1:71: error: unknown variable 'k' (only 'lane' is defined; loop variables come from 'for', names from 'let')");
+	assert_error(TILE("access a: load { let row = 1; row = 0; col = 0; }"),
+	             "t.tile:1:69: error: 'row' is a word of the language and cannot name a let");
+}
+
+/* Ranges that depend on outer loop variables; per-instruction weight
+ * (0 skips the instruction) and stage. */
+static void test_ranges_weight_stage(void **state)
+{
+	(void)state;
+	Run *r = run(TILE("access a: load { for i in 0..4, j in i..4; "
+	                  "row = i; col = j; weight = j - i; }"));
+	assert_true(r->ok);
+	Access *a = &r->unit.tiles[0].acc[0];
+	assert_int_equal(a->ninst, 6);              /* 10 pairs, 4 of weight 0 */
+	assert_int_equal(a->inst[0].var[0], 0);
+	assert_int_equal(a->inst[0].var[1], 1);
+	assert_int_equal(a->inst[0].weight, 1);
+	assert_int_equal(a->inst[2].weight, 3);     /* i = 0, j = 3 */
+	run_free(r);
+	r = run("tile t { shape 8 x 32; stages 3; dtype f32; arch sm_90; "
+	        "access a: load { for s in 0..3; stage = s; row = 7; col = lane; } }");
+	assert_true(r->ok);
+	a = &r->unit.tiles[0].acc[0];
+	assert_int_equal(a->inst[2].lane[0].row, 2 * 8 + 7);
+	run_free(r);
+	assert_error(TILE("access a: load { for i in 0..lane; row = 0; col = 0; }"),
+	             "t.tile:1:77: error: a loop's range cannot depend on 'lane' (it is one per warp instruction)");
+	assert_error(TILE("access a: load { for i in 0..4; row = 0; col = 0; weight = lane; }"),
+	             "t.tile:1:98: error: 'weight' counts warp instructions: it cannot depend on 'lane'");
+	assert_error(TILE("access a: load { for i in 0..4; row = 0; col = 0; weight = i - 2; }"),
+	             "t.tile:1:107: error: weight -2 is negative (i = 0)");
+	assert_error("tile t { shape 8 x 32; stages 2; dtype f32; arch sm_90; "
+	             "access a: load { stage = lane; row = 0; col = 0; } }",
+	             "t.tile:1:82: error: access 'a' reaches stage 2, outside the tile's stages 0..1 (lane 2)");
+	assert_error(TILE("access a: load { for i in 0..4, j in 0..i; row = i; col = j; weight = 0; }"),
+	             "t.tile:1:55: error: access 'a' has no active lane");
+}
+
+/* table NAME = {...}; and NAME[i]: addresses given lane by lane. */
+static void test_tables(void **state)
+{
+	(void)state;
+	Run *r = run(TILE("access a: load { for i in 0..2; "
+	                  "table t = {5, -1, 7, 3}; row = t[2 * i + lane % 2]; col = lane; "
+	                  "active = t[2 * i + lane % 2] >= 0; }"));
+	assert_true(r->ok);
+	Access *a = &r->unit.tiles[0].acc[0];
+	assert_int_equal(a->inst[0].mask, 0x55555555u);
+	assert_int_equal(a->inst[0].lane[0].row, 5);
+	assert_int_equal(a->inst[1].lane[1].row, 3);
+	run_free(r);
+	assert_error(TILE("access a: load { table t = {1, 2}; row = t[lane]; col = 0; }"),
+	             "t.tile:1:89: error: table index out of range (lane 2)");
+	assert_error(TILE("access a: load { table t = {1}; row = t; col = 0; }"),
+	             "t.tile:1:86: error: table 't' needs an index: 't[EXPR]'");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -123,6 +232,10 @@ int main(void)
 		cmocka_unit_test(test_matrix_lanes),
 		cmocka_unit_test(test_tile_errors),
 		cmocka_unit_test(test_access_errors),
+		cmocka_unit_test(test_operators),
+		cmocka_unit_test(test_let),
+		cmocka_unit_test(test_ranges_weight_stage),
+		cmocka_unit_test(test_tables),
 	};
 	return cmocka_run_group_tests_name("checker", tests, NULL, NULL);
 }

@@ -39,8 +39,8 @@ static void test_fields(void **state)
 	assert_int_equal(b->op.nmat, 2);
 	assert_true(b->op.trans);
 	assert_int_equal(b->nloops, 2);
-	assert_int_equal(b->loops[1].lo, 1);
-	assert_int_equal(b->loops[1].hi, 3);
+	assert_int_equal(b->loops[1].lo->num, 1);
+	assert_int_equal(b->loops[1].hi->num, 3);
 	assert_int_equal(b->vec, 8);                /* 16 bytes of f16 */
 	run_free(r);
 }
@@ -144,7 +144,7 @@ static void test_syntax_errors(void **state)
 	assert_error("tile t { access a: load { for i in 0..4; row = k; } }",
 	             "t.tile:1:48: error: unknown variable 'k' (defined: lane, i)");
 	assert_error("tile t { access a: load { row = 1; for i in 0..4; } }",
-	             "t.tile:1:36: error: 'for' must come before 'row', 'col' and 'active'");
+	             "t.tile:1:36: error: 'for' must come before the other statements of an access");
 	assert_error("tile t { access a: load { for lane in 0..4; } }",
 	             "t.tile:1:31: error: 'lane' is the lane number and cannot be a loop variable");
 	assert_error("tile t { access a: load { row = 0; } }",
