@@ -18,6 +18,7 @@
 /* Limits the front end enforces, each with its own error. */
 enum {
 	MAX_DIM = 1 << 16,          /* rows or cols of one tile */
+	MAX_LEN = 1 << 18,          /* elements of a one-dimensional tile */
 	MAX_STAGES = 64,
 	MAX_ACCESSES = 64,          /* per tile */
 	MAX_LOOPS = 8,              /* loop variables of one access */
@@ -473,10 +474,27 @@ typedef struct {
 	bool xor_full;                  /* every xor map was searched */
 	int xor_bits;                   /* row bits the xor maps used */
 	int blocks_rowmajor;
+	Tile *view;         /* 1-D tiles: the 2-D view the layout is of */
 } Solution;
 
+/* Choose t's layout (views.c): a 1-D tile gets the best of its 2-D
+ * views, in s->view; use solution_tile() for the tile the layout is of. */
 void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
                 Solution *s);
+/* The search over the layouts of one 2-D tile (solve.c). */
+void solve_layout(const Tile *t, const Geom *g, const SolveOpts *o,
+                  Solution *s);
+/* The objective alone, without the enumeration order: <0, 0, >0. */
+int solve_cmp_key(const Tile *t, const Cand *a, const Cand *b);
+static inline const Tile *solution_tile(const Solution *s, const Tile *t)
+{
+	return s->view ? s->view : t;
+}
+/* views.c: a 2-D view of a 1-D tile (rows of `cols` elements), and the
+ * arithmetic of indexing through it. */
+Tile *view_make(const Tile *t, int cols);
+void view_free(Tile *v);
+int view_arith(const Tile *v);
 void solve_free(Solution *s);
 /* Is the search of t small enough to run (at most SOLVE_WORK_LIMIT
  * instruction simulations without pruning)?  If not, says so on `diag`,

@@ -88,6 +88,8 @@ static bool render_tile(Outs *o, const BuildOpts *bo, const Tile *t,
 		solve_free(&s);
 		return false;
 	}
+	const Tile *ot = t;
+	t = solution_tile(&s, t);       /* a 1-D tile: the view chosen */
 	if (!gate_ok(bo, t, src, &s)) {
 		solve_free(&s);
 		return false;
@@ -102,7 +104,7 @@ static bool render_tile(Outs *o, const BuildOpts *bo, const Tile *t,
 	Baseline b[MAX_BASELINES];
 	int nb = baseline_all(t, &bo->g, s.budget, b);
 	json_t *root = json_pack("{s:s, s:s, s:o, s:o}", "bankc", BANKC_VERSION,
-	                         "spec", spec, "tile", dump_tile_json(t), "solution",
+	                         "spec", spec, "tile", dump_tile_json(ot), "solution",
 	                         compare_tile_json(t, &s, b, nb));
 	json_dumpf(root, mem_open(&m), JSON_INDENT(2) | JSON_SORT_KEYS);
 	fputc('\n', m.f);

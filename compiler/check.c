@@ -38,10 +38,15 @@ static void check_tile_keys(Diag *d, Tile *t)
 			           key_word[required[i]]);
 	const ArchInfo *ar = &tab_arch[t->arch];
 	int64_t es = tile_elem_bytes(t);
+	if (t->len == 0 && t->cols == 0 && t->rows == 1)
+		diag_error(d, t->key[K_SHAPE], "empty tile: shape 0");
+	if (t->len > MAX_LEN)
+		diag_error(d, t->key[K_SHAPE], "shape %d is too large (at most %d "
+		           "elements)", t->len, MAX_LEN);
 	if (t->rows == 0 || t->cols == 0)
 		diag_error(d, t->key[K_SHAPE], "empty tile: shape %d x %d", t->rows,
 		           t->cols);
-	if (t->rows > MAX_DIM || t->cols > MAX_DIM)
+	if (!t->len && (t->rows > MAX_DIM || t->cols > MAX_DIM))
 		diag_error(d, t->key[K_SHAPE], "shape %d x %d is too large (at most "
 		           "%d rows and %d columns)", t->rows, t->cols, MAX_DIM, MAX_DIM);
 	if (t->stages < 1 || t->stages > MAX_STAGES)

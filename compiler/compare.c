@@ -48,8 +48,12 @@ static void print_row(const Tile *t, const Solution *s, const char *rank,
 static void print_tile(const Tile *t, const Solution *s, const Baseline *b,
                        int nb, int show)
 {
-	printf("tile %s: %d x %d %s", t->name, t->rows, t->cols,
-	       tab_dtype[t->dtype].name);
+	if (t->len)
+		printf("tile %s: %d %s (as %d x %d)", t->name, t->len,
+		       tab_dtype[t->dtype].name, t->rows, t->cols);
+	else
+		printf("tile %s: %d x %d %s", t->name, t->rows, t->cols,
+		       tab_dtype[t->dtype].name);
 	if (t->stages > 1)
 		printf(" x %d stages", t->stages);
 	printf(", %s", tab_arch[t->arch].name);
@@ -193,11 +197,12 @@ int cmd_compare(int argc, char **argv)
 					            "restrictions", t->name);
 					rc = 1;
 				}
-				int nb = baseline_all(t, &g, s.budget, b);
+				const Tile *vt = solution_tile(&s, t);
+				int nb = baseline_all(vt, &g, s.budget, b);
 				if (json)
-					json_array_append_new(tiles, compare_tile_json(t, &s, b, nb));
+					json_array_append_new(tiles, compare_tile_json(vt, &s, b, nb));
 				else
-					print_tile(t, &s, b, nb, top);
+					print_tile(vt, &s, b, nb, top);
 				solve_free(&s);
 			}
 		if (json) {

@@ -174,22 +174,21 @@ static int explain_file(const Geom *g, const char *file, const char *tname,
 		if (tname && strcmp(tname, t->name) != 0)
 			continue;
 		Layout l = layout_rowmajor(t);
+		Solution s = {0};
 		if (chosen) {
 			if (!solve_feasible(t, &src, g, stderr))
 				goto out;
 			SolveOpts o = {1, false};
-			Solution s;
 			solve_tile(t, g, &o, &s);
-			bool found = s.found;
-			if (found)
-				l = s.best.l;
-			solve_free(&s);
-			if (!found) {
+			if (!s.found) {
 				diag_report(stderr, &src, t->pos, "tile '%s' has no legal "
 				            "layout within its budget and restrictions",
 				            t->name);
+				solve_free(&s);
 				goto out;
 			}
+			l = s.best.l;
+			t = solution_tile(&s, t);   /* a 1-D tile: the view chosen */
 		}
 		json_t *accs = tiles ? json_array() : NULL;
 		for (int j = 0; j < t->nacc; j++)
@@ -211,6 +210,7 @@ static int explain_file(const Geom *g, const char *file, const char *tname,
 			                      lname, "params", layout_params_json(&l, t),
 			                      "accesses", accs));
 		}
+		solve_free(&s);
 	}
 	if (!shown && (tname || aname)) {
 		if (aname)

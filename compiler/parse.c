@@ -756,10 +756,16 @@ static void item(Parser *ps, Tile *t)
 	next(ps);
 	switch ((TileKey)k) {
 	case K_SHAPE:
+		/* "shape R x C;" or, one-dimensional, "shape N;" */
 		t->key[k] = ps->tok.pos;
 		t->rows = small_num(ps, "the number of rows");
+		if (ps->tok.kind == T_SEMI) {
+			t->len = t->cols = t->rows;
+			t->rows = 1;
+			break;
+		}
 		if (!is(ps, "x"))
-			expected(ps, "'x' between rows and columns");
+			expected(ps, "'x' between rows and columns, or ';'");
 		next(ps);
 		t->cols = small_num(ps, "the number of columns");
 		break;

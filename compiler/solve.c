@@ -155,6 +155,22 @@ int solve_blocks(const Tile *t, int64_t bytes)
 	return (int)b;
 }
 
+/* <0 when a ranks before b by the objective alone (weighted wavefronts,
+ * or the tradeoff's key, then bytes, then arithmetic), 0 when tied. */
+int solve_cmp_key(const Tile *t, const Cand *a, const Cand *b)
+{
+	__int128 ka = a->wave, kb = b->wave;
+	if (t->tradeoff) {
+		ka = (__int128)a->wave * t->tradeoff + a->bytes;
+		kb = (__int128)b->wave * t->tradeoff + b->bytes;
+	}
+	if (ka != kb)
+		return ka < kb ? -1 : 1;
+	if (!t->tradeoff && a->bytes != b->bytes)
+		return a->bytes < b->bytes ? -1 : 1;
+	return a->arith < b->arith ? -1 : a->arith > b->arith;
+}
+
 /* <0 when a ranks before b.  Keys are 128-bit: weighted wavefronts
  * times a tradeoff can pass 2^63. */
 static int cmp_cand(const Tile *t, const Cand *a, const Cand *b)
@@ -427,8 +443,8 @@ static int make_seeds(const Tile *t, int64_t budget, Layout *out)
 	return 1;
 }
 
-void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
-                Solution *s)
+void solve_layout(const Tile *t, const Geom *g, const SolveOpts *o,
+                  Solution *s)
 {
 	memset(s, 0, sizeof *s);
 	s->top = calloc((size_t)o->top, sizeof *s->top);
@@ -519,6 +535,8 @@ static void enumerate_all(Search *se)
 
 void solve_free(Solution *s)
 {
+	view_free(s->view);
+	s->view = NULL;
 	free(s->top);
 	s->top = NULL;
 	for (int j = 0; j < MAX_ACCESSES; j++) {

@@ -136,7 +136,7 @@ static void test_syntax_errors(void **state)
 	assert_error("tile t { arch sm_91; }",
 	             "t.tile:1:15: error: unknown architecture 'sm_91' (did you mean 'sm_90'?)");
 	assert_error("tile t { shape 4 4; }",
-	             "t.tile:1:18: error: expected 'x' between rows and columns, found '4'");
+	             "t.tile:1:18: error: expected 'x' between rows and columns, or ';', found '4'");
 	assert_error("",
 	             "t.tile:1:1: error: no tiles in file");
 	assert_error("tile t { access a: load { row = (lane; } }",

@@ -1,0 +1,130 @@
+/* One-dimensional tiles.  A `shape N;` tile (an array such as
+ * `__shared__ float s[2048]`) has no rows of its own, and which rows it
+ * is given decides which layouts exist: a transpose folded into rows of
+ * 33 is a padded one, into rows of 32 a conflicted one.  So the solver
+ * tries every 2-D view of it (row lengths C that divide N, hold whole
+ * vectors and make rows of 4 to 8192 bytes), searches each, and keeps the
+ * best by the spec's objective, with the index arithmetic of the view
+ * itself (i / C and i % C) counted; ties go to rows of 128 bytes (one
+ * bank period), then to the shorter rows. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bankc.h"
+
+enum { MAX_VIEWS = 128, MAX_ROW_BYTES = 8192 };
+
+static bool pow2(int64_t v)
+{
+	return v > 0 && (v & (v - 1)) == 0;
+}
+
+/* The row lengths to try, in tie-break order. */
+static int candidates(const Tile *t, int *cols)
+{
+	int64_t es = tile_elem_bytes(t), n = t->len;
+	int vec = 1;
+	for (int j = 0; j < t->nacc; j++)
+		if (t->acc[j].vec > vec)
+			vec = t->acc[j].vec;
+	int k = 0;
+	/* rows of one bank period first, then powers of two, then the rest */
+	for (int pass = 0; pass < 3; pass++)
+		for (int64_t c = 1; c <= n && k < MAX_VIEWS; c++) {
+			int64_t rb = c * es;
+			if (n % c || c % vec || rb < 4 || rb > MAX_ROW_BYTES ||
+			    c > MAX_DIM || n / c > MAX_DIM)
+				continue;
+			bool period = rb == 128, p2 = pow2(c);
+			if ((pass == 0 && period) || (pass == 1 && p2 && !period) ||
+			    (pass == 2 && !p2 && !period))
+				cols[k++] = (int)c;
+		}
+	if (k == 0)                 /* no fold fits: the array as one row */
+		cols[k++] = (int)n;
+	return k;
+}
+
+Tile *view_make(const Tile *t, int cols)
+{
+	Tile *v = malloc(sizeof *v);
+	Access *acc = calloc((size_t)t->nacc, sizeof *acc);
+	if (!v || !acc) {
+		fputs("bankc: out of memory\n", stderr);
+		abort();
+	}
+	*v = *t;
+	v->cols = cols;
+	v->rows = t->len / cols;
+	v->acc = acc;
+	for (int j = 0; j < t->nacc; j++) {
+		acc[j] = t->acc[j];
+		Inst *in = malloc((size_t)(acc[j].ninst ? acc[j].ninst : 1) *
+		                  sizeof *in);
+		if (!in) {
+			fputs("bankc: out of memory\n", stderr);
+			abort();
+		}
+		memcpy(in, t->acc[j].inst, (size_t)acc[j].ninst * sizeof *in);
+		/* (stage, i) of the 1 x N tile to (stage * rows + i / C, i % C) */
+		for (int i = 0; i < acc[j].ninst; i++)
+			for (int n = 0; n < WARP; n++)
+				if (in[i].mask >> n & 1) {
+					Coord *c = &in[i].lane[n];
+					int s = c->row, e = c->col;
+					c->row = s * v->rows + e / cols;
+					c->col = e % cols;
+				}
+		acc[j].inst = in;
+	}
+	return v;
+}
+
+void view_free(Tile *v)
+{
+	if (!v)
+		return;
+	for (int j = 0; j < v->nacc; j++)
+		free(v->acc[j].inst);
+	free(v->acc);
+	free(v);
+}
+
+int view_arith(const Tile *v)
+{
+	return v && v->len && !pow2(v->cols) ? 2 : 0;
+}
+
+void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
+                Solution *s)
+{
+	if (!t->len) {
+		solve_layout(t, g, o, s);
+		return;
+	}
+	int cols[MAX_VIEWS];
+	int n = candidates(t, cols);
+	bool have = false;
+	for (int i = 0; i < n; i++) {
+		Tile *v = view_make(t, cols[i]);
+		Solution vs;
+		solve_layout(v, g, o, &vs);
+		vs.view = v;
+		if (vs.found) {
+			vs.best.arith += view_arith(v);
+			for (int k = 0; k < vs.ntop; k++)
+				vs.top[k].arith += view_arith(v);
+		}
+		/* a view wins only by the objective; on a tie the earlier stays */
+		bool better = !have || (vs.found && (!s->found ||
+		              solve_cmp_key(v, &vs.best, &s->best) < 0));
+		if (better) {
+			if (have)
+				solve_free(s);
+			*s = vs;
+			have = true;
+		} else {
+			solve_free(&vs);
+		}
+	}
+}
