@@ -165,10 +165,11 @@ class Table {
 
 // Command line shared by the drivers: --csv FILE, --profile (each template
 // kernel once, for Nsight Compute, on a small size or --size N), --quick
-// (small sizes).
+// (small sizes), --explore (also the variants kept beside the template,
+// each a row of its own).
 struct Args {
 	const char *csv = nullptr;
-	bool profile = false, quick = false;
+	bool profile = false, quick = false, explore = false;
 	int size = 0;
 	Args(int argc, char **argv)
 	{
@@ -179,10 +180,12 @@ struct Args {
 				profile = true;
 			else if (!std::strcmp(argv[i], "--quick"))
 				quick = true;
+			else if (!std::strcmp(argv[i], "--explore"))
+				explore = true;
 			else if (!std::strcmp(argv[i], "--size") && i + 1 < argc)
 				size = std::atoi(argv[++i]);
 			else {
-				std::fprintf(stderr, "usage: %s [--csv FILE] [--profile [--size N]] [--quick]\n", argv[0]);
+				std::fprintf(stderr, "usage: %s [--csv FILE] [--profile [--size N]] [--quick] [--explore]\n", argv[0]);
 				std::exit(2);
 			}
 		}
