@@ -149,18 +149,25 @@ for t in $templates; do
 done
 
 # Nsight Compute: each template kernel once (--profile: small sizes).
-# The wgmma kernel is not in this list: TMA writes its tiles and wgmma
-# reads them outside the LSU pipe these counters watch; its layout is
-# checked by the program itself (TMA boxes against HGW_*_IDX).
-# kernel regex (demangled name), binary, tiles, blocks, rounds per block
-kernels='TpF32 transpose tp_f32 256 1
-TpF64 transpose tp_f64 1024 1
-TpF16 transpose tp_f16 256 1
-TpI8 transpose tp_i8 64 1
+# In the wgmma kernels TMA writes the operand tiles and wgmma reads them
+# outside the LSU pipe these counters watch (their layouts are checked by
+# the programs themselves, TMA boxes against NAME_IDX); what the LSU pipe
+# sees there is the epilogue's stmatrix into the staging tile.
+# kernel regex (demangled name), binary, tiles, blocks (or output tiles),
+# rounds per block
+kernels='TpF32, transpose tp_f32 256 1
+TpF64, transpose tp_f64 1024 1
+TpF16, transpose tp_f16 256 1
+TpI8, transpose tp_i8 64 1
+TpF32W, transpose tp_f32w 256 1
+TpF16W, transpose tp_f16w 256 1
+TpI8W, transpose tp_i8w 64 1
 sgemm_tile sgemm sg8_a,sg8_b 16 64
-hgemm_tile hgemm hg128k32_a,hg128k32_b 16 16'
+hgemm_tile hgemm hg128k32_a,hg128k32_b 16 16
+gemm_sm90_tile<gemm90::InF16, hgemm_wgmma hgw_c128 8 1
+gemm_sm90_tile<gemm90::InE4M3, fp8gemm_wgmma hgw_c128 8 1'
 detail="$kernels
-hgemm_wgmma_tile hgemm_wgmma hgw_a,hgw_b 8 8"
+hgemm_wgmma_tile hgemm_wgmma - 8 8"
 m=l1tex__data_pipe_lsu_wavefronts_mem_shared
 c=l1tex__data_bank_conflicts_pipe_lsu_mem_shared
 metrics=${m}_op_ld.sum,${m}_op_st.sum,${c}_op_ld.sum,${c}_op_st.sum
@@ -186,7 +193,7 @@ if command -v "$ncu" >/dev/null; then
 	if [ "${NCU_DETAIL:-0}" != 0 ]; then
 		: >"$out/ncu-detail.log"
 		while read -r re prog _; do
-			case $prog in sgemm | hgemm | hgemm_wgmma) ;; *) continue ;; esac
+			case $prog in sgemm | hgemm | hgemm_wgmma | fp8gemm_wgmma) ;; *) continue ;; esac
 			case " $ran " in *" $prog "*) ;; *) continue ;; esac
 			echo "== ncu detail $re ($prog)" >>"$out/ncu-detail.log"
 			timeout 120 "$ncu" --clock-control none --kernel-name-base demangled -k "regex:$re" -c 1 \
