@@ -172,8 +172,13 @@ template <class In, class Out, class F>
 void time_checked_as(bench::Table &table, const char *bench, const std::string &name, F &&f, int M, int N, int K,
 		     const In *A, const In *B, Out *C, const Out *R, double ref_tflops)
 {
+	if (!bench::selected(name))
+		return;
 	const size_t nc = static_cast<size_t>(M) * N;
 	const double flop = 2.0 * M * N * K;
+	// Named first: a kernel that faults or hangs is then known by the log.
+	std::printf("  (%s %s)\n", name.c_str(), gemm_size(M, N, K).c_str());
+	std::fflush(stdout);
 	CUDA_CHECK(cudaMemset(C, 0xff, nc * sizeof(Out)));
 	f(M, N, K, A, B, C);
 	LAUNCH_CHECK();

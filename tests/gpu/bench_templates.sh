@@ -27,7 +27,9 @@
 # which to build and run),
 # NCU_DETAIL=1 (also Nsight Compute's speed-of-light, warp-state, compute
 # and occupancy sections for each GEMM kernel at 4096^3: ncu-detail.log;
-# unset or 0: not).
+# unset or 0: not), NCU_KERNELS (an extended regex: only the kernels of
+# the counter list whose regex it matches), SASS_DUMP=1 (the whole
+# disassembly of each *_wgmma program: sass-NAME.txt).
 set -uo pipefail
 
 die() { echo "bench_templates.sh: $*" >&2; exit 1; }
@@ -67,7 +69,7 @@ rm -f "$out"/{env.txt,build.log,dmon.log,ncu.csv,ncu.log,ncu.tsv,ncu-detail.log,
 {
 	echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 	echo "command: tests/gpu/bench_templates.sh $args"
-	echo "environment: TEMPLATES=${TEMPLATES:-} RUN_TIMEOUT=${RUN_TIMEOUT:-} NCU_DETAIL=${NCU_DETAIL:-} ARCH=${ARCH:-}"
+	echo "environment: TEMPLATES=${TEMPLATES:-} RUN_TIMEOUT=${RUN_TIMEOUT:-} NCU_DETAIL=${NCU_DETAIL:-} NCU_KERNELS=${NCU_KERNELS:-} SASS_DUMP=${SASS_DUMP:-} ARCH=${ARCH:-}"
 	echo "host: $(uname -srm)"
 	nvidia-smi --query-gpu=name,driver_version,pci.bus_id,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu \
 		--format=csv 2>&1
@@ -103,8 +105,11 @@ fi
 # What the machine code uses: 16-byte shared loads, ldmatrix, mma.
 if command -v cuobjdump >/dev/null; then
 	for t in $templates; do
-		echo "== sass $t: $(cuobjdump -sass "$bin/$t" | grep -oE '\b(LDS(\.[A-Z0-9]+)*|STS(\.[A-Z0-9]+)*|LDSM(\.[A-Z0-9]+)*|HMMA(\.[A-Z0-9]+)*|HGMMA(\.[A-Za-z0-9]+)*|FFMA|LDL|STL|LDGSTS(\.[A-Z0-9]+)*|UTMALDG(\.[A-Z0-9]+)*|UTMASTG(\.[A-Z0-9]+)*|STSM(\.[A-Z0-9]+)*|LDSM(\.[A-Z0-9]+)*|QGMMA(\.[A-Za-z0-9]+)*)\b' |
+		echo "== sass $t: $(cuobjdump -sass "$bin/$t" | grep -oE '\b(LDS(\.[A-Z0-9]+)*|STS(\.[A-Z0-9]+)*|LDSM(\.[A-Z0-9]+)*|HMMA(\.[A-Z0-9]+)*|HGMMA(\.[A-Za-z0-9]+)*|FFMA|LDL|STL|LDGSTS(\.[A-Z0-9]+)*|UTMALDG(\.[A-Z0-9]+)*|UTMASTG(\.[A-Z0-9]+)*|STSM(\.[A-Z0-9]+)*|QGMMA(\.[A-Za-z0-9]+)*|SYNCS(\.[A-Z0-9]+)*|USETMAXREG(\.[A-Z0-9]+)*|PRMT)\b' |
 			sort | uniq -c | sort -rn | awk '{printf "%s %s; ", $2, $1}')" >>"$out/build.log"
+		if [ "${SASS_DUMP:-0}" != 0 ] && [ "${t%_wgmma}" != "$t" ]; then
+			cuobjdump -sass "$bin/$t" >"$out/sass-$t.txt" 2>&1
+		fi
 	done
 fi
 
@@ -176,6 +181,7 @@ if command -v "$ncu" >/dev/null; then
 	: >"$out/ncu.csv"
 	while read -r re prog tiles blocks rounds; do
 		case " $ran " in *" $prog "*) ;; *) continue ;; esac
+		[ -z "${NCU_KERNELS:-}" ] || printf '%s\n' "$re" | grep -Eq "$NCU_KERNELS" || continue
 		echo "== ncu $re ($prog)" >>"$out/ncu.log"
 		if timeout 120 "$ncu" --clock-control none --kernel-name-base demangled -k "regex:$re" -c 1 \
 			--metrics "$metrics" --csv --print-units base "$bin/$prog" --profile >"$bin/ncu.out" 2>>"$out/ncu.log"; then
