@@ -6,7 +6,9 @@
 # --repeat 1, Nsight Compute's counters for the kernels that are new or
 # changed only (NCU_KERNELS), and the disassembly of the wgmma programs.
 # Every kernel's result is checked before it is timed, as in the full run.
-# Bounded: RUN_TIMEOUT (default 60) seconds per program.
+# Bounded: RUN_TIMEOUT (default 45) seconds per program, EXPLORE_TIMEOUT
+# (default 200) seconds for the whole benchmark run, and what is left of
+# 230 seconds for the second try below.
 #
 # The run's folder (out/explore) goes to DEST/explore.tgz; DEST/summary.md
 # is its tables; the last thing printed is a short table of every row
@@ -21,16 +23,18 @@ work=out/explore
 rm -rf "$work"
 mkdir -p "$work"
 start=$(date +%s)
-SASS_DUMP=1 RUN_TIMEOUT=${RUN_TIMEOUT:-60} NCU_KERNELS=${NCU_KERNELS:-'TpF32W|TpF16W|TpI8W|gemm_sm90'} \
-	bash tests/gpu/bench_templates.sh --explore --repeat 1 "$work" >"$work/console.log" 2>&1
+SASS_DUMP=1 RUN_TIMEOUT=${RUN_TIMEOUT:-45} NCU_KERNELS=${NCU_KERNELS:-'TpF32W|TpF16W|TpI8W|gemm_sm90'} \
+	timeout "${EXPLORE_TIMEOUT:-200}" bash tests/gpu/bench_templates.sh --explore --repeat 1 "$work" >"$work/console.log" 2>&1
 rc=$?
 echo "explore: bench_templates.sh exit status $rc after $(($(date +%s) - start)) s" | tee -a "$work/console.log"
 # A wgmma program that faulted or hung lost its later rows: once more with
 # the cluster-1 variants only, which do not depend on the cluster code.
 for t in hgemm_wgmma fp8gemm_wgmma; do
 	[ -f "$work/$t.r1.csv" ] || [ ! -x "out/templates-bin/$t" ] && continue
+	left=$((230 - ($(date +%s) - start)))
+	[ "$left" -gt 10 ] || { echo "explore: no time left to run $t again" | tee -a "$work/console.log"; continue; }
 	echo "explore: $t again, cluster 1 only" | tee -a "$work/console.log"
-	timeout "${RUN_TIMEOUT:-60}" "out/templates-bin/$t" --explore --only "cluster 1" --csv "$work/$t.cluster1.csv" \
+	timeout "$left" "out/templates-bin/$t" --explore --only "cluster 1" --csv "$work/$t.cluster1.csv" \
 		>"$work/$t.cluster1.log" 2>&1
 	echo "explore: $t, cluster 1 only: exit status $?" | tee -a "$work/console.log"
 done
@@ -51,7 +55,8 @@ for r in csv.DictReader(open(sys.argv[1])):
         (r["vs_ref"] if r["ref"] else "", r["rate"], r["err"])
     ratio = f"{float(v):.3f}" if v else "-"
     rate = f"{float(rate):.1f}" if r["unit"] != "-" else "-"
-    print(f"{r['kernel'][:72]:72} {r['size']:>16} {rate:>8} {ratio:>6} {r['check']} {err}")
+    k = r["kernel"].replace("bankc ", "").replace("wgmma ", "").replace("persistent", "pers")
+    print(f"{k[:60]:60} {r['size']:>14} {rate:>7} {ratio:>5} {r['check']}" + (f" {err}" if r["check"] != "ok" else ""))
 PY
 done
 exit "$rc"
