@@ -250,11 +250,14 @@ __global__ void __launch_bounds__(THREADS, 1)
 		prefetch_map(&map_b);
 		prefetch_map(&map_c);
 	}
-	// The peer's barriers must exist before anything multicasts or arrives on them.
-	if constexpr (CLUSTER > 1)
+	// The peer's barriers must exist before anything multicasts or arrives
+	// on them.  (The cluster barrier is .aligned: the warps reconverge first.)
+	if constexpr (CLUSTER > 1) {
+		__syncwarp();
 		cluster_sync();
-	else
+	} else {
 		__syncthreads();
+	}
 
 	if (wg == CONSUMERS) {
 		// Producer: few registers, one thread.
