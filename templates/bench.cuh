@@ -163,12 +163,22 @@ class Table {
 	bool failed_ = false;
 };
 
+// --only TEXT: the GEMM drivers time only the kernels whose row names
+// contain TEXT (the references always run).
+inline std::string &only_filter()
+{
+	static std::string s;
+	return s;
+}
+inline bool selected(const std::string &kernel) { return kernel.find(only_filter()) != std::string::npos; }
+
 // Command line shared by the drivers: --csv FILE, --profile (each template
 // kernel once, for Nsight Compute, on a small size or --size N), --quick
-// (small sizes).
+// (small sizes), --explore (also the variants kept beside the template,
+// each a row of its own), --only TEXT.
 struct Args {
 	const char *csv = nullptr;
-	bool profile = false, quick = false;
+	bool profile = false, quick = false, explore = false;
 	int size = 0;
 	Args(int argc, char **argv)
 	{
@@ -179,10 +189,14 @@ struct Args {
 				profile = true;
 			else if (!std::strcmp(argv[i], "--quick"))
 				quick = true;
+			else if (!std::strcmp(argv[i], "--explore"))
+				explore = true;
+			else if (!std::strcmp(argv[i], "--only") && i + 1 < argc)
+				only_filter() = argv[++i];
 			else if (!std::strcmp(argv[i], "--size") && i + 1 < argc)
 				size = std::atoi(argv[++i]);
 			else {
-				std::fprintf(stderr, "usage: %s [--csv FILE] [--profile [--size N]] [--quick]\n", argv[0]);
+				std::fprintf(stderr, "usage: %s [--csv FILE] [--profile [--size N]] [--quick] [--explore] [--only TEXT]\n", argv[0]);
 				std::exit(2);
 			}
 		}

@@ -200,6 +200,43 @@ void hgemm(int M, int N, int K, const __half *A, const __half *B, __half *C)
 	hgemm_tile<Hg><<<(M / BM) * (N / Hg::BN), Hg::THREADS, bytes>>>(M, N, K, A, B, C);
 }
 
+// The instruction's own ceiling: every warp issues mma.sync.m16n8k16
+// back to back on fragments held in registers (random f16 values; 8
+// independent accumulators, so that no mma waits for the one before), no
+// memory traffic at all.  What this reaches is the most any mma.sync
+// kernel can reach on this GPU.
+__global__ void __launch_bounds__(128) mma_sync_ceiling(float *out, int iters, uint64_t seed)
+{
+	uint32_t a[4], b[2];
+	for (int i = 0; i < 4; i++)
+		a[i] = static_cast<uint32_t>(bench::hash(seed, 6 * threadIdx.x + i)) & 0x3bff3bffu;	// |x| < 1
+	for (int i = 0; i < 2; i++)
+		b[i] = static_cast<uint32_t>(bench::hash(seed, 6 * threadIdx.x + 4 + i)) & 0x3bff3bffu;
+	float c[8][4] = {};
+	for (int it = 0; it < iters; it++)
+#pragma unroll
+		for (int j = 0; j < 8; j++)
+			mma16816(c[j], a, b[0], b[1]);
+	float s = 0;
+	for (int j = 0; j < 8; j++)
+		s += c[j][0] + c[j][1] + c[j][2] + c[j][3];
+	out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+// TFLOP/s of mma_sync_ceiling with 4 warps per block and `blocks_per_sm`
+// blocks on every SM.
+double mma_sync_peak(int blocks_per_sm)
+{
+	int sms = 0;
+	CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+	const int blocks = sms * blocks_per_sm, iters = 4096;
+	float *out;
+	CUDA_CHECK(cudaMalloc(&out, static_cast<size_t>(blocks) * 128 * sizeof(float)));
+	const double ms = bench::median_ms([&] { mma_sync_ceiling<<<blocks, 128>>>(out, iters, 5); });
+	CUDA_CHECK(cudaFree(out));
+	return 2.0 * 16 * 8 * 16 * 8 * iters * 4.0 * blocks / (ms * 1e9);
+}
+
 int main(int argc, char **argv)
 {
 	const bench::Args args(argc, argv);
@@ -229,6 +266,12 @@ int main(int argc, char **argv)
 			   ref_tf, "", 0, ref_err});
 
 		time_checked(table, "bankc hgemm 128x128x32 s4", hgemm, M, N, K, p.A, p.B, p.C, p.R, ref_tf);
+		if (n == bench::gemm_sizes(args).back())
+			for (int per_sm : {2, 4}) {
+				const double tf = mma_sync_peak(per_sm);
+				table.add({"hgemm", "mma.sync m16n8k16 from registers, " + std::to_string(4 * per_sm) + " warps/SM",
+					   "-", "TFLOP/s", "-", 0, tf, "cublas", ref_tf, 0});
+			}
 	}
 	CUBLAS_CHECK(cublasDestroy(blas));
 	return table.finish();

@@ -1,5 +1,6 @@
 // sgemm.cu: SIMT SGEMM (fp32 FFMA, no tensor cores, no TF32) on
-// bankc-generated tiles (specs/templates.tile: sg8_a, sg8_b), and its
+// bankc-generated tiles (specs/templates.tile: sg8_a, sg8_b; sg8q_a,
+// sg8q_b for a variant), and its
 // benchmark against cublasSgemm.
 //
 // C = A B, all row-major: A is M x K, B is K x N.  A 128 x 128 block tile,
@@ -17,44 +18,78 @@
 // along m; a warp's transposing stores cover 32 consecutive m, which is
 // what lets bankc keep both tiles row-major (no conflict to remove, no
 // swizzle arithmetic in the inner loop).  128 registers: two blocks per SM.
+//
+// The kernel is a template over the warp grid and each lane's share
+// (SGEMM_CFG below) and the block order; the variants beside the template
+// (--explore) are 4 warps of 64 x 64 on their own tiles (sg8q_a, sg8q_b)
+// and the grouped block order of the tensor-core GEMMs.
 #include "bench.cuh"
 
 #include "sg8_a.cuh"
 #include "sg8_b.cuh"
+#include "sg8q_a.cuh"
+#include "sg8q_b.cuh"
 
-struct Sg8 {
-	static constexpr int BK = SG8_A_ROWS;
-	static constexpr int A_FLOATS = SG8_A_BYTES / 4, B_FLOATS = SG8_B_BYTES / 4;
-	static constexpr int A_ALIGN = SG8_A_ALIGN < 16 ? 16 : SG8_A_ALIGN, B_ALIGN = SG8_B_ALIGN < 16 ? 16 : SG8_B_ALIGN;
-	static __device__ __forceinline__ int a(int s, int k, int m) { return SG8_A_SIDX(s, k, m); }
-	static __device__ __forceinline__ int b(int s, int k, int n) { return SG8_B_SIDX(s, k, n); }
-	static_assert(SG8_A_ROWS == SG8_B_ROWS && SG8_A_COLS == 128 && SG8_B_COLS == 128, "8 x 128 tiles");
-	static_assert(SG8_A_STAGES == 2 && SG8_B_STAGES == 2, "two stages");
-	static_assert(SG8_A_ELEM_BYTES == 4 && SG8_B_ELEM_BYTES == 4, "f32");
-};
+constexpr int BM = 128, BN = 128;
 
-constexpr int BM = 128, BN = 128, THREADS = 256;
+// A kernel configuration: its tiles and the thread grid the tiles' specs
+// were written for.  Warps form a WM x WN grid of warp tiles; a lane owns
+// QM x QN 4 x 4 quarters, QM along M 16 rows apart, QN along N 32 columns
+// apart: a warp tile of 16 QM x 32 QN.
+#define SGEMM_CFG(Name, NAME_A, NAME_B, threads, wm, wn, qm, qn, minb)                                            \
+	struct Name {                                                                                            \
+		static constexpr int THREADS = threads, WM = wm, WN = wn, QM = qm, QN = qn, MIN_BLOCKS = minb;       \
+		static constexpr int BK = NAME_A##_ROWS;                                                         \
+		static constexpr int A_FLOATS = NAME_A##_BYTES / 4, B_FLOATS = NAME_B##_BYTES / 4;               \
+		static constexpr int A_ALIGN = NAME_A##_ALIGN < 16 ? 16 : NAME_A##_ALIGN;                         \
+		static constexpr int B_ALIGN = NAME_B##_ALIGN < 16 ? 16 : NAME_B##_ALIGN;                         \
+		static __device__ __forceinline__ int a(int s, int k, int m) { return NAME_A##_SIDX(s, k, m); }   \
+		static __device__ __forceinline__ int b(int s, int k, int n) { return NAME_B##_SIDX(s, k, n); }   \
+		static_assert(NAME_A##_ROWS == NAME_B##_ROWS && NAME_A##_COLS == BM && NAME_B##_COLS == BN,       \
+			      "BK x 128 tiles");                                                                 \
+		static_assert(NAME_A##_STAGES == 2 && NAME_B##_STAGES == 2, "two stages");                     \
+		static_assert(NAME_A##_ELEM_BYTES == 4 && NAME_B##_ELEM_BYTES == 4, "f32");                     \
+		static_assert(WM * 16 * QM == BM && WN * 32 * QN == BN && WM * WN * 32 == THREADS, "warp grid");  \
+	}
 
-template <class L>
-__global__ void __launch_bounds__(THREADS, 2)
-	sgemm_tile(int N, int K, const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C)
+// The template: 8 warps of 32 x 64 (8 x 8 per thread), two blocks per SM.
+SGEMM_CFG(Sg8, SG8_A, SG8_B, 256, 4, 2, 2, 2, 2);
+// 4 warps of 64 x 64 (16 x 8 per thread, 128 accumulators): more FFMAs
+// per shared load and fewer warps; 241 registers, two blocks per SM (at
+// three, 168 registers, it spills).
+SGEMM_CFG(Sg8q, SG8Q_A, SG8Q_B, 128, 2, 2, 4, 2, 2);
+
+// GROUP_M: block rows walked together (0: the plain row-major grid).
+template <class L, int GROUP_M>
+__global__ void __launch_bounds__(L::THREADS, L::MIN_BLOCKS)
+	sgemm_tile(int M, int N, int K, const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C)
 {
-	constexpr int BK = L::BK;
+	constexpr int BK = L::BK, THREADS = L::THREADS, QM = L::QM, QN = L::QN;
+	constexpr int TM = 4 * QM, TN = 4 * QN;		// results per thread
 	constexpr int NA = BM * BK / 4 / THREADS;	// float4s of A per thread per k-tile
 	constexpr int NB = BK * BN / 4 / THREADS;
 	constexpr int BQ = BN / 4;			// float4s per row of the B block
-	static_assert(NA >= 1 && NB >= 1, "tile shape");
+	static_assert(NA >= 1 && NB >= 1 && NA * THREADS * 4 == BM * BK && NB * THREADS * 4 == BK * BN, "tile shape");
 	__shared__ alignas(L::A_ALIGN) float sA[L::A_FLOATS];
 	__shared__ alignas(L::B_ALIGN) float sB[L::B_FLOATS];
 
+	int by = blockIdx.y, bx = blockIdx.x;
+	if (GROUP_M > 0) {
+		// Grouped order: GROUP_M block rows share the B panels in L2.
+		const int tiles_m = M / BM, tiles_n = N / BN, pid = blockIdx.y * gridDim.x + blockIdx.x;
+		const int group = GROUP_M * tiles_n, first = pid / group * GROUP_M, gm = min(tiles_m - first, GROUP_M);
+		by = first + pid % group % gm;
+		bx = pid % group / gm;
+	}
+
 	const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
-	const int wm = warp % 4, wn = warp / 4;
+	const int wm = warp % L::WM, wn = warp / L::WM;
 	const int lm = ((lane >> 1) & 1) | ((lane >> 2) & 2);
 	const int ln = (lane & 1) | ((lane >> 1) & 2) | ((lane >> 2) & 4);
-	const int am = 32 * wm + 4 * lm, bn = 64 * wn + 4 * ln;	// fragment columns, h = 0
+	const int am = 16 * QM * wm + 4 * lm, bn = 32 * QN * wn + 4 * ln;	// fragment columns, h = 0
 
-	const float *gA = A + static_cast<size_t>(blockIdx.y) * BM * K;
-	const float *gB = B + static_cast<size_t>(blockIdx.x) * BN;
+	const float *gA = A + static_cast<size_t>(by) * BM * K;
+	const float *gB = B + static_cast<size_t>(bx) * BN;
 	float4 ra[NA], rb[NB];
 	// Thread q of a k-tile: A's row q % BM, k-quad q / BM; B's row q / BQ.
 	auto load_global = [&](int k0) {
@@ -85,11 +120,11 @@ __global__ void __launch_bounds__(THREADS, 2)
 		}
 	};
 
-	float acc[8][8];
+	float acc[TM][TN];
 #pragma unroll
-	for (int i = 0; i < 8; i++)
+	for (int i = 0; i < TM; i++)
 #pragma unroll
-		for (int j = 0; j < 8; j++)
+		for (int j = 0; j < TN; j++)
 			acc[i][j] = 0.0f;
 
 	const int nk = K / BK;
@@ -105,18 +140,21 @@ __global__ void __launch_bounds__(THREADS, 2)
 		for (int k = 0; k < BK; k++) {
 			// Fragments loaded just before use (other warps cover the
 			// latency; double-buffering them measured slower).
-			float a[8], b[8];
+			float a[TM], b[TN];
 #pragma unroll
-			for (int h = 0; h < 2; h++) {
+			for (int h = 0; h < QM; h++) {
 				const float4 x = *reinterpret_cast<const float4 *>(&sA[L::a(s, k, am + 16 * h)]);
-				const float4 y = *reinterpret_cast<const float4 *>(&sB[L::b(s, k, bn + 32 * h)]);
 				a[4 * h] = x.x, a[4 * h + 1] = x.y, a[4 * h + 2] = x.z, a[4 * h + 3] = x.w;
+			}
+#pragma unroll
+			for (int h = 0; h < QN; h++) {
+				const float4 y = *reinterpret_cast<const float4 *>(&sB[L::b(s, k, bn + 32 * h)]);
 				b[4 * h] = y.x, b[4 * h + 1] = y.y, b[4 * h + 2] = y.z, b[4 * h + 3] = y.w;
 			}
 #pragma unroll
-			for (int i = 0; i < 8; i++)
+			for (int i = 0; i < TM; i++)
 #pragma unroll
-				for (int j = 0; j < 8; j++)
+				for (int j = 0; j < TN; j++)
 					acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
 		}
 		if (more) {
@@ -127,13 +165,13 @@ __global__ void __launch_bounds__(THREADS, 2)
 	}
 
 	// Rows 4 lm + i + 16 h, columns 4 ln + 32 h2 (+0..3) of the warp tile.
-	float *gC = C + (static_cast<size_t>(blockIdx.y) * BM + am) * N + static_cast<size_t>(blockIdx.x) * BN + bn;
+	float *gC = C + (static_cast<size_t>(by) * BM + am) * N + static_cast<size_t>(bx) * BN + bn;
 #pragma unroll
-	for (int h = 0; h < 2; h++)
+	for (int h = 0; h < QM; h++)
 #pragma unroll
 		for (int i = 0; i < 4; i++)
 #pragma unroll
-			for (int h2 = 0; h2 < 2; h2++) {
+			for (int h2 = 0; h2 < QN; h2++) {
 				const float *v = &acc[4 * h + i][4 * h2];
 				*reinterpret_cast<float4 *>(gC + static_cast<size_t>(16 * h + i) * N + 32 * h2) =
 					make_float4(v[0], v[1], v[2], v[3]);
@@ -141,10 +179,10 @@ __global__ void __launch_bounds__(THREADS, 2)
 }
 
 // M, N multiples of 128, K of 8.
-void sgemm(int M, int N, int K, const float *A, const float *B, float *C)
+template <class L = Sg8, int GROUP_M = 0> void sgemm(int M, int N, int K, const float *A, const float *B, float *C)
 {
 	const dim3 grid(N / BN, M / BM);
-	sgemm_tile<Sg8><<<grid, THREADS>>>(N, K, A, B, C);
+	sgemm_tile<L, GROUP_M><<<grid, L::THREADS>>>(M, N, K, A, B, C);
 }
 
 __global__ void fill_uniform(float *p, size_t n, uint64_t seed)
@@ -207,7 +245,8 @@ int main(int argc, char **argv)
 		CUDA_CHECK(cudaMalloc(&c, bytes));
 		fill_uniform<<<256, 256>>>(a, static_cast<size_t>(n) * n, 1);
 		fill_uniform<<<256, 256>>>(b, static_cast<size_t>(n) * n, 2);
-		sgemm(n, n, n, a, b, c);
+		sgemm<Sg8>(n, n, n, a, b, c);
+		sgemm<Sg8q>(n, n, n, a, b, c);
 		LAUNCH_CHECK();
 		CUDA_CHECK(cudaDeviceSynchronize());
 		return 0;
@@ -269,7 +308,13 @@ int main(int argc, char **argv)
 			table.add({"sgemm", name, size, "TFLOP/s", err < 1e-4 ? "ok" : "FAIL", ms, flop / (ms * 1e9),
 				   "cublas", ref_tf, err});
 		};
-		run("bankc sgemm 128x128x8", sgemm);
+		run("bankc sgemm 128x128x8", sgemm<Sg8>);
+		if (args.explore) {
+			run("bankc sgemm 128x128x8, grouped order 8", sgemm<Sg8, 8>);
+			run("bankc sgemm 128x128x8, grouped order 16", sgemm<Sg8, 16>);
+			run("bankc sgemm 128x128x8, 4 warps of 64x64", sgemm<Sg8q>);
+			run("bankc sgemm 128x128x8, 4 warps of 64x64, grouped order 8", sgemm<Sg8q, 8>);
+		}
 		CUDA_CHECK(cudaFree(A));
 		CUDA_CHECK(cudaFree(B));
 		CUDA_CHECK(cudaFree(C));

@@ -1,30 +1,42 @@
 // transpose.cu: tiled out-of-place transpose for f32, f64, f16 and i8 on
 // bankc-generated tiles (specs/templates.tile: tp_f32, tp_f64, tp_f16,
-// tp_i8), and its benchmark against cudaMemcpy D2D, cublasSgeam and the
-// textbook 32 x 33 / 32 x 32 kernels.
+// tp_i8 and the wide-drain tiles tp_f32w, tp_f16w, tp_i8w), and its
+// benchmark against cudaMemcpy D2D, cublasSgeam and the textbook 32 x 33 /
+// 32 x 32 kernels.
 //
-// Each block moves a T x T tile with 16-byte global accesses.  Fill: each
-// thread loads 16-byte vectors of input rows and stores them whole into the
-// tile.  Drain: warp group g gathers, for four output rows (input columns)
-// 4 * (g / NS) + lane / 8, the vector of V elements of input rows
-// V * (8 * (g % NS) + lane % 8) + i, i < V, one scalar shared load each,
-// and stores it as one 16-byte vector: 8 lanes write 128 contiguous bytes
-// of an output row.  The spec's accesses are exactly these instructions.
+// Each block moves NT tiles of T x T with 16-byte global accesses (V = 16 /
+// E elements of E bytes per vector).  Fill: each thread loads 16-byte
+// vectors of input rows and stores them whole into the tile.  Drain: the
+// tile is read in words of W bytes (G = W / E elements of one input row,
+// i.e. of G output rows); warp group g takes, for word column wc = 4 (g /
+// NS) + lane / 8 and row block rb = 8 (g % NS) + lane % 8 (NS = T / (8 V)),
+// the V words of input rows V rb + i, i < V, one shared load each,
+// transposes that V x G block in registers (byte permutes for E < 4) and
+// stores G output vectors, one per output row G wc + j: 8 lanes write 128
+// contiguous bytes of an output row.  W = E is the plain scalar gather;
+// W = 4 or 8 gathers G elements per load.  With NT > 1 the loads of the
+// next tile are in flight while this one drains.  The spec's accesses are
+// exactly these instructions.
 #include "bench.cuh"
 
 #include <thread>
 
 #include "tp_f16.cuh"
+#include "tp_f16w.cuh"
 #include "tp_f32.cuh"
+#include "tp_f32w.cuh"
 #include "tp_f64.cuh"
 #include "tp_i8.cuh"
+#include "tp_i8w.cuh"
 
 // Tile traits: the kernel reaches shared memory only through these, which
-// are the generated macros.  Elements move as raw bits of their width.
-#define TILE_TRAITS(Name, NAME, Elem, label)                                              \
+// are the generated macros; W is the drain's word width in the spec.
+// Elements move as raw bits of their width.
+#define TILE_TRAITS(Name, NAME, Elem, Wbytes, label)                                      \
 	struct Name {                                                                          \
 		using E = Elem;                                                                    \
 		static constexpr int T = NAME##_ROWS;                                              \
+		static constexpr int W = Wbytes;                                                   \
 		static constexpr int ELEMS = NAME##_ELEMS;                                         \
 		static constexpr int ALIGN = NAME##_ALIGN;                                         \
 		static constexpr const char *name = label;                                         \
@@ -35,10 +47,20 @@
 		static_assert(NAME##_BYTES == NAME##_ELEMS * NAME##_ELEM_BYTES, "footprint");       \
 	}
 
-TILE_TRAITS(TpF32, TP_F32, uint32_t, "f32");
-TILE_TRAITS(TpF64, TP_F64, uint64_t, "f64");
-TILE_TRAITS(TpF16, TP_F16, uint16_t, "f16");
-TILE_TRAITS(TpI8, TP_I8, uint8_t, "i8");
+TILE_TRAITS(TpF32, TP_F32, uint32_t, 4, "f32");
+TILE_TRAITS(TpF64, TP_F64, uint64_t, 8, "f64");
+TILE_TRAITS(TpF16, TP_F16, uint16_t, 2, "f16");
+TILE_TRAITS(TpI8, TP_I8, uint8_t, 1, "i8");
+TILE_TRAITS(TpF32W, TP_F32W, uint32_t, 8, "f32 wide");
+TILE_TRAITS(TpF16W, TP_F16W, uint16_t, 4, "f16 wide");
+TILE_TRAITS(TpI8W, TP_I8W, uint8_t, 4, "i8 wide");
+
+// A W-byte shared-memory word, as 32-bit pieces (one 64-bit piece for f64).
+template <int W, class E> struct Word;
+template <class E> struct Word<1, E> { using type = uint8_t; };
+template <class E> struct Word<2, E> { using type = uint16_t; };
+template <class E> struct Word<4, E> { using type = uint32_t; };
+template <class E> struct Word<8, E> { using type = std::conditional_t<sizeof(E) == 8, uint64_t, uint2>; };
 
 // V scalars of E bytes, in order, as one 16-byte vector.
 template <class E, int V> __device__ __forceinline__ uint4 pack(const E (&e)[V])
@@ -58,48 +80,107 @@ template <class E, int V> __device__ __forceinline__ uint4 pack(const E (&e)[V])
 	return make_uint4(w[0], w[1], w[2], w[3]);
 }
 
-template <class Tile, int THREADS>
+// The V x G block of words w (word i: G elements of input row i) as G
+// output vectors (vector j: element j of every word, in row order).
+template <class E, int W, int V, int G, class Wd> __device__ __forceinline__ void transpose_block(const Wd (&w)[V], uint4 (&out)[G])
+{
+	if constexpr (G == 1) {
+		E e[V];
+#pragma unroll
+		for (int i = 0; i < V; i++)
+			e[i] = static_cast<E>(w[i]);
+		out[0] = pack<E, V>(e);
+	} else if constexpr (sizeof(E) == 4) {	// f32, 8-byte words: G = 2, V = 4
+		out[0] = make_uint4(w[0].x, w[1].x, w[2].x, w[3].x);
+		out[1] = make_uint4(w[0].y, w[1].y, w[2].y, w[3].y);
+	} else if constexpr (sizeof(E) == 2) {	// f16, 4-byte words: G = 2, V = 8
+		uint32_t a[4], b[4];
+#pragma unroll
+		for (int k = 0; k < 4; k++) {
+			a[k] = __byte_perm(w[2 * k], w[2 * k + 1], 0x5410);	// low halves: output row 0
+			b[k] = __byte_perm(w[2 * k], w[2 * k + 1], 0x7632);	// high halves: output row 1
+		}
+		out[0] = make_uint4(a[0], a[1], a[2], a[3]);
+		out[1] = make_uint4(b[0], b[1], b[2], b[3]);
+	} else {	// i8, 4-byte words: G = 4, V = 16, four 4 x 4 byte transposes
+		uint32_t o[4][4];
+#pragma unroll
+		for (int k = 0; k < 4; k++) {
+			const uint32_t t0 = __byte_perm(w[4 * k], w[4 * k + 1], 0x5140);	// bytes 0, 1 interleaved
+			const uint32_t t1 = __byte_perm(w[4 * k], w[4 * k + 1], 0x7362);	// bytes 2, 3 interleaved
+			const uint32_t t2 = __byte_perm(w[4 * k + 2], w[4 * k + 3], 0x5140);
+			const uint32_t t3 = __byte_perm(w[4 * k + 2], w[4 * k + 3], 0x7362);
+			o[0][k] = __byte_perm(t0, t2, 0x5410);
+			o[1][k] = __byte_perm(t0, t2, 0x7632);
+			o[2][k] = __byte_perm(t1, t3, 0x5410);
+			o[3][k] = __byte_perm(t1, t3, 0x7632);
+		}
+#pragma unroll
+		for (int j = 0; j < 4; j++)
+			out[j] = make_uint4(o[j][0], o[j][1], o[j][2], o[j][3]);
+	}
+}
+
+template <class Tile, int THREADS, int NT>
 __global__ void __launch_bounds__(THREADS)
 	transpose_tile(const typename Tile::E *__restrict__ in, typename Tile::E *__restrict__ out, int rows, int cols)
 {
 	using E = typename Tile::E;
-	constexpr int T = Tile::T;
+	constexpr int T = Tile::T, W = Tile::W;
 	constexpr int V = 16 / sizeof(E);	// elements per 16-byte vector
+	constexpr int G = W / sizeof(E);	// elements per drain word
 	constexpr int VPR = T / V;		// vectors per tile row
 	constexpr int NV = T * VPR / THREADS;	// fill vectors per thread
 	constexpr int NS = VPR / 8;		// 128-byte segments per output row
 	constexpr int NW = THREADS / 32;
-	constexpr int NG = T / 4 * NS / NW;	// drain groups per warp
-	static_assert(T * VPR % THREADS == 0 && VPR % 8 == 0 && T / 4 * NS % NW == 0, "tile shape");
+	constexpr int NG = T / G / 4 * NS / NW;	// drain groups per warp
+	static_assert(W % sizeof(E) == 0 && (G == 1 || W == 4 || (W == 8 && sizeof(E) == 4)), "drain word");
+	static_assert(T * VPR % THREADS == 0 && VPR % 8 == 0 && T / G / 4 * NS % NW == 0, "tile shape");
+	using Wd = typename Word<W, E>::type;
 
 	__shared__ alignas(Tile::ALIGN < 16 ? 16 : Tile::ALIGN) E tile[Tile::ELEMS];
-	const int r0 = blockIdx.y * T, c0 = blockIdx.x * T;
-
-	// All loads first, so that each thread has NV 16-byte loads in flight.
-	uint4 v[NV];
-#pragma unroll
-	for (int j = 0; j < NV; j++) {
-		const int q = threadIdx.x + j * THREADS, r = q / VPR, c = q % VPR * V;
-		v[j] = __ldg(reinterpret_cast<const uint4 *>(in + static_cast<size_t>(r0 + r) * cols + c0 + c));
-	}
-#pragma unroll
-	for (int j = 0; j < NV; j++) {
-		const int q = threadIdx.x + j * THREADS, r = q / VPR, c = q % VPR * V;
-		*reinterpret_cast<uint4 *>(&tile[Tile::idx(r, c)]) = v[j];
-	}
-	__syncthreads();
-
+	const int r0 = blockIdx.y * T;
 	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+
+	// All loads first, so that each thread has NV 16-byte loads in flight;
+	// later tiles' loads are issued before the previous tile drains.
+	uint4 v[NV];
+	auto load = [&](int c0) {
 #pragma unroll
-	for (int k = 0; k < NG; k++) {
-		const int g = warp + k * NW;
-		const int oc = 4 * (g / NS) + lane / 8;		// output row in the tile
-		const int ir = V * (8 * (g % NS) + lane % 8);	// first input row
-		E e[V];
+		for (int j = 0; j < NV; j++) {
+			const int q = threadIdx.x + j * THREADS, r = q / VPR, c = q % VPR * V;
+			v[j] = __ldg(reinterpret_cast<const uint4 *>(in + static_cast<size_t>(r0 + r) * cols + c0 + c));
+		}
+	};
+	load(blockIdx.x * NT * T);
+#pragma unroll 1
+	for (int t = 0; t < NT; t++) {
+		const int c0 = (blockIdx.x * NT + t) * T;
+		if (t > 0)
+			__syncthreads();	// the previous tile's drain is done
 #pragma unroll
-		for (int i = 0; i < V; i++)
-			e[i] = tile[Tile::idx(ir + i, oc)];
-		*reinterpret_cast<uint4 *>(out + static_cast<size_t>(c0 + oc) * rows + r0 + ir) = pack(e);
+		for (int j = 0; j < NV; j++) {
+			const int q = threadIdx.x + j * THREADS, r = q / VPR, c = q % VPR * V;
+			*reinterpret_cast<uint4 *>(&tile[Tile::idx(r, c)]) = v[j];
+		}
+		__syncthreads();
+		if (t + 1 < NT)
+			load(c0 + T);
+#pragma unroll
+		for (int k = 0; k < NG; k++) {
+			const int g = warp + k * NW;
+			const int wc = 4 * (g / NS) + lane / 8;		// word column: output rows G wc + j
+			const int ir = V * (8 * (g % NS) + lane % 8);	// first input row
+			Wd w[V];
+#pragma unroll
+			for (int i = 0; i < V; i++)
+				w[i] = *reinterpret_cast<const Wd *>(&tile[Tile::idx(ir + i, G * wc)]);
+			uint4 o[G];
+			transpose_block<E, W, V, G>(w, o);
+#pragma unroll
+			for (int j = 0; j < G; j++)
+				*reinterpret_cast<uint4 *>(out + static_cast<size_t>(c0 + G * wc + j) * rows + r0 + ir) = o[j];
+		}
 	}
 }
 
@@ -211,20 +292,22 @@ void run(Ctx &x, const char *kernel, int rows, int cols, const char *ref, double
 	CUDA_CHECK(cudaFree(out));
 }
 
-// rows and cols multiples of the tile.
-template <class Tile, int THREADS> void launch_tile(const void *in, void *out, int rows, int cols)
+// rows a multiple of the tile, cols of NT tiles.
+template <class Tile, int THREADS, int NT = 1> void launch_tile(const void *in, void *out, int rows, int cols)
 {
 	using E = typename Tile::E;
-	const dim3 grid(cols / Tile::T, rows / Tile::T);
-	transpose_tile<Tile, THREADS><<<grid, THREADS>>>(static_cast<const E *>(in), static_cast<E *>(out), rows, cols);
+	const dim3 grid(cols / Tile::T / NT, rows / Tile::T);
+	transpose_tile<Tile, THREADS, NT><<<grid, THREADS>>>(static_cast<const E *>(in), static_cast<E *>(out), rows, cols);
 }
 
-template <class Tile, int THREADS> void run_tile(Ctx &x, int n, const char *ref, double ref_gbs)
+template <class Tile, int THREADS, int NT = 1> void run_tile(Ctx &x, int n, const char *ref, double ref_gbs)
 {
 	using E = typename Tile::E;
-	const std::string k = std::string("bankc ") + Tile::name + " " + std::to_string(Tile::T) + "x" +
-			      std::to_string(Tile::T) + " t" + std::to_string(THREADS);
-	run<E>(x, k.c_str(), n, n, ref, ref_gbs, [&](const E *in, E *out) { launch_tile<Tile, THREADS>(in, out, n, n); });
+	std::string k = std::string("bankc ") + Tile::name + " " + std::to_string(Tile::T) + "x" + std::to_string(Tile::T) +
+			" t" + std::to_string(THREADS);
+	if (NT > 1)
+		k += " x" + std::to_string(NT) + " tiles";
+	run<E>(x, k.c_str(), n, n, ref, ref_gbs, [&](const E *in, E *out) { launch_tile<Tile, THREADS, NT>(in, out, n, n); });
 }
 
 int main(int argc, char **argv)
@@ -242,6 +325,9 @@ int main(int argc, char **argv)
 		launch_tile<TpF64, 256>(in, out, n, n);
 		launch_tile<TpF16, 256>(in, out, n, n);
 		launch_tile<TpI8, 256>(in, out, n, n);
+		launch_tile<TpF32W, 512>(in, out, n, n);
+		launch_tile<TpF16W, 256>(in, out, n, n);
+		launch_tile<TpI8W, 256>(in, out, n, n);
 		LAUNCH_CHECK();
 		CUDA_CHECK(cudaDeviceSynchronize());
 		return 0;
@@ -286,11 +372,26 @@ int main(int argc, char **argv)
 		// 512 threads: the spec's; 256 for comparison (same instructions).
 		run_tile<TpF32, 512>(x, n, "geam", geam_gbs);
 		run_tile<TpF32, 256>(x, n, "geam", geam_gbs);
+		if (args.explore) {
+			run_tile<TpF32, 512, 2>(x, n, "geam", geam_gbs);
+			run_tile<TpF32, 512, 4>(x, n, "geam", geam_gbs);
+			run_tile<TpF32W, 512>(x, n, "geam", geam_gbs);
+			run_tile<TpF32W, 512, 2>(x, n, "geam", geam_gbs);
+		}
 		if (n == sizes.back()) {
 			// Other widths: against the copy, the same bytes moved.
 			run_tile<TpF64, 256>(x, n, "copy", copy_gbs);
 			run_tile<TpF16, 256>(x, n, "copy", copy_gbs);
 			run_tile<TpI8, 256>(x, n, "copy", copy_gbs);
+			if (args.explore) {
+				run_tile<TpF64, 256, 2>(x, n, "copy", copy_gbs);
+				run_tile<TpF16W, 256>(x, n, "copy", copy_gbs);
+				run_tile<TpF16W, 256, 2>(x, n, "copy", copy_gbs);
+				run_tile<TpF16W, 256, 4>(x, n, "copy", copy_gbs);
+				run_tile<TpI8W, 256>(x, n, "copy", copy_gbs);
+				run_tile<TpI8W, 256, 2>(x, n, "copy", copy_gbs);
+				run_tile<TpF16, 256, 2>(x, n, "copy", copy_gbs);
+			}
 		}
 	}
 	CUBLAS_CHECK(cublasDestroy(x.blas));

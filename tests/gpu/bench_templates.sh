@@ -1,32 +1,58 @@
 #!/usr/bin/env bash
-# bench_templates.sh [OUTDIR]
+# bench_templates.sh [--repeat N] [--explore] [--quick] [OUTDIR]
 #
 # On a machine with a GPU (sm_90), nvcc and cuBLAS: builds the template
 # tiles with bankc (specs/templates.tile -> out/templates-gen), compiles
-# templates/{transpose,sgemm,hgemm,hgemm_wgmma}.cu (the last for sm_90a),
-# runs each benchmark (checks against
-# the host / cuBLAS, then timings beside cudaMemcpy, cublasSgeam,
-# cublasSgemm and cublasGemmEx) and, where Nsight Compute is installed,
+# the programs of templates/ (the *_wgmma ones for sm_90a), runs each
+# benchmark N times (--repeat, default 5), each run a fresh process with
+# fresh random inputs that checks every result against the host or cuBLAS
+# before it times it, and merges the runs into medians and ranges
+# (templates/bench_summary.py).  Where Nsight Compute is installed, it then
 # profiles each template kernel once on a small size and sets its
 # shared-memory wavefronts beside the ideal and bankc's prediction.
 #
+# --explore also runs the variants each program keeps beside its template
+# (other tile shapes, stage counts, cluster and persistent on and off);
+# --quick runs small sizes only.
+#
 # Writes into OUTDIR (default out/bench-templates): env.txt (GPU, driver,
-# tools, date, command), build.log, NAME.log and NAME.csv per benchmark,
-# dmon.log (clocks and power), ncu.tsv and ncu.log.  Exits non-zero if a
-# build, check or run failed.
+# tools, date, command), build.log, NAME.rK.log and NAME.rK.csv for run K
+# of each program, NAME.csv (medians, ranges) and summary.md (their
+# tables, printed last), dmon.log (clocks and power), ncu.tsv and ncu.log.
+# Exits non-zero if a build, check or run failed.
 #
 # Environment: BANKC (default ./bankc), NVCC, NCU, ARCH (default sm_90),
-# RUN_TIMEOUT (seconds per benchmark program, default 300),
-# TEMPLATES (default "transpose sgemm hgemm hgemm_wgmma": which to build
-# and run),
+# RUN_TIMEOUT (seconds per run of a program, default 300),
+# TEMPLATES (default "transpose sgemm hgemm hgemm_wgmma fp8gemm_wgmma":
+# which to build and run),
 # NCU_DETAIL=1 (also Nsight Compute's speed-of-light, warp-state, compute
-# and occupancy sections for each GEMM kernel at 4096^3: ncu-detail.log).
+# and occupancy sections for each GEMM kernel at 4096^3: ncu-detail.log;
+# unset or 0: not), NCU_KERNELS (an extended regex: only the kernels of
+# the counter list whose regex it matches), SASS_DUMP=1 (the whole
+# disassembly of each *_wgmma program: sass-NAME.txt).
 set -uo pipefail
 
 die() { echo "bench_templates.sh: $*" >&2; exit 1; }
-[ $# -le 1 ] || { echo "usage: bench_templates.sh [OUTDIR]" >&2; exit 2; }
+usage() { echo "usage: bench_templates.sh [--repeat N] [--explore] [--quick] [OUTDIR]" >&2; exit 2; }
+args="$*"
+repeat=5
+progargs=()
+out=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--repeat)
+		[ $# -ge 2 ] || usage
+		case $2 in '' | *[!0-9]* | 0*) usage ;; esac
+		repeat=$2
+		shift 2
+		;;
+	--explore | --quick) progargs+=("$1"); shift ;;
+	-*) usage ;;
+	*) [ -z "$out" ] || usage; out=$1; shift ;;
+	esac
+done
 cd "$(dirname "$0")/../.." || die "no repository root"
-out=${1:-out/bench-templates}
+out=${out:-out/bench-templates}
 bankc=${BANKC:-./bankc}
 nvcc=${NVCC:-nvcc}
 ncu=${NCU:-ncu}
@@ -37,13 +63,13 @@ mkdir -p "$out" "$gen" "$bin" || die "cannot create $out"
 command -v "$nvcc" >/dev/null || die "$nvcc not found"
 fail=0
 # What an earlier run left in OUTDIR would read as this run's.
-rm -f "$out"/{env.txt,build.log,dmon.log,ncu.csv,ncu.log,ncu.tsv,ncu-detail.log} \
-	"$out"/{transpose,sgemm,hgemm,hgemm_wgmma}.{csv,log}
+rm -f "$out"/{env.txt,build.log,dmon.log,ncu.csv,ncu.log,ncu.tsv,ncu-detail.log,summary.md} \
+	"$out"/*.r[0-9]*.{csv,log} "$out"/{transpose,sgemm,hgemm,hgemm_wgmma,fp8gemm_wgmma}.{csv,log}
 
 {
 	echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-	echo "command: tests/gpu/bench_templates.sh $*"
-	echo "environment: TEMPLATES=${TEMPLATES:-} RUN_TIMEOUT=${RUN_TIMEOUT:-} NCU_DETAIL=${NCU_DETAIL:-} ARCH=${ARCH:-}"
+	echo "command: tests/gpu/bench_templates.sh $args"
+	echo "environment: TEMPLATES=${TEMPLATES:-} RUN_TIMEOUT=${RUN_TIMEOUT:-} NCU_DETAIL=${NCU_DETAIL:-} NCU_KERNELS=${NCU_KERNELS:-} SASS_DUMP=${SASS_DUMP:-} ARCH=${ARCH:-}"
 	echo "host: $(uname -srm)"
 	nvidia-smi --query-gpu=name,driver_version,pci.bus_id,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu \
 		--format=csv 2>&1
@@ -56,13 +82,15 @@ cat "$out/env.txt"
 # Tiles, then the programs, built in parallel.
 "$bankc" build specs/templates.tile -o "$gen" >"$out/build.log" 2>&1 || die "bankc build failed"
 "$bankc" compare specs/templates.tile >>"$out/build.log" 2>&1
-templates=${TEMPLATES:-transpose sgemm hgemm hgemm_wgmma}
+templates=${TEMPLATES:-transpose sgemm hgemm hgemm_wgmma fp8gemm_wgmma}
 flags=(-std=c++17 -O3 -Iruntime -I"$gen" -Xptxas -v)
 # wgmma and setmaxnreg exist only in the architecture-specific sm_90a.
-target() { if [ "$1" = hgemm_wgmma ]; then echo "-gencode=arch=compute_90a,code=sm_90a"; else echo "-arch=$arch"; fi; }
+target() { case $1 in *_wgmma) echo "-gencode=arch=compute_90a,code=sm_90a" ;; *) echo "-arch=$arch" ;; esac; }
+libs() { case $1 in fp8gemm_wgmma) echo "-lcublasLt -lcublas" ;; *) echo "-lcublas" ;; esac; }
 rm -f "$bin/failed"
 for t in $templates; do
-	("$nvcc" "${flags[@]}" "$(target "$t")" -o "$bin/$t" "templates/$t.cu" -lcublas >"$bin/$t.build.log" 2>&1 ||
+	# shellcheck disable=SC2046
+	("$nvcc" "${flags[@]}" "$(target "$t")" -o "$bin/$t" "templates/$t.cu" $(libs "$t") >"$bin/$t.build.log" 2>&1 ||
 		echo "$t" >>"$bin/failed") &
 done
 wait
@@ -77,8 +105,11 @@ fi
 # What the machine code uses: 16-byte shared loads, ldmatrix, mma.
 if command -v cuobjdump >/dev/null; then
 	for t in $templates; do
-		echo "== sass $t: $(cuobjdump -sass "$bin/$t" | grep -oE '\b(LDS(\.[A-Z0-9]+)*|STS(\.[A-Z0-9]+)*|LDSM(\.[A-Z0-9]+)*|HMMA(\.[A-Z0-9]+)*|HGMMA(\.[A-Za-z0-9]+)*|FFMA|LDL|STL|LDGSTS(\.[A-Z0-9]+)*|UTMALDG(\.[A-Z0-9]+)*)\b' |
+		echo "== sass $t: $(cuobjdump -sass "$bin/$t" | grep -oE '\b(LDS(\.[A-Z0-9]+)*|STS(\.[A-Z0-9]+)*|LDSM(\.[A-Z0-9]+)*|HMMA(\.[A-Z0-9]+)*|HGMMA(\.[A-Za-z0-9]+)*|FFMA|LDL|STL|LDGSTS(\.[A-Z0-9]+)*|UTMALDG(\.[A-Z0-9]+)*|UTMASTG(\.[A-Z0-9]+)*|STSM(\.[A-Z0-9]+)*|QGMMA(\.[A-Za-z0-9]+)*|SYNCS(\.[A-Z0-9]+)*|USETMAXREG(\.[A-Z0-9]+)*|PRMT)\b' |
 			sort | uniq -c | sort -rn | awk '{printf "%s %s; ", $2, $1}')" >>"$out/build.log"
+		if [ "${SASS_DUMP:-0}" != 0 ] && [ "${t%_wgmma}" != "$t" ]; then
+			cuobjdump -sass "$bin/$t" >"$out/sass-$t.txt" 2>&1
+		fi
 	done
 fi
 
@@ -88,31 +119,60 @@ if command -v nvidia-smi >/dev/null; then
 	nvidia-smi dmon -s pc -d 1 >"$out/dmon.log" 2>&1 &
 	dmon=$!
 fi
-# A program that ran out of time is not profiled: it would hang there too.
-ran=
-for t in $templates; do
-	echo "== $t"
-	timeout "${RUN_TIMEOUT:-300}" "$bin/$t" --csv "$out/$t.csv" 2>&1 | tee "$out/$t.log"
-	rc=${PIPESTATUS[0]}
-	[ "$rc" -eq 0 ] || { echo "$t: exit status $rc" | tee -a "$out/$t.log"; fail=1; }
-	[ "$rc" -eq 124 ] || ran="$ran $t"
+# Run k of every program, then run k + 1: the runs of one program are
+# spread over the whole session, not taken back to back.  A program that
+# ran out of time is neither run again nor profiled: it would hang there too.
+ran=" $templates "
+for k in $(seq 1 "$repeat"); do
+	for t in $templates; do
+		case $ran in *" $t "*) ;; *) continue ;; esac
+		echo "== $t, run $k of $repeat"
+		timeout "${RUN_TIMEOUT:-300}" "$bin/$t" --csv "$out/$t.r$k.csv" "${progargs[@]}" >"$out/$t.r$k.log" 2>&1
+		rc=$?
+		# The table once, from the first run; later runs only say how they ended.
+		if [ "$k" -eq 1 ]; then cat "$out/$t.r$k.log"; fi
+		[ "$rc" -eq 0 ] || { echo "$t: exit status $rc" | tee -a "$out/$t.r$k.log"; fail=1; }
+		[ "$rc" -ne 124 ] || ran=${ran/ $t / }
+	done
 done
-
 [ -n "$dmon" ] && kill "$dmon" 2>/dev/null
 
+# Medians and ranges over the runs, program by program.
+: >"$out/summary.md"
+for t in $templates; do
+	runs=()
+	for k in $(seq 1 "$repeat"); do [ -f "$out/$t.r$k.csv" ] && runs+=("$out/$t.r$k.csv"); done
+	echo "## $t" >>"$out/summary.md"
+	if [ ${#runs[@]} -eq 0 ]; then
+		echo "no run of $t wrote its table" >>"$out/summary.md"
+		fail=1
+	elif ! python3 templates/bench_summary.py "$out/$t.csv" "${runs[@]}" >>"$out/summary.md"; then
+		fail=1
+	fi
+	[ ${#runs[@]} -eq "$repeat" ] || { echo "only ${#runs[@]} of $repeat runs of $t wrote their table" >>"$out/summary.md"; fail=1; }
+	echo >>"$out/summary.md"
+done
+
 # Nsight Compute: each template kernel once (--profile: small sizes).
-# The wgmma kernel is not in this list: TMA writes its tiles and wgmma
-# reads them outside the LSU pipe these counters watch; its layout is
-# checked by the program itself (TMA boxes against HGW_*_IDX).
-# kernel regex (demangled name), binary, tiles, blocks, rounds per block
-kernels='TpF32 transpose tp_f32 256 1
-TpF64 transpose tp_f64 1024 1
-TpF16 transpose tp_f16 256 1
-TpI8 transpose tp_i8 64 1
+# In the wgmma kernels TMA writes the operand tiles and wgmma reads them
+# outside the LSU pipe these counters watch (their layouts are checked by
+# the programs themselves, TMA boxes against NAME_IDX); what the LSU pipe
+# sees there is the epilogue's stmatrix into the staging tile.
+# kernel regex (demangled name), binary, tiles, blocks (or output tiles),
+# rounds per block
+kernels='TpF32, transpose tp_f32 256 1
+TpF64, transpose tp_f64 1024 1
+TpF16, transpose tp_f16 256 1
+TpI8, transpose tp_i8 64 1
+TpF32W, transpose tp_f32w 256 1
+TpF16W, transpose tp_f16w 256 1
+TpI8W, transpose tp_i8w 64 1
 sgemm_tile sgemm sg8_a,sg8_b 16 64
-hgemm_tile hgemm hg128k32_a,hg128k32_b 16 16'
+hgemm_tile hgemm hg128k32_a,hg128k32_b 16 16
+gemm_sm90_tile<gemm90::InF16, hgemm_wgmma hgw_c128 8 1
+gemm_sm90_tile<gemm90::InE4M3, fp8gemm_wgmma hgw_c128 8 1'
 detail="$kernels
-hgemm_wgmma_tile hgemm_wgmma hgw_a,hgw_b 8 8"
+hgemm_wgmma_tile hgemm_wgmma - 8 8"
 m=l1tex__data_pipe_lsu_wavefronts_mem_shared
 c=l1tex__data_bank_conflicts_pipe_lsu_mem_shared
 metrics=${m}_op_ld.sum,${m}_op_st.sum,${c}_op_ld.sum,${c}_op_st.sum
@@ -121,6 +181,7 @@ if command -v "$ncu" >/dev/null; then
 	: >"$out/ncu.csv"
 	while read -r re prog tiles blocks rounds; do
 		case " $ran " in *" $prog "*) ;; *) continue ;; esac
+		[ -z "${NCU_KERNELS:-}" ] || printf '%s\n' "$re" | grep -Eq "$NCU_KERNELS" || continue
 		echo "== ncu $re ($prog)" >>"$out/ncu.log"
 		if timeout 120 "$ncu" --clock-control none --kernel-name-base demangled -k "regex:$re" -c 1 \
 			--metrics "$metrics" --csv --print-units base "$bin/$prog" --profile >"$bin/ncu.out" 2>>"$out/ncu.log"; then
@@ -135,10 +196,10 @@ if command -v "$ncu" >/dev/null; then
 		python3 templates/ncu_summary.py "$out/ncu.csv" "$gen" | tee "$out/ncu.tsv" || fail=1
 	fi
 	# NCU_DETAIL=1: where the GEMM kernels spend their time, at 4096^3.
-	if [ -n "${NCU_DETAIL:-}" ]; then
+	if [ "${NCU_DETAIL:-0}" != 0 ]; then
 		: >"$out/ncu-detail.log"
 		while read -r re prog _; do
-			case $prog in sgemm | hgemm | hgemm_wgmma) ;; *) continue ;; esac
+			case $prog in sgemm | hgemm | hgemm_wgmma | fp8gemm_wgmma) ;; *) continue ;; esac
 			case " $ran " in *" $prog "*) ;; *) continue ;; esac
 			echo "== ncu detail $re ($prog)" >>"$out/ncu-detail.log"
 			timeout 120 "$ncu" --clock-control none --kernel-name-base demangled -k "regex:$re" -c 1 \
@@ -150,5 +211,7 @@ else
 	echo "ncu not found: no counters" | tee "$out/ncu.tsv"
 fi
 
+# The tables last: the end of a log is what gets read.
+cat "$out/summary.md"
 echo "== results in $out"
 [ "$fail" -eq 0 ]
