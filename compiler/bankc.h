@@ -174,17 +174,20 @@ void expr_print(FILE *f, const Expr *e, const struct Access *a);
 
 typedef enum {
 	DT_F16, DT_BF16, DT_F32, DT_F64, DT_TF32, DT_I8, DT_U8, DT_I16, DT_I32,
-	DT_I64, DT_FP8E4M3, DT_FP8E5M2, DT_COUNT
+	DT_I64, DT_FP8E4M3, DT_FP8E5M2, DT_U16, DT_U32, DT_U64,
+	DT_FP6E2M3, DT_FP6E3M2, DT_FP4E2M1, DT_I4, DT_U4, DT_COUNT
 } Dtype;
 
 typedef struct {
 	const char *name;
-	int bytes;
+	int bytes;          /* 1 for the sub-byte types, whose tiles count bytes */
+	int bits;           /* 8 * bytes, or 4 and 6 for the sub-byte types */
 	const char *ctype;  /* C type of the same size, for emitted code */
 } DtypeInfo;
 
 typedef enum { ARCH_SM70, ARCH_SM75, ARCH_SM80, ARCH_SM86, ARCH_SM89,
-	ARCH_SM90, ARCH_COUNT } Arch;
+	ARCH_SM90, ARCH_SM90A, ARCH_SM100, ARCH_SM100A, ARCH_SM120,
+	ARCH_SM120A, ARCH_COUNT } Arch;
 
 typedef struct {
 	const char *name;
@@ -194,14 +197,24 @@ typedef struct {
 	int smem_reserved;          /* reserved by the system per block */
 	int threads_sm;             /* resident threads per SM */
 	int blocks_sm;              /* resident blocks per SM */
+	bool specific;              /* an "a" target: wgmma and setmaxnreg */
+	bool measured;              /* the bank model was measured on it */
 } ArchInfo;
 
-typedef enum { OP_LOAD, OP_STORE, OP_LDMATRIX, OP_STMATRIX, OP_CPASYNC } OpKind;
+typedef enum { OP_LOAD, OP_STORE, OP_LDMATRIX, OP_STMATRIX, OP_CPASYNC,
+	OP_ATOM } OpKind;
+
+/* Shared-memory atomics: the operation, which decides the cost only by
+ * being a compare-and-swap or not (measured, tests/data/probe_h200_atom). */
+typedef enum { AOP_NONE, AOP_ADD, AOP_MIN, AOP_MAX, AOP_INC, AOP_DEC,
+	AOP_AND, AOP_OR, AOP_XOR, AOP_EXCH, AOP_CAS } AtomOp;
 
 typedef struct {
 	OpKind kind;
 	int nmat;           /* ldmatrix/stmatrix: 1, 2 or 4 */
 	bool trans;
+	bool red;           /* OP_ATOM: red (no value returned), not atom */
+	AtomOp aop;         /* OP_ATOM: the operation (AOP_NONE: unnamed) */
 } Op;
 
 extern const DtypeInfo tab_dtype[DT_COUNT];
@@ -358,10 +371,11 @@ bool sim_inst(const Geom *g, Op op, int bytes, uint32_t mask,
               const int64_t addr[WARP], SimResult *r, const char **err);
 
 /* The distinct words each bank serves in one phase of an instruction
+ * (for atomics: the lanes, which are served one by one)
  * (lanes, bytes and addresses as for sim_inst): every bank's count in
  * count[0 .. banks-1]; returns the largest.  For naming every bank that
  * conflicts, not for the search's inner loop. */
-int sim_phase_banks(const Geom *g, int bytes, uint32_t lanes,
+int sim_phase_banks(const Geom *g, Op op, int bytes, uint32_t lanes,
                     const int64_t *addr, int count[64]);
 /* "banks 0, 8, 16, 24 x 4; 1, 9 x 2": the banks serving more than one
  * word, most-loaded first, into buf. */

@@ -123,6 +123,16 @@ static void check_vec(Diag *d, const Tile *t, Access *a)
 			diag_error(d, a->vec_pos, "%s moves 16 bytes per row address: "
 			           "vec must be %d for %s", opn, 16 / es,
 			           tab_dtype[t->dtype].name);
+	} else if (a->op.kind == OP_ATOM) {
+		if (bytes == 8 && a->op.aop != AOP_CAS)
+			diag_error(d, a->vec_pos, "%s of 8 bytes runs as a compare-and-swap "
+			           "loop whose length depends on timing; bankc models "
+			           "'atom.cas' of 8 bytes (write the loop's expected tries "
+			           "as its weight)", opn);
+		if (bytes != 4 && bytes != 8)
+			diag_error(d, a->vec_pos, "shared atomics move 4 bytes per lane "
+			           "(8 for atom.cas), not %lld (vec %d of %s)",
+			           (long long)bytes, a->vec, tab_dtype[t->dtype].name);
 	} else if (a->op.kind == OP_CPASYNC) {
 		if (bytes != 4 && bytes != 8 && bytes != 16)
 			diag_error(d, a->vec_pos, "cp.async copies 4, 8 or 16 bytes per "

@@ -36,7 +36,7 @@ static void print_conflicts(const Geom *g, const Layout *l, const Tile *t,
 				continue;
 			int count[64];
 			char text[512];
-			sim_phase_banks(g, bytes, r->phase[k].lanes, addr, count);
+			sim_phase_banks(g, a->op, bytes, r->phase[k].lanes, addr, count);
 			sim_conflict_text(count, g->banks, text, sizeof text);
 			printf("%s %d: %s", any ? ";" : "", k, text);
 			any = true;
@@ -127,7 +127,7 @@ static json_t *access_json(const Geom *g, const Layout *l, const Tile *t,
 			json_t *conf = json_array();
 			if (a->op.kind != OP_CPASYNC && r.phase[k].wavefronts > 1) {
 				int count[64];
-				sim_phase_banks(g, bytes, r.phase[k].lanes, addr, count);
+				sim_phase_banks(g, a->op, bytes, r.phase[k].lanes, addr, count);
 				for (int b = 0; b < g->banks; b++)
 					if (count[b] > 1)
 						json_array_append_new(conf, json_pack("{s:i, s:i}",

@@ -634,9 +634,13 @@ static void access(Parser *ps, Tile *t)
 			"ldmatrix.x4", "ldmatrix.x1.trans", "ldmatrix.x2.trans",
 			"ldmatrix.x4.trans", "stmatrix.x1", "stmatrix.x2",
 			"stmatrix.x4", "stmatrix.x1.trans", "stmatrix.x2.trans",
-			"stmatrix.x4.trans", NULL};
-		unknown_of(ps, "operation", ops, "load, store, cp.async, or "
-		           "ldmatrix/stmatrix .x1, .x2 or .x4, optionally .trans");
+			"stmatrix.x4.trans", "atom", "atom.add", "atom.min", "atom.max",
+			"atom.inc", "atom.dec", "atom.and", "atom.or", "atom.xor",
+			"atom.exch", "atom.cas", "red", "red.add", "red.min", "red.max",
+			"red.inc", "red.dec", "red.and", "red.or", "red.xor", NULL};
+		unknown_of(ps, "operation", ops, "load, store, cp.async, "
+		           "ldmatrix/stmatrix .x1, .x2 or .x4 (optionally .trans), "
+		           "atom[.OP] or red[.OP]");
 	}
 	next(ps);
 	bool weight_given = false;

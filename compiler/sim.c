@@ -80,12 +80,23 @@ static void cost_phase(const Geom *g, int bytes, uint32_t lanes,
 	ph->wavefronts = count_words(g, bytes, lanes, addr, count, &ph->bank);
 }
 
-int sim_phase_banks(const Geom *g, int bytes, uint32_t lanes,
+int sim_phase_banks(const Geom *g, Op op, int bytes, uint32_t lanes,
                     const int64_t *addr, int count[64])
 {
 	int bank;
 	memset(count, 0, 64 * sizeof *count);
-	return count_words(g, bytes, lanes, addr, count, &bank);
+	if (op.kind != OP_ATOM)
+		return count_words(g, bytes, lanes, addr, count, &bank);
+	int most = 0;           /* atomics: every lane counts, not every word */
+	for (int n = 0; n < WARP; n++)
+		if (lanes >> n & 1)
+			for (int64_t w = addr[n] / g->bank_bytes;
+			     w <= (addr[n] + bytes - 1) / g->bank_bytes; w++) {
+				int b = (int)(w % g->banks);
+				if (++count[b] > most)
+					most = count[b];
+			}
+	return most;
 }
 
 /* cp.async's shared-memory side is not a bank access (rule 9): it does
@@ -126,6 +137,45 @@ static void cost_cpasync(uint32_t mask, int bytes, const int64_t *addr,
 	r->counted = 0;
 }
 
+/* Shared-memory atomics (measured on an H200, tests/data/
+ * probe_h200_atom.tsv): every active lane is served on its own, lanes on
+ * one address included (no broadcast: they serialise), so a phase takes
+ * as many wavefronts as the most lanes whose operand lies in one bank;
+ * compare-and-swap takes twice that.  Phases as for loads and stores of
+ * the width, never merged. */
+static void cost_atomic(const Geom *g, Op op, int bytes, uint32_t mask,
+                        const int64_t *addr, SimResult *r)
+{
+	int per = g->banks * g->bank_bytes / bytes;
+	per = per > WARP ? WARP : per < 1 ? 1 : per;
+	int mult = op.aop == AOP_CAS ? 2 : 1;
+	r->nphase = WARP / per;
+	for (int k = 0; k < r->nphase; k++) {
+		uint32_t lanes = (per == WARP ? 0xffffffffu
+		                  : ((1u << per) - 1) << (k * per)) & mask;
+		Phase *ph = &r->phase[k];
+		int count[64] = {0}, most = 0;
+		ph->lanes = lanes;
+		ph->bank = -1;
+		for (int n = 0; n < WARP; n++) {
+			if (!(lanes >> n & 1))
+				continue;
+			int64_t w0 = addr[n] / g->bank_bytes;
+			int64_t w1 = (addr[n] + bytes - 1) / g->bank_bytes;
+			for (int64_t w = w0; w <= w1; w++) {
+				int b = (int)(w % g->banks);
+				if (++count[b] > most || (count[b] == most && b < ph->bank))
+					most = count[b], ph->bank = b;
+			}
+		}
+		ph->wavefronts = mult * most;
+		ph->ideal = lanes ? mult : 0;
+		r->wavefronts += ph->wavefronts;
+		r->ideal += ph->ideal;
+	}
+	r->counted = r->wavefronts;
+}
+
 bool sim_inst(const Geom *g, Op op, int bytes, uint32_t mask,
               const int64_t addr[WARP], SimResult *r, const char **err)
 {
@@ -143,6 +193,11 @@ bool sim_inst(const Geom *g, Op op, int bytes, uint32_t mask,
 		}
 		/* rule 2: .x1 reads lanes 0-7's addresses, .x2 lanes 0-15's */
 		mask &= op.nmat == 4 ? 0xffffffffu : (1u << (8 * op.nmat)) - 1;
+	} else if (op.kind == OP_ATOM) {
+		if (bytes != 4 && !(bytes == 8 && op.aop == AOP_CAS)) {
+			*err = "shared atomics are 4 bytes, or 8 for compare-and-swap";
+			return false;
+		}
 	} else if (op.kind == OP_CPASYNC ? bytes != 4 && bytes != 8 && bytes != 16
 	           : bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8 &&
 	             bytes != 16) {
@@ -164,6 +219,10 @@ bool sim_inst(const Geom *g, Op op, int bytes, uint32_t mask,
 	}
 	if (op.kind == OP_CPASYNC) {
 		cost_cpasync(mask, bytes, addr, r);
+		return true;
+	}
+	if (op.kind == OP_ATOM) {
+		cost_atomic(g, op, bytes, mask, addr, r);
 		return true;
 	}
 

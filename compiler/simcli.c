@@ -72,7 +72,7 @@ static void print_map(const Geom *g, Op op, int bytes, uint32_t mask,
 		printf("\nphase %d: %d wavefront%s (ideal %d)", k, ph->wavefronts,
 		       ph->wavefronts == 1 ? "" : "s", ph->ideal);
 		int count[64];
-		sim_phase_banks(g, bytes, ph->lanes, addr, count);
+		sim_phase_banks(g, op, bytes, ph->lanes, addr, count);
 		if (ph->wavefronts > 1) {
 			char text[512];
 			sim_conflict_text(count, g->banks, text, sizeof text);

@@ -37,8 +37,11 @@
 		}                                                                   \
 	} while (0)
 
+/* BANKC_ATOM is any 4-byte shared atomic but compare-and-swap (they
+ * cost the same: issued as atom.add), BANKC_ATOMCAS compare-and-swap of
+ * 4 or 8 bytes. */
 enum { BANKC_LOAD, BANKC_STORE, BANKC_LDMATRIX, BANKC_STMATRIX,
-	BANKC_CPASYNC };
+	BANKC_CPASYNC, BANKC_ATOM, BANKC_ATOMCAS };
 
 struct bankc_access {
 	const char *name;
@@ -76,7 +79,8 @@ __host__ __device__ inline void bankc_put(unsigned char *p, int e,
 
 __host__ __device__ inline bool bankc_is_store(int op)
 {
-	return op == BANKC_STORE || op == BANKC_STMATRIX || op == BANKC_CPASYNC;
+	return op == BANKC_STORE || op == BANKC_STMATRIX || op == BANKC_CPASYNC ||
+	       op == BANKC_ATOM || op == BANKC_ATOMCAS;
 }
 
 /* Row-major, for the comparison. */
@@ -122,8 +126,7 @@ __global__ void bankc_store_pass(L lay, int elem, long long stage_bytes,
 	__syncthreads();
 	for (int a = 0; a < nacc; a++) {
 		const bankc_dev_access &x = acc[a];
-		if (x.op != BANKC_STORE && x.op != BANKC_STMATRIX &&
-		    x.op != BANKC_CPASYNC)
+		if (!bankc_is_store(x.op))
 			continue;
 		for (int i = 0; i < x.ninst; i++) {
 			int k = x.first + i;
@@ -148,6 +151,17 @@ __global__ void bankc_store_pass(L lay, int elem, long long stage_bytes,
 #else
 					memcpy(p, src, x.bytes);
 #endif
+				} else if (x.op == BANKC_ATOM || x.op == BANKC_ATOMCAS) {
+					/* an atomic writes its element the atomic way: the
+					 * exchange, or the swap of the poison */
+					unsigned long long v = bankc_value(r, c);
+					if (x.bytes == 8)
+						atomicCAS((unsigned long long *)p, 0xA5A5A5A5A5A5A5A5ull,
+						          v);
+					else if (x.op == BANKC_ATOMCAS)
+						atomicCAS((unsigned *)p, 0xA5A5A5A5u, (unsigned)v);
+					else
+						atomicExch((unsigned *)p, (unsigned)v);
 				} else {
 					/* one vector store of the lane's elements */
 					unsigned char v[16];
@@ -285,6 +299,20 @@ __device__ __forceinline__ unsigned bankc_issue(unsigned a, unsigned v)
 			asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
 			             : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "r"(a) : "memory");
 #endif
+	} else if (OP == BANKC_ATOM) {
+		asm volatile("atom.shared.add.u32 %0, [%1], %2;"
+		             : "=r"(x) : "r"(a), "r"(v) : "memory");
+	} else if (OP == BANKC_ATOMCAS) {
+		if (BYTES == 8) {
+			unsigned long long o;
+			asm volatile("atom.shared.cas.b64 %0, [%1], %2, %3;"
+			             : "=l"(o) : "r"(a), "l"((unsigned long long)v),
+			               "l"((unsigned long long)v + 1) : "memory");
+			x = (unsigned)o;
+		} else {
+			asm volatile("atom.shared.cas.b32 %0, [%1], %2, %3;"
+			             : "=r"(x) : "r"(a), "r"(v), "r"(v + 1) : "memory");
+		}
 	} else if (OP == BANKC_STMATRIX) {
 #if __CUDA_ARCH__ >= 900
 		if (NMAT == 1 && !TRANS)
@@ -409,7 +437,8 @@ typedef void (*bankc_count_fn)(const int *, const unsigned *, int, unsigned,
 	X(BANKC_STMATRIX, 16, 4, 0) X(BANKC_STMATRIX, 16, 1, 1)                  \
 	X(BANKC_STMATRIX, 16, 2, 1) X(BANKC_STMATRIX, 16, 4, 1)                  \
 	X(BANKC_CPASYNC, 4, 0, 0) X(BANKC_CPASYNC, 8, 0, 0)                      \
-	X(BANKC_CPASYNC, 16, 0, 0)
+	X(BANKC_CPASYNC, 16, 0, 0) X(BANKC_ATOM, 4, 0, 0)                        \
+	X(BANKC_ATOMCAS, 4, 0, 0) X(BANKC_ATOMCAS, 8, 0, 0)
 
 static bankc_time_fn bankc_time_for(const bankc_access &a)
 {

@@ -42,9 +42,10 @@ fi
 "$tmp/probe" "$in" || die "probe failed on $in"
 
 # Every shared-memory wavefront and bank-conflict counter this ncu knows,
-# per operation (op_ld, op_st and, where they exist, op_atom, op_red, ...):
-# the wavefronts column is the sum of the per-operation ones, and all of
-# them go to OUT.metrics.tsv.
+# per operation, and the shared instruction counts, go to OUT.metrics.tsv;
+# the wavefronts column is op_ld + op_st + op_atom (+ op_red where it
+# exists).  op_misc holds the per-launch wavefront that is no instruction;
+# op_gmma, op_ldgsts and op_ipa are other pipes.
 if "$ncu" --query-metrics >"$tmp/query.txt" 2>/dev/null; then
     extra=$( (grep -oE '^(l1tex__data_pipe_lsu_wavefronts_mem_shared|l1tex__data_bank_conflicts_pipe_lsu_mem_shared)(_op_[a-z]+)?\b' "$tmp/query.txt"
               grep -oE '^(l1tex__[a-z_]*mem_shared_op_(atom|red)|smsp__(sass_)?inst_executed_op_shared[a-z_]*)\b' "$tmp/query.txt") |
@@ -89,7 +90,7 @@ ncuv=$("$ncu" --version | tail -n 1) || true
 # wavefront on an H200); the header records that baseline, and rows whose
 # excess differs from it are reported.
 awk -v metric="$metric" -v out="$tmp/out.tsv" \
-    -v hdr1="# Measured by tests/gpu/probe.sh with Nsight Compute: wavefronts = $metric""_op_ld.sum + _op_st.sum (+ any other _op_*.sum)" \
+    -v hdr1="# Measured by tests/gpu/probe.sh with Nsight Compute: wavefronts = $metric""_op_ld.sum + _op_st.sum + _op_atom.sum" \
     -v hdr2="# gpu: ${gpu:-unknown} (nvidia-smi); device 0: ${dev:-unknown}" \
     -v hdr3="# cuda: ${cuda:-unknown}; ncu: ${ncuv:-unknown}; built with -arch=$arch" \
     -v hdr4="# date: $(date -u +%Y-%m-%dT%H:%M:%SZ); command: probe.sh $in $out" '
@@ -143,7 +144,7 @@ FILENAME == ARGV[1] {
     if (m == metric ".sum") k = "total"
     else if (m == metric "_op_ld.sum") k = "ld"
     else if (m == metric "_op_st.sum") k = "st"
-    else if (m ~ ("^" metric "_op_[a-z]+\\.sum$")) k = "op"
+    else if (m ~ ("^" metric "_op_(atom|red)\\.sum$")) k = "op"
     else next
     if (id !~ /^[0-9]+$/) fail("ncu CSV: bad launch ID " id)
     name = f[col["Kernel Name"]]

@@ -3,7 +3,7 @@
  * imply for any pattern. */
 #include "testutil.h"
 
-static const Op LOAD = {OP_LOAD, 0, false}, STORE = {OP_STORE, 0, false};
+static const Op LOAD = {.kind = OP_LOAD}, STORE = {.kind = OP_STORE};
 
 static SimResult sim(const Geom *g, Op op, int bytes, uint32_t mask,
                      const int64_t *addr)
@@ -57,6 +57,13 @@ static void test_table_probe(void **state)
 	check_table("tests/data/probe_h200.tsv", 200);
 }
 
+/* Shared atomics, measured on the H200: every native atomic row. */
+static void test_table_atomics(void **state)
+{
+	(void)state;
+	check_table("tests/data/probe_h200_atom.tsv", 100);
+}
+
 static void fill(int64_t *a, int64_t base, int64_t stride)
 {
 	for (int i = 0; i < WARP; i++)
@@ -90,7 +97,7 @@ static void test_hand_cases(void **state)
 	assert_int_equal(sim(&k8, LOAD, 8, ~0u, a).wavefronts, 32);
 	/* cp.async: 128-byte segments, invisible to the counters */
 	fill(a, 0, 144);
-	r = sim(g, (Op){OP_CPASYNC, 0, false}, 16, ~0u, a);
+	r = sim(g, (Op){.kind = OP_CPASYNC}, 16, ~0u, a);
 	assert_int_equal(r.wavefronts, 32);
 	assert_int_equal(r.counted, 0);
 	/* rule 4 can be switched off for other hardware */
@@ -99,6 +106,35 @@ static void test_hand_cases(void **state)
 		a[i] = 0;
 	assert_int_equal(sim(&nm, LOAD, 16, ~0u, a).wavefronts, 4);
 	assert_int_equal(sim(g, LOAD, 16, ~0u, a).wavefronts, 2);
+}
+
+/* The atomic rules by hand: lanes on one address are not merged, each
+ * lane counts in its bank; compare-and-swap counts twice; 8-byte CAS in
+ * two phases of 16 lanes; widths other than 4 (8 for CAS) refused. */
+static void test_atomic_rules(void **state)
+{
+	(void)state;
+	const Geom *g = &sim_geom_default;
+	Op atom = {OP_ATOM, 0, false, false, AOP_ADD};
+	Op cas = {OP_ATOM, 0, false, false, AOP_CAS};
+	int64_t a[WARP];
+	fill(a, 0, 0);                              /* one address */
+	assert_int_equal(sim(g, atom, 4, 0xffffffffu, a).wavefronts, 32);
+	assert_int_equal(sim(g, LOAD, 4, 0xffffffffu, a).wavefronts, 1);
+	fill(a, 0, 4);
+	assert_int_equal(sim(g, atom, 4, 0xffffffffu, a).wavefronts, 1);
+	assert_int_equal(sim(g, cas, 4, 0xffffffffu, a).wavefronts, 2);
+	for (int n = 0; n < WARP; n++)
+		a[n] = (n / 4) * 4;                     /* 4 lanes a word */
+	assert_int_equal(sim(g, atom, 4, 0xffffffffu, a).wavefronts, 4);
+	fill(a, 0, 8);
+	SimResult r = sim(g, cas, 8, 0xffffffffu, a);
+	assert_int_equal(r.nphase, 2);
+	assert_int_equal(r.wavefronts, 4);
+	assert_int_equal(r.ideal, 4);
+	const char *err;
+	assert_false(sim_inst(g, atom, 8, 0xffffffffu, a, &r, &err));
+	assert_false(sim_inst(g, atom, 2, 0xffffffffu, a, &r, &err));
 }
 
 static void test_rejects(void **state)
@@ -239,6 +275,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table_sm90),
 		cmocka_unit_test(test_table_probe),
+		cmocka_unit_test(test_table_atomics),
+		cmocka_unit_test(test_atomic_rules),
 		cmocka_unit_test(test_hand_cases),
 		cmocka_unit_test(test_rejects),
 		cmocka_unit_test(test_prop_permute),
