@@ -260,7 +260,9 @@ typedef struct Access {
 	Pos pos;
 	Op op;
 	Pos op_pos;
-	int vec;            /* elements per lane (per row address for ldmatrix) */
+	int vec;            /* elements per lane (per row address for ldmatrix);
+	                     * bytes for sub-byte element types */
+	int evec;           /* sub-byte types: the elements vec was given as */
 	Pos vec_pos;
 	bool vec_given;
 	int64_t weight;
@@ -293,6 +295,9 @@ typedef struct {
 	unsigned given;     /* 1 << TileKey */
 	int rows, cols, stages;
 	int len;            /* 1-D tiles (`shape N;`): N, checked as 1 x N */
+	/* Sub-byte element types are laid out byte by byte: after checking,
+	 * cols (and len) count bytes, and ecols (elen) keep the elements. */
+	int ecols, elen;
 	Dtype dtype;
 	Arch arch;
 	unsigned allow;     /* XF_* */
@@ -319,6 +324,7 @@ void parse_unit(Pool *p, Diag *d, Unit *u);
 /* Check every tile and expand each access into warp instructions. */
 void check_unit(Pool *p, Diag *d, Unit *u);
 int64_t tile_elem_bytes(const Tile *t);
+int tile_elem_bits(const Tile *t);     /* 4 or 6 for sub-byte types */
 int64_t tile_bytes(const Tile *t);      /* row-major, all stages */
 
 /* Read FILE and run parse + check; returns false (diagnostics printed) on

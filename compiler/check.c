@@ -11,6 +11,28 @@ int64_t tile_elem_bytes(const Tile *t)
 	return tab_dtype[t->dtype].bytes;
 }
 
+int tile_elem_bits(const Tile *t)
+{
+	return tab_dtype[t->dtype].bits;
+}
+
+/* Sub-byte types: a tile of them is a tile of bytes, rows whole bytes. */
+static void to_bytes(Diag *d, Tile *t)
+{
+	int bits = tile_elem_bits(t);
+	t->ecols = t->cols;
+	t->elen = t->len;
+	if (bits >= 8)
+		return;
+	if ((int64_t)t->cols * bits % 8)
+		diag_error(d, t->key[K_SHAPE], "rows of %d %s elements (%d bits "
+		           "each) do not end on a byte", t->cols,
+		           tab_dtype[t->dtype].name, bits);
+	t->cols = t->cols * bits / 8;
+	if (t->len)
+		t->len = t->cols;
+}
+
 /* Row-major footprint of all stages, each stage starting aligned: the
  * least any layout needs, so a tile over the limits has no layout. */
 int64_t tile_bytes(const Tile *t)
@@ -23,6 +45,16 @@ int64_t tile_bytes(const Tile *t)
 static bool pow2(int64_t v)
 {
 	return v > 0 && (v & (v - 1)) == 0;
+}
+
+static int gcd_int(int a, int b)
+{
+	while (b) {
+		int r = a % b;
+		a = b;
+		b = r;
+	}
+	return a;
 }
 
 static const char *const key_word[K_COUNT] = {
@@ -38,6 +70,7 @@ static void check_tile_keys(Diag *d, Tile *t)
 			           key_word[required[i]]);
 	const ArchInfo *ar = &tab_arch[t->arch];
 	int64_t es = tile_elem_bytes(t);
+	to_bytes(d, t);
 	if (t->len == 0 && t->cols == 0 && t->rows == 1)
 		diag_error(d, t->key[K_SHAPE], "empty tile: shape 0");
 	if (t->len > MAX_LEN)
@@ -117,6 +150,25 @@ static void check_vec(Diag *d, const Tile *t, Access *a)
 	}
 	if (a->vec < 1)
 		diag_error(d, a->vec_pos, "vector width must be at least 1");
+	int bits = tile_elem_bits(t);
+	a->evec = a->vec;
+	if (bits < 8) {
+		/* a lane moves whole bytes: vec counts elements, then bytes */
+		if (!a->vec_given && !op_is_matrix(a->op) && a->op.kind != OP_CPASYNC)
+			a->evec = a->vec = 8 / gcd_int(8, bits);
+		else if (!a->vec_given)
+			a->evec = a->vec = 16 * 8 / bits;
+		if (bits == 6)
+			diag_error(d, a->vec_pos, "no whole number of %s elements (6 bits) "
+			           "fills the 1, 2, 4, 8 or 16 bytes a lane moves: describe "
+			           "packed 6-bit data as a tile of bytes (dtype u8)",
+			           tab_dtype[t->dtype].name);
+		if ((int64_t)a->evec * bits % 8)
+			diag_error(d, a->vec_pos, "a lane moves whole bytes: %d %s "
+			           "elements are %d bits", a->evec,
+			           tab_dtype[t->dtype].name, a->evec * bits);
+		a->vec = a->evec * bits / 8;
+	}
 	int64_t bytes = (int64_t)a->vec * es;
 	if (op_is_matrix(a->op)) {
 		if (bytes != 16)
@@ -214,6 +266,25 @@ static void check_coord(Diag *d, const Tile *t, const Access *a,
 	diag_error(d, cp, "access '%s': column %lld is not a multiple of the "
 	           "vector width %d, so the vector is misaligned%s", a->name,
 	           (long long)c, a->vec, w);
+}
+
+/* A sub-byte element's column, as the column of the byte it starts: it
+ * must start one (vectors of whole bytes, aligned as their elements). */
+static int64_t sub_byte_col(Diag *d, const Tile *t, const Access *a,
+                            int64_t c, int lane, const int64_t *vars, int bits)
+{
+	if (c >= 0 && c < t->ecols && c * bits % 8 == 0 && c % a->evec == 0)
+		return c * bits / 8;
+	char w[256] = "";
+	where(w, sizeof w, a, lane, vars, a->nloops);
+	Pos cp = expr_start(a->idx ? a->idx : a->col);
+	if (c < 0 || c >= t->ecols)
+		diag_error(d, cp, "access '%s' reaches %s %lld, outside the tile's "
+		           "%s 0..%d%s", a->name, a->idx ? "element" : "column",
+		           (long long)c, a->idx ? "elements" : "columns", t->ecols - 1, w);
+	diag_error(d, cp, "access '%s': %s %lld is not a multiple of the vector "
+	           "width %d, so the vector is misaligned%s", a->name,
+	           a->idx ? "element" : "column", (long long)c, a->evec, w);
 }
 
 /* Shorthand: lanes take consecutive vectors of the tile in row-major
@@ -361,9 +432,12 @@ static void visit(Walk *w)
 	}
 	if (a->stage_e)
 		lanes_eval(w, a->stage_e, mask, st);
+	int bits = tile_elem_bits(t);
 	for (int n = 0; n < lanes; n++) {
 		if (!(mask >> n & 1))
 			continue;
+		if (bits < 8)
+			c[n] = sub_byte_col(w->d, t, a, c[n], n, w->vars, bits);
 		check_coord(w->d, t, a, r[n], c[n], n, w->vars);
 		int64_t s = a->stage_e ? st[n] : 0;
 		if (s < 0 || s >= t->stages) {

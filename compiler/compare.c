@@ -49,17 +49,22 @@ static void print_tile(const Tile *t, const Solution *s, const Baseline *b,
                        int nb, int show)
 {
 	if (t->len)
-		printf("tile %s: %d %s (as %d x %d)", t->name, t->len,
+		printf("tile %s: %d %s (as %d x %d)", t->name, t->elen,
 		       tab_dtype[t->dtype].name, t->rows, t->cols);
 	else
-		printf("tile %s: %d x %d %s", t->name, t->rows, t->cols,
+		printf("tile %s: %d x %d %s", t->name, t->rows, t->ecols,
 		       tab_dtype[t->dtype].name);
+	if (tile_elem_bits(t) < 8)
+		printf(" (%d bytes a row)", t->cols);
 	if (t->stages > 1)
 		printf(" x %d stages", t->stages);
 	printf(", %s", tab_arch[t->arch].name);
 	if (t->threads)
 		printf(", %d threads", t->threads);
 	printf("\n");
+	if (!tab_arch[t->arch].measured)
+		printf("  bank model: assumed for %s (measured on sm_90)\n",
+		       tab_arch[t->arch].name);
 	if (!s->found) {
 		printf("  no legal layout: every candidate breaks a vector, the "
 		       "budget or the spec's restrictions\n\n");

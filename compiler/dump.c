@@ -10,7 +10,7 @@ static void dump_access(FILE *f, const Access *a)
 {
 	char op[32];
 	tab_op_name(a->op, op, sizeof op);
-	fprintf(f, "    access %s: %s vec %d weight %lld", a->name, op, a->vec,
+	fprintf(f, "    access %s: %s vec %d weight %lld", a->name, op, a->evec,
 	        (long long)a->weight);
 	if (a->place != PL_GENERAL) {
 		fprintf(f, " along %s;\n", a->place == PL_ROW ? "row" : "col");
@@ -58,9 +58,9 @@ void dump_text(FILE *f, const Unit *u)
 		const Tile *t = &u->tiles[i];
 		fprintf(f, "%stile %s {\n", i ? "\n" : "", t->name);
 		if (t->len)
-			fprintf(f, "    shape %d;\n    stages %d;\n", t->len, t->stages);
+			fprintf(f, "    shape %d;\n    stages %d;\n", t->elen, t->stages);
 		else
-			fprintf(f, "    shape %d x %d;\n    stages %d;\n", t->rows, t->cols,
+			fprintf(f, "    shape %d x %d;\n    stages %d;\n", t->rows, t->ecols,
 			        t->stages);
 		fprintf(f, "    dtype %s;\n    arch %s;\n", tab_dtype[t->dtype].name,
 		        tab_arch[t->arch].name);
@@ -107,7 +107,7 @@ static json_t *access_json(const Access *a)
 	for (int k = 0; k < a->ninst; k++)
 		lanes += __builtin_popcount(a->inst[k].mask);
 	json_t *j = json_pack("{s:s, s:s, s:i, s:I, s:s, s:i, s:i}", "name",
-	                      a->name, "op", op, "vec", a->vec, "weight",
+	                      a->name, "op", op, "vec", a->evec, "weight",
 	                      (json_int_t)a->weight, "placement",
 	                      a->place == PL_ROW ? "row" :
 	                      a->place == PL_COL ? "col" : "general",
@@ -157,7 +157,7 @@ json_t *dump_tile_json(const Tile *t)
 		json_array_append_new(acc, access_json(&t->acc[j]));
 	json_t *o = json_pack("{s:s, s:i, s:i, s:i, s:s, s:I, s:s, s:o, s:i, "
 	                      "s:b, s:I, s:o}", "name", t->name, "rows", t->rows,
-	                      "cols", t->cols, "stages", t->stages, "dtype",
+	                      "cols", t->ecols, "stages", t->stages, "dtype",
 	                      tab_dtype[t->dtype].name, "elem_bytes",
 	                      (json_int_t)tile_elem_bytes(t), "arch",
 	                      tab_arch[t->arch].name, "allow", allow, "align",

@@ -51,8 +51,10 @@ void emit_check(FILE *f, const Geom *g, const Tile *t, const Solution *s)
 	        " * Nsight Compute's counters.  Build: nvcc -I<runtime> "
 	        "%s_check.cu */\n", lo, lo, BANKC_VERSION, lo, lo);
 	fprintf(f, "#include \"%s.cuh\"\n#include \"bankc_check.cuh\"\n\n", lo);
+	/* the tables count bytes for sub-byte elements: the byte index */
 	fprintf(f, "struct %s_layout {\n\t__host__ __device__ long long idx(int r, "
-	        "int c) const\n\t{\n\t\treturn %s_IDX(r, c);\n\t}\n};\n\n", lo, up);
+	        "int c) const\n\t{\n\t\treturn %s_%s(r, c);\n\t}\n};\n\n", lo, up,
+	        tile_elem_bits(t) < 8 ? "BIDX" : "IDX");
 
 	int first = 0;
 	fprintf(f, "static const bankc_access %s_acc[] = {\n", lo);

@@ -45,6 +45,9 @@ static void account(FILE *f, const Tile *t, const Solution *s,
 		        (long long)(a->vec * tile_elem_bytes(t)), (long long)a->weight,
 		        a->ninst, (long long)c->acc_wave[j], (long long)s->acc_ideal[j]);
 	}
+	if (!tab_arch[t->arch].measured)
+		fprintf(f, " * bank model: assumed for %s (measured on sm_90)\n",
+		        tab_arch[t->arch].name);
 	fprintf(f, " * weighted wavefronts %lld, lower bound %lld: %s\n",
 	        (long long)c->wave, (long long)s->aligned_bound,
 	        c->wave == s->aligned_bound ? "optimal" : "best found");
@@ -73,16 +76,33 @@ void emit_header(FILE *f, const Tile *t, const Solution *s, const char *spec)
 	fputs("#ifndef BANKC_FN\n#ifdef __CUDACC__\n"
 	      "#define BANKC_FN static __host__ __device__ __forceinline__\n"
 	      "#else\n#define BANKC_FN static inline\n#endif\n#endif\n\n", f);
+	int bits = tile_elem_bits(t);
 	fprintf(f, "#define %s_ROWS %d\n", up, t->rows);
-	fprintf(f, "#define %s_COLS %d\n", up, t->cols);
+	if (bits < 8) {
+		/* sub-byte elements: the layout moves bytes; an index names the
+		 * byte an element starts, for elements that start one */
+		fprintf(f, "#define %s_COLS %d\t/* elements of %d bits */\n", up,
+		        t->cols * 8 / bits, bits);
+		fprintf(f, "#define %s_ELEM_BITS %d\n", up, bits);
+		fprintf(f, "#define %s_COL_STEP %d\t/* elements per byte boundary */\n",
+		        up, 8 / (bits == 4 ? 4 : 2));
+	} else {
+		fprintf(f, "#define %s_COLS %d\n", up, t->cols);
+		fprintf(f, "#define %s_COL_STEP 1\n", up);
+	}
+	if (t->len) {
+		fprintf(f, "#define %s_LEN %d\t/* one-dimensional: %s_IDX1(i) */\n",
+		        up, bits < 8 ? t->len * 8 / bits : t->len, up);
+	}
 	fprintf(f, "#define %s_STAGES %d\n", up, t->stages);
 	fprintf(f, "#define %s_ELEM_BYTES %d\n", up, es);
-	fprintf(f, "#define %s_PITCH %d\t/* elements per stored row */\n", up,
-	        l->pitch);
-	fprintf(f, "#define %s_ELEMS %lld\t/* elements of one stage, padding "
-	        "included */\n", up, (long long)(stage / es));
-	fprintf(f, "#define %s_STAGE_ELEMS %lld\t/* elements from one stage to "
-	        "the next */\n", up, (long long)(step / es));
+	const char *unit = bits < 8 ? "bytes" : "elements";
+	fprintf(f, "#define %s_PITCH %d\t/* %s per stored row */\n", up,
+	        l->pitch, unit);
+	fprintf(f, "#define %s_ELEMS %lld\t/* %s of one stage, padding "
+	        "included */\n", up, (long long)(stage / es), unit);
+	fprintf(f, "#define %s_STAGE_ELEMS %lld\t/* %s from one stage to "
+	        "the next */\n", up, (long long)(step / es), unit);
 	fprintf(f, "#define %s_BYTES %lld\t/* all stages */\n", up,
 	        (long long)layout_bytes(l, t));
 	fprintf(f, "#define %s_ALIGN %d\t/* base alignment in bytes */\n", up,
@@ -105,9 +125,11 @@ void emit_header(FILE *f, const Tile *t, const Solution *s, const char *spec)
 	/* One expression in both languages: a constexpr function in C++ and
 	 * CUDA, a macro in C, so NAME_IDX is a constant expression for
 	 * constant arguments whatever layout the solver chose. */
-	char fn[2048], mac[2048];
-	layout_c_expr(l, t, "r", "c", fn, sizeof fn);
-	layout_c_expr(l, t, "(r)", "(c)", mac, sizeof mac);
+	char fn[2048], mac[2048], cf[64], cm[64];
+	snprintf(cf, sizeof cf, bits < 8 ? "(c * %d / 8)" : "c", bits);
+	snprintf(cm, sizeof cm, bits < 8 ? "((c) * %d / 8)" : "(c)", bits);
+	layout_c_expr(l, t, "r", cf, fn, sizeof fn);
+	layout_c_expr(l, t, "(r)", cm, mac, sizeof mac);
 	fprintf(f, "/* Element offset of logical (r, c) within a stage: a constant "
 	        "expression\n * for constant arguments.  In C, %s_IDX evaluates "
 	        "its arguments more\n * than once; %s_idx() evaluates them once. */\n",
@@ -124,5 +146,17 @@ void emit_header(FILE *f, const Tile *t, const Solution *s, const char *spec)
 	        up, es);
 	fprintf(f, "#define %s_SIDX(s, r, c) ((s) * %s_STAGE_ELEMS + %s_IDX(r, c))\n",
 	        up, up, up);
+	if (bits < 8) {
+		char bm[2048];
+		layout_c_expr(l, t, "(r)", "(b)", bm, sizeof bm);
+		fprintf(f, "/* The same by byte column b. */\n#define %s_BIDX(r, b) (%s)\n",
+		        up, bm);
+	}
+	if (t->len) {
+		int per = bits < 8 ? t->cols * 8 / bits : t->cols;
+		fprintf(f, "/* One-dimensional index i: the view bankc chose has rows of "
+		        "%d. */\n#define %s_IDX1(i) %s_IDX((i) / %d, (i) %% %d)\n", per,
+		        up, up, per, per);
+	}
 	fprintf(f, "\n#endif\n");
 }

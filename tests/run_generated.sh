@@ -44,7 +44,7 @@ int main(void)
 {
 	char *seen = calloc(${N}_ELEMS, 1);
 	for (int r = 0; r < ${N}_ROWS; r++)
-		for (int c = 0; c < ${N}_COLS; c++) {
+		for (int c = 0; c < ${N}_COLS; c += ${N}_COL_STEP) {
 			int k = ${N}_IDX(r, c);
 			if (k < 0 || k >= ${N}_ELEMS || seen[k]++ || ${N}_OFF(r, c) != k * ${N}_ELEM_BYTES) {
 				printf("(%d, %d) -> %d\n", r, c, k);
