@@ -692,11 +692,23 @@ static const char *const key_names[K_COUNT] = {
 	[K_TRADEOFF] = "tradeoff",
 };
 
-static const char *const dtype_names[] = {
-	"f16", "bf16", "f32", "f64", "tf32", "i8", "u8", "i16", "i32", "i64",
-	"fp8e4m3", "fp8e5m2", NULL};
-static const char *const arch_names[] = {
-	"sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", NULL};
+/* The names the tables know, for "did you mean" and the list of
+ * choices: one source of truth. */
+static const char *const *dtype_names(void)
+{
+	static const char *names[DT_COUNT + 1];
+	for (int i = 0; i < DT_COUNT; i++)
+		names[i] = tab_dtype[i].name;
+	return names;
+}
+
+static const char *const *arch_names(void)
+{
+	static const char *names[ARCH_COUNT + 1];
+	for (int i = 0; i < ARCH_COUNT; i++)
+		names[i] = tab_arch[i].name;
+	return names;
+}
 
 /* allow = "allow" ("none" | ("pad" | "skew" | "swap" | "swizzle")+) ";" */
 static void allow(Parser *ps, Tile *t)
@@ -783,7 +795,7 @@ static void item(Parser *ps, Tile *t)
 			expected(ps, "an element type");
 		int dt = tab_find_dtype(ps->tok.s, ps->tok.n);
 		if (dt < 0)
-			unknown(ps, "element type", dtype_names);
+			unknown(ps, "element type", dtype_names());
 		t->dtype = (Dtype)dt;
 		next(ps);
 		break;
@@ -794,7 +806,7 @@ static void item(Parser *ps, Tile *t)
 			expected(ps, "an architecture");
 		int ar = tab_find_arch(ps->tok.s, ps->tok.n);
 		if (ar < 0)
-			unknown(ps, "architecture", arch_names);
+			unknown(ps, "architecture", arch_names());
 		t->arch = (Arch)ar;
 		next(ps);
 		break;
