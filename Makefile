@@ -118,6 +118,7 @@ check: check-build
 	echo "== command line"; sh tests/run_cli.sh ./bankc || fail=1; \
 	echo "== nvcc"; sh tests/run_nvcc.sh || fail=1; \
 	echo "== generated code"; sh tests/run_generated.sh ./bankc || fail=1; \
+	echo "== json"; sh tests/run_json.sh ./bankc || fail=1; \
 	echo "== cmake"; sh tests/run_cmake.sh ./bankc || fail=1; \
 	echo "== install"; sh tests/run_install.sh || fail=1; \
 	echo "== probe patterns"; $(CC) -std=c11 -Wall -Wextra -Werror -o $(B)/gen_patterns tests/gpu/gen_patterns.c && \
@@ -176,7 +177,7 @@ INSTALLED = $(bindir)/bankc $(includedir)/bankc/bankc_runtime.h \
 	$(includedir)/bankc/bankc_check.cuh $(pkgconfigdir)/bankc.pc \
 	$(cmakedir)/bankcConfig.cmake $(cmakedir)/bankcConfigVersion.cmake \
 	$(cmakedir)/BankcTiles.cmake $(man1dir)/bankc.1 $(docdir)/README.md \
-	$(docdir)/examples/cmake/CMakeLists.txt \
+	$(docdir)/json.md $(docdir)/examples/cmake/CMakeLists.txt \
 	$(docdir)/examples/cmake/demo.tile $(docdir)/examples/cmake/main.c
 
 # A folder as the CMake package sees it: relative to the package's own
@@ -208,7 +209,7 @@ install: $(BIN) $(B)/bankc.pc $(B)/bankcConfig.cmake $(B)/bankcConfigVersion.cma
 	$(Q)$(INSTALL_DATA) $(B)/bankcConfig.cmake $(B)/bankcConfigVersion.cmake \
 		cmake/BankcTiles.cmake $(DESTDIR)$(cmakedir)/
 	$(Q)$(INSTALL_DATA) doc/bankc.1 $(DESTDIR)$(man1dir)/bankc.1
-	$(Q)$(INSTALL_DATA) README.md $(DESTDIR)$(docdir)/
+	$(Q)$(INSTALL_DATA) README.md docs/json.md $(DESTDIR)$(docdir)/
 	$(Q)$(INSTALL_DATA) examples/cmake/CMakeLists.txt examples/cmake/demo.tile \
 		examples/cmake/main.c $(DESTDIR)$(docdir)/examples/cmake/
 

@@ -202,7 +202,7 @@ static bool render_tile(Outputs *o, const char *dir, const Tile *t,
 		return false;
 	}
 	Mem m;
-	emit_header(mem_open(&m), t, &s, spec);
+	emit_header(mem_open(&m), g, t, &s, spec);
 	add_mem(o, dir, t->name, ".cuh", &m);
 
 	emit_check(mem_open(&m), g, t, &s);
@@ -210,8 +210,10 @@ static bool render_tile(Outputs *o, const char *dir, const Tile *t,
 
 	Baseline b[MAX_BASELINES];
 	int nb = baseline_all(t, g, s.budget, b);
-	json_t *root = json_pack("{s:s, s:s, s:o, s:o}", "bankc", BANKC_VERSION,
-	                         "spec", spec, "tile", dump_tile_json(t), "solution",
+	json_t *root = json_pack("{s:i, s:s, s:s, s:o, s:o, s:o}", "schema",
+	                         BANKC_JSON_SCHEMA, "bankc", BANKC_VERSION,
+	                         "spec", spec, "geometry", compare_geom_json(g),
+	                         "tile", dump_tile_json(t), "solution",
 	                         compare_tile_json(t, &s, b, nb));
 	json_dumpf(root, mem_open(&m), JSON_INDENT(2) | JSON_SORT_KEYS);
 	fputc('\n', m.f);
