@@ -119,6 +119,7 @@ check: check-build
 	echo "== nvcc"; sh tests/run_nvcc.sh || fail=1; \
 	echo "== generated code"; sh tests/run_generated.sh ./bankc || fail=1; \
 	echo "== json"; sh tests/run_json.sh ./bankc || fail=1; \
+	echo "== cute"; sh tests/run_cute.sh ./bankc || fail=1; \
 	echo "== cmake"; sh tests/run_cmake.sh ./bankc || fail=1; \
 	echo "== install"; sh tests/run_install.sh || fail=1; \
 	echo "== probe patterns"; $(CC) -std=c11 -Wall -Wextra -Werror -o $(B)/gen_patterns tests/gpu/gen_patterns.c && \

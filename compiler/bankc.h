@@ -435,6 +435,8 @@ void emit_upper(char *dst, size_t n, const char *s);
 /* NAME.cuh; its comment names the spec file `spec` and the geometry g. */
 void emit_header(FILE *f, const Geom *g, const Tile *t, const Solution *s,
                  const char *spec);
+/* NAME.cuh's C++ part: NAME_cute_layout(), behind BANKC_CUTE. */
+void emit_cute(FILE *f, const Tile *t, const Layout *l);
 void emit_check(FILE *f, const Geom *g, const Tile *t,
                 const Solution *s);                      /* NAME_check.cu */
 void emit_svg(FILE *f, const Geom *g, const Tile *t,

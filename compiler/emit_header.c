@@ -14,14 +14,6 @@ void emit_upper(char *dst, size_t n, const char *s)
 	dst[i] = 0;
 }
 
-static int log2i(int64_t v)
-{
-	int k = 0;
-	while ((1LL << k) < v)
-		k++;
-	return k;
-}
-
 /* The body of NAME_idx(r, c): statements computing `o`, then its return.
  * The logical (r, c) become the stored (sr, sc) first when swapped. */
 static void idx_body(FILE *f, const Layout *l, const Tile *t)
@@ -149,15 +141,6 @@ void emit_header(FILE *f, const Geom *g, const Tile *t, const Solution *s,
 			? (l->B == 1 ? "32B" : l->B == 2 ? "64B" : "128B") : "NONE";
 		fprintf(f, "#define %s_TMA_SWIZZLE CU_TENSOR_MAP_SWIZZLE_%s\n", up, mode);
 	}
-	if (l->kind == L_SWIZZLE) {
-		int eb = log2i(es);
-		char stride[48];
-		snprintf(stride, sizeof stride, l->swap ? "_1{}, %d" : "%d, _1{}",
-		         l->pitch);
-		fprintf(f, "/* CuTe, on element offsets: composition(Swizzle<%d,%d,%d>{},\n"
-		        " *     make_layout(make_shape(%d, %d), make_stride(%s))) */\n",
-		        l->B, l->M - eb, l->S, t->rows, t->cols, stride);
-	}
 	fputc('\n', f);
 	fprintf(f, "/* Element offset of logical (r, c) within a stage. */\n");
 	fprintf(f, "BANKC_FN int %s_idx(int r, int c)\n{\n", lo);
@@ -172,5 +155,6 @@ void emit_header(FILE *f, const Geom *g, const Tile *t, const Solution *s,
 	        up, es);
 	fprintf(f, "#define %s_SIDX(s, r, c) ((s) * %s_STAGE_ELEMS + %s_IDX(r, c))\n",
 	        up, up, up);
+	emit_cute(f, t, l);
 	fprintf(f, "\n#endif\n");
 }

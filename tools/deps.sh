@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install what bankc's build and tests need from Debian's packages, only
-# where it is missing: re2c, Jansson and cmocka; clang with libFuzzer,
+# where it is missing: re2c, Jansson and cmocka; g++, clang with libFuzzer,
 # valgrind, cmake and pkg-config for the tests.  nvcc (the CUDA toolkit)
 # is expected on PATH and is only named if absent.
 set -e
@@ -9,6 +9,8 @@ command -v re2c >/dev/null 2>&1 || missing="$missing re2c"
 [ -f /usr/include/jansson.h ] || missing="$missing libjansson-dev"
 [ -f /usr/include/cmocka.h ] || missing="$missing libcmocka-dev"
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
+# the CuTe interop test builds C++ against CUTLASS's headers
+command -v g++ >/dev/null 2>&1 || missing="$missing g++"
 # the fuzz harness (clang's libFuzzer), the memcheck pass, the CMake and
 # pkg-config tests
 command -v clang >/dev/null 2>&1 || missing="$missing clang"
@@ -28,4 +30,4 @@ if [ -n "$missing" ]; then
 fi
 command -v nvcc >/dev/null 2>&1 ||
 	echo "deps: note: nvcc not found; CUDA checks need the CUDA toolkit on PATH" >&2
-echo "deps: re2c, Jansson, cmocka, clang, valgrind, cmake and pkg-config present"
+echo "deps: re2c, Jansson, cmocka, g++, clang, valgrind, cmake and pkg-config present"
