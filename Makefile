@@ -116,6 +116,7 @@ check: check-build
 	echo "== specs"; sh tests/run_specs.sh ./bankc specs || fail=1; \
 	echo "== measured tables"; sh tests/run_sim.sh ./bankc || fail=1; \
 	echo "== command line"; sh tests/run_cli.sh ./bankc || fail=1; \
+	echo "== docs"; sh tests/run_docs.sh ./bankc || fail=1; \
 	echo "== nvcc"; sh tests/run_nvcc.sh || fail=1; \
 	echo "== generated code"; sh tests/run_generated.sh ./bankc || fail=1; \
 	echo "== json"; sh tests/run_json.sh ./bankc || fail=1; \
