@@ -5,7 +5,7 @@
 # is a constexpr CuTe layout of ROWS x COLS that CuTe evaluates, at compile
 # time and at run time, to NAME_IDX(r, c) for every (r, c), and that a CuTe
 # tensor over it writes each element where NAME_IDX says; and nvcc compiles
-# every layout in device code.  Every kind of layout, plain and with the
+# every layout in device code.  C++ without BANKC_CUTE needs no CuTe.  Every kind of layout, plain and with the
 # axis swap, must be among the tiles checked.
 #
 # The headers are CUTLASS 4.7's in ../shared/vendor/cutlass-4.7 beside the
@@ -146,6 +146,16 @@ for h in "$tmp"/gen/*.cuh; do
 		bad "$n: CuTe's layout differs from ${n}_IDX" "$tmp/$n.out"
 	fi
 done
+# C++ that does not ask for CuTe sees none of it: every header in one
+# program, without BANKC_CUTE and without CuTe on the include path.
+if command -v g++ >/dev/null 2>&1; then
+	for h in "$tmp"/gen/*.cuh; do echo "#include \"$h\""; done >"$tmp/plain.cpp"
+	echo "int main() { return 0; }" >>"$tmp/plain.cpp"
+	if g++ -std=c++17 -Wall -Wextra -Werror -pedantic -c "$tmp/plain.cpp" -o "$tmp/plain.o" \
+		>"$tmp/plain.log" 2>&1; then ok
+	else bad "C++ without BANKC_CUTE: the headers need CuTe" "$tmp/plain.log"; fi
+fi
+
 # Device code: every layout used in one kernel, compiled by nvcc for sm_90.
 if command -v nvcc >/dev/null 2>&1; then
 	{
