@@ -2,9 +2,11 @@
 # The docs against the program, so that they cannot drift apart:
 #   - the commands of `bankc --help` are the man page's (SYNOPSIS and
 #     COMMANDS) and the README's (its Commands block), and no others;
-#   - the options of --help are the man page's (SYNOPSIS, and the entries
-#     of COMMANDS and OPTIONS) and the README's Commands section's, and no
-#     others; each command's options in --help are on its SYNOPSIS line;
+#   - the options of --help and of each `bankc COMMAND --help` are the man
+#     page's (SYNOPSIS, and the entries of COMMANDS and OPTIONS), and no
+#     others; the README's Commands section has those of --help and none
+#     the commands lack; each command's options on its line of --help are
+#     on its SYNOPSIS line;
 #   - every word of the spec language, as the program lists it (the hidden
 #     `bankc words`: keys, element types, architectures, transforms,
 #     operations, statements, ...), is in the language reference of both the
@@ -38,9 +40,11 @@ tags() { awk 'tp { print; tp = 0 } /^\.TP/ { tp = 1 }'; }
 readme_section() {
 	awk -v want="## $1" '/^## / { on = ($0 == want); next } on' "$readme"
 }
-# options: every -x / --xyz of the text on stdin, one a line
+# options: every -x / --xyz of the text on stdin, one a line (-oDIR, a
+# short option with its value glued on, is -o)
 options() {
-	grep -oE '(^|[][ |,(`])--?[A-Za-z][A-Za-z0-9-]*' | sed 's/^[^-]*//' | sort -u
+	grep -oE '(^|[][ |,(`])--?[A-Za-z][A-Za-z0-9-]*' | sed 's/^[^-]*//' |
+		sed 's/^\(-[a-z]\)[A-Z][A-Z]*$/\1/' | sort -u
 }
 # same WHAT A B: the lines of files A and B are the same set
 same() {
@@ -66,14 +70,23 @@ same "commands: man page SYNOPSIS against --help" "$tmp/cmd.help" "$tmp/cmd.syn"
 same "commands: man page COMMANDS against --help" "$tmp/cmd.help" "$tmp/cmd.man"
 same "commands: README's Commands against --help" "$tmp/cmd.help" "$tmp/cmd.readme"
 
-# ---- options
-options <"$tmp/help" >"$tmp/opt.help"
+# ---- options: those of --help and of each command's own help, where the
+# commands have one (bankc COMMAND --help)
+for c in $(cat "$tmp/cmd.help"); do
+	"$bankc" "$c" --help >"$tmp/help.$c" 2>/dev/null || rm -f "$tmp/help.$c"
+done
+cat "$tmp/help" "$tmp"/help.* 2>/dev/null | options >"$tmp/opt.help"
+options <"$tmp/help" >"$tmp/opt.mainhelp"
 [ -s "$tmp/opt.help" ] || bad "no options found in bankc --help"
 { man_section SYNOPSIS | roff_text; man_section COMMANDS | tags | roff_text
   man_section OPTIONS | tags | roff_text; } | options >"$tmp/opt.man"
 readme_section Commands | options >"$tmp/opt.readme"
 same "options: man page (SYNOPSIS, COMMANDS, OPTIONS) against --help" "$tmp/opt.help" "$tmp/opt.man"
-same "options: README's Commands against --help" "$tmp/opt.help" "$tmp/opt.readme"
+# the README's summary: every option of --help, and none the commands lack
+missing=$(comm -23 "$tmp/opt.mainhelp" "$tmp/opt.readme" | tr '\n' ' ')
+extra=$(comm -13 "$tmp/opt.help" "$tmp/opt.readme" | tr '\n' ' ')
+if [ -z "$missing$extra" ]; then ok
+else bad "options: README's Commands against --help: ${missing:+missing: $missing}${extra:+ not in the program: $extra}"; fi
 
 # each command's options in --help (its usage lines) on its SYNOPSIS lines
 for c in $(cat "$tmp/cmd.help"); do
