@@ -2,10 +2,11 @@
 # `make install` installs (GNU conventions: prefix, DESTDIR, bindir, ...).
 #
 # The user's CPPFLAGS, CFLAGS and LDFLAGS are honoured and come after the
-# project's own flags.  V=1 shows the full commands.  DEVELOPER=1 turns
-# warnings into errors; `make check` always builds that way, a user's
-# `make` and `make install` never do, so a newer compiler's new warning
-# cannot break them.
+# project's own flags.  V=1 shows the full commands.  Warnings are errors
+# only for developers: `make check` compiles every source once more with
+# -Werror (check-werror), and DEVELOPER=1 builds that way; a user's `make`
+# and `make install` never do, so a newer compiler's new warning cannot
+# break them.
 CC ?= cc
 RE2C ?= re2c
 CFLAGS ?= -O2 -g
@@ -104,12 +105,25 @@ UNIT := $(patsubst tests/unit/%.c,$(B)/%,$(wildcard tests/unit/test_*.c))
 $(B)/test_%: tests/unit/test_%.c tests/unit/testutil.h $(B)/libbankc.a $(B)/flags
 	$(call say,CC,$<)$(COMPILE) $(LDFLAGS) -Itests/unit -o $@ $< $(B)/libbankc.a $(LDLIBS) -lcmocka
 
-# The developer build: what make check tests, warnings as errors.
-check-build:
-	@$(MAKE) --no-print-directory DEVELOPER=1 bankc $(UNIT)
+# Warnings as errors, for make check: every source of bankc and of the unit
+# tests compiled once more with -Werror and the objects thrown away, so the
+# build folder keeps the flags it was built with (and `make check` followed
+# by `sudo make install` rebuilds nothing).  A stamp per source keeps it
+# incremental.
+WERROR_OK := $(patsubst compiler/%.c,$(B)/werror/%.ok,$(wildcard compiler/*.c)) \
+	$(B)/werror/lex.ok $(patsubst tests/unit/%.c,$(B)/werror/%.ok,$(wildcard tests/unit/test_*.c))
+$(B)/werror:
+	@mkdir -p $@
+$(B)/werror/%.ok: compiler/%.c $(HDR) $(B)/flags | $(B)/werror
+	$(call say,WERROR,$<)$(COMPILE) -Werror -c $< -o /dev/null && touch $@
+$(B)/werror/lex.ok: $(B)/lex.c $(HDR) $(B)/flags | $(B)/werror
+	$(call say,WERROR,$<)$(COMPILE) -Werror -c $< -o /dev/null && touch $@
+$(B)/werror/%.ok: tests/unit/%.c tests/unit/testutil.h $(HDR) $(B)/flags | $(B)/werror
+	$(call say,WERROR,$<)$(COMPILE) -Werror -Itests/unit -c $< -o /dev/null && touch $@
+check-werror: $(WERROR_OK)
 
 # Every suite runs even when one fails; the status says whether all passed.
-check: check-build
+check: bankc $(UNIT) check-werror
 	@fail=0; \
 	for t in $(UNIT); do echo "== $$t"; ./$$t || fail=1; done; \
 	echo "== bad-input corpus"; sh tests/run_bad.sh ./bankc tests/bad || fail=1; \
@@ -249,5 +263,5 @@ clean:
 
 FORCE:
 
-.PHONY: all check check-build check-san fuzz fuzz-regress clean deps run install \
+.PHONY: all check check-werror check-san fuzz fuzz-regress clean deps run install \
 	uninstall bench gpu-probe gpu-check gpu-bench FORCE

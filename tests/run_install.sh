@@ -2,7 +2,8 @@
 # The build and install conventions, on a build of bankc in a folder of its
 # own (the tree's ./bankc and build/ are left alone):
 #   - a user's build honours CPPFLAGS, CFLAGS and LDFLAGS, has no -Werror
-#     and survives a warning; DEVELOPER=1 (what make check uses) has it;
+#     and survives a warning; make check's check-werror fails on that
+#     warning; DEVELOPER=1 builds with -Werror;
 #   - a change of flags rebuilds every object, an unchanged build does
 #     nothing, V=1 prints the commands;
 #   - make install with DESTDIR and prefix puts every file in place, the
@@ -47,11 +48,18 @@ if m V=1 DEVELOPER=1 >"$tmp/dev.log" 2>&1; then ok; else bad "DEVELOPER=1 build"
 nw=$(grep -- ' -c ' "$tmp/dev.log" | grep -c -- ' -Werror')
 if [ "$nw" -eq "$nsrc" ]; then ok
 else bad "changing the flags (DEVELOPER=1) recompiled $nw of $nsrc sources with -Werror" "$tmp/dev.log"; fi
-if [ -f build/flags ]; then
-	if grep -q -- '-Werror' build/flags; then ok
-	else bad "the tree's build/ (make check's bankc) was not built with -Werror"; fi
-fi
+# make check's -Werror pass: failing on the user build's warning, clean
+# with the project's flags, and leaving the build's objects alone
+if m check-werror CFLAGS='-O1 -Wpadded' >"$tmp/werror2.log" 2>&1; then
+	bad "check-werror passed a build with warnings (-Wpadded)" "$tmp/werror2.log"
+elif grep -q 'error:.*-Werror=padded' "$tmp/werror2.log"; then ok
+else bad "check-werror with -Wpadded failed, but not on the warning" "$tmp/werror2.log"; fi
 m >/dev/null 2>&1 || bad "a user's build after DEVELOPER=1"
+touch "$tmp/mark"
+if m check-werror >"$tmp/werror.log" 2>&1; then ok; else bad "check-werror with the project's flags" "$tmp/werror.log"; fi
+m >"$tmp/after.log" 2>&1
+if [ -z "$(find "$b" -name '*.o' -newer "$tmp/mark")" ] && [ ! -s "$tmp/after.log" ]; then ok
+else bad "the build after check-werror did something" "$tmp/after.log"; fi
 
 # DESTDIR and prefix.
 d=$tmp/stage P=/opt/bankc
