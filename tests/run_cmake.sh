@@ -10,9 +10,10 @@
 #   - a path with a space: the installed package again, its source and
 #     build folders under a folder named "a b": build, no-op rebuild, a
 #     comment edit (this needs bankc build's depfile to escape the space);
-# and once, with the CUDA compiler: CHECK_PROGRAMS, the check program
-# built and registered with CTest (`ctest` runs it on a GPU machine), a
-# tile added to the file becomes a second test.  Every run has its own
+# and with the CUDA compiler, for the package and in place: CHECK_PROGRAMS,
+# the check program built and registered with CTest (`ctest` runs it on a
+# GPU machine; tests/gpu/ctest_example.sh), a tile added to the file
+# becomes a second test.  Every run has its own
 # copy of the example, so the source tree is never modified.
 # usage: run_cmake.sh BANKC
 bankc=${1:-./bankc}
@@ -213,14 +214,14 @@ run_space() {
 	fi
 }
 
-# run_check_programs GENERATOR DIR: CHECK_PROGRAMS with CTest.
+# run_check_programs FLAVOR GENERATOR DIR: CHECK_PROGRAMS with CTest.
 run_check_programs() {
-	g=$1 w=$2 tag="[CHECK_PROGRAMS, $1]"
+	g=$2 w=$3 tag="[CHECK_PROGRAMS, $1, $2]"
 	src=$w/src b=$w/build
-	copy_example package "$src"
+	copy_example "$1" "$src"
 	tile=$src/demo.tile
 	build() { cmake --build "$b" --parallel 2 >"$w/$1.log" 2>&1; }
-	if ! configure package "$g" "$src" "$b" "$w/configure.log" -DDEMO_CHECK_PROGRAMS=ON; then
+	if ! configure "$1" "$g" "$src" "$b" "$w/configure.log" -DDEMO_CHECK_PROGRAMS=ON -DINTREE_CHECK_PROGRAMS=ON; then
 		bad "$tag configure with CUDA" "$w/configure.log"
 		return
 	fi
@@ -261,7 +262,8 @@ done
 [ "$n" -gt 0 ] || bad "neither make nor ninja found: nothing to build with"
 if [ -n "$cuda_gen" ] && [ -n "$prefix" ]; then
 	if command -v nvcc >/dev/null 2>&1; then
-		run_check_programs "$cuda_gen" "$tmp/cuda"
+		run_check_programs package "$cuda_gen" "$tmp/cuda-package"
+		run_check_programs intree "$cuda_gen" "$tmp/cuda-intree"
 	else
 		bad "nvcc not found: CHECK_PROGRAMS is untested"
 	fi
