@@ -1,4 +1,12 @@
-# bankc: plain make.  `make` builds ./bankc; `make check` runs every test.
+# bankc: plain make.  `make` builds ./bankc; `make check` runs every test;
+# `make install` installs (GNU conventions: prefix, DESTDIR, bindir, ...).
+#
+# The user's CPPFLAGS, CFLAGS and LDFLAGS are honoured and come after the
+# project's own flags.  V=1 shows the full commands.  Warnings are errors
+# only for developers: `make check` compiles every source once more with
+# -Werror (check-werror), and DEVELOPER=1 builds that way; a user's `make`
+# and `make install` never do, so a newer compiler's new warning cannot
+# break them.
 CC ?= cc
 RE2C ?= re2c
 CFLAGS ?= -O2 -g
@@ -6,11 +14,45 @@ CFLAGS ?= -O2 -g
 # its own, see check-san).
 B ?= build
 BIN ?= bankc
-# the project's own flags, kept apart so a CFLAGS given on the command line
-# (optimisation, sanitizers) adds to them rather than replacing them
-BCFLAGS := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -Icompiler -I$(B)
+DEVELOPER ?=
+WERROR := $(if $(filter 1,$(DEVELOPER)),-Werror)
+# the project's own flags, kept apart so that flags given on the command
+# line (optimisation, sanitizers) add to them rather than replacing them
+BCPPFLAGS := -D_POSIX_C_SOURCE=200809L -Icompiler -I$(B)
+BCFLAGS := -std=c11 -Wall -Wextra $(WERROR)
 LDLIBS += -ljansson
-PREFIX ?= /usr/local
+VERSION := $(shell sed -n 's/^\#define BANKC_VERSION "\(.*\)"/\1/p' compiler/bankc.h)
+
+# Installation folders (GNU coding standards); each may be set alone.
+# PREFIX is the older spelling of prefix and is still honoured.
+PREFIX = /usr/local
+prefix = $(PREFIX)
+exec_prefix = $(prefix)
+bindir = $(exec_prefix)/bin
+libdir = $(exec_prefix)/lib
+includedir = $(prefix)/include
+datarootdir = $(prefix)/share
+datadir = $(datarootdir)
+mandir = $(datarootdir)/man
+man1dir = $(mandir)/man1
+docdir = $(datarootdir)/doc/bankc
+pkgconfigdir = $(libdir)/pkgconfig
+cmakedir = $(libdir)/cmake/bankc
+INSTALL = install
+INSTALL_PROGRAM = $(INSTALL)
+INSTALL_DATA = $(INSTALL) -m 644
+
+# Quiet by default: a short line per step; V=1 prints the commands.
+ifeq ($(V),1)
+Q :=
+say =
+else
+Q := @
+say = @printf '  %-7s %s\n' '$(1)' '$(2)';
+endif
+
+COMPILE = $(CC) $(BCPPFLAGS) $(CPPFLAGS) $(BCFLAGS) $(CFLAGS)
+LINK = $(CC) $(BCFLAGS) $(CFLAGS) $(LDFLAGS)
 
 SRCS := $(filter-out compiler/main.c,$(wildcard compiler/*.c))
 OBJS := $(patsubst compiler/%.c,$(B)/%.o,$(SRCS)) $(B)/lex.o
@@ -21,22 +63,30 @@ all: $(BIN)
 $(B):
 	@mkdir -p $(B)
 
+# What the objects were built with: a change of compiler or flags (or of
+# DEVELOPER) rebuilds everything.  The file is rewritten only when its
+# contents change, so an unchanged build stays a no-op.
+FLAGS_TEXT = $(CC) | $(BCPPFLAGS) $(CPPFLAGS) | $(BCFLAGS) $(CFLAGS) | $(LDFLAGS) | $(LDLIBS)
+$(B)/flags: FORCE | $(B)
+	@printf '%s\n' '$(subst ','\'',$(FLAGS_TEXT))' >$@.new; \
+	if cmp -s $@.new $@; then rm -f $@.new; else mv -f $@.new $@; fi
+
 # re2c runs inside the build, with flags that keep its output stable.
 $(B)/lex.c: compiler/lex.re $(HDR) | $(B)
 	@command -v $(RE2C) >/dev/null || { echo "error: re2c not found; install Debian's package 're2c' (apt-get install re2c)" >&2; exit 1; }
-	$(RE2C) -W -i --no-generation-date --no-version $< -o $@
+	$(call say,RE2C,$<)$(RE2C) -W -i --no-generation-date --no-version $< -o $@
 
-$(B)/%.o: compiler/%.c $(HDR) | $(B)
-	@echo "CC $<"; $(CC) $(CFLAGS) $(BCFLAGS) -c $< -o $@
+$(B)/%.o: compiler/%.c $(HDR) $(B)/flags | $(B)
+	$(call say,CC,$<)$(COMPILE) -c $< -o $@
 
-$(B)/lex.o: $(B)/lex.c $(HDR)
-	@echo "CC $<"; $(CC) $(CFLAGS) $(BCFLAGS) -c $< -o $@
+$(B)/lex.o: $(B)/lex.c $(HDR) $(B)/flags
+	$(call say,CC,$<)$(COMPILE) -c $< -o $@
 
 $(B)/libbankc.a: $(OBJS)
-	@$(AR) rcs $@ $^
+	$(call say,AR,$@)$(AR) rcs $@ $^
 
 $(BIN): $(B)/main.o $(B)/libbankc.a
-	@echo "LD $@"; $(CC) $(CFLAGS) $(BCFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(LINK) -o $@ $^ $(LDLIBS)
 
 # Debian packages the build needs, installed only where missing.
 deps:
@@ -52,11 +102,28 @@ run: bankc
 # ---- tests ------------------------------------------------------------------
 UNIT := $(patsubst tests/unit/%.c,$(B)/%,$(wildcard tests/unit/test_*.c))
 
-$(B)/test_%: tests/unit/test_%.c tests/unit/testutil.h $(B)/libbankc.a
-	@echo "CC $<"; $(CC) $(CFLAGS) $(BCFLAGS) $(LDFLAGS) -Itests/unit -o $@ $< $(B)/libbankc.a $(LDLIBS) -lcmocka
+$(B)/test_%: tests/unit/test_%.c tests/unit/testutil.h $(B)/libbankc.a $(B)/flags
+	$(call say,CC,$<)$(COMPILE) $(LDFLAGS) -Itests/unit -o $@ $< $(B)/libbankc.a $(LDLIBS) -lcmocka
+
+# Warnings as errors, for make check: every source of bankc and of the unit
+# tests compiled once more with -Werror and the objects thrown away, so the
+# build folder keeps the flags it was built with (and `make check` followed
+# by `sudo make install` rebuilds nothing).  A stamp per source keeps it
+# incremental.
+WERROR_OK := $(patsubst compiler/%.c,$(B)/werror/%.ok,$(wildcard compiler/*.c)) \
+	$(B)/werror/lex.ok $(patsubst tests/unit/%.c,$(B)/werror/%.ok,$(wildcard tests/unit/test_*.c))
+$(B)/werror:
+	@mkdir -p $@
+$(B)/werror/%.ok: compiler/%.c $(HDR) $(B)/flags | $(B)/werror
+	$(call say,WERROR,$<)$(COMPILE) -Werror -c $< -o /dev/null && touch $@
+$(B)/werror/lex.ok: $(B)/lex.c $(HDR) $(B)/flags | $(B)/werror
+	$(call say,WERROR,$<)$(COMPILE) -Werror -c $< -o /dev/null && touch $@
+$(B)/werror/%.ok: tests/unit/%.c tests/unit/testutil.h $(HDR) $(B)/flags | $(B)/werror
+	$(call say,WERROR,$<)$(COMPILE) -Werror -Itests/unit -c $< -o /dev/null && touch $@
+check-werror: $(WERROR_OK)
 
 # Every suite runs even when one fails; the status says whether all passed.
-check: bankc $(UNIT)
+check: bankc $(UNIT) check-werror
 	@fail=0; \
 	for t in $(UNIT); do echo "== $$t"; ./$$t || fail=1; done; \
 	echo "== bad-input corpus"; sh tests/run_bad.sh ./bankc tests/bad || fail=1; \
@@ -65,8 +132,11 @@ check: bankc $(UNIT)
 	echo "== command line"; sh tests/run_cli.sh ./bankc || fail=1; \
 	echo "== build outputs"; bash tests/run_build.sh ./bankc || fail=1; \
 	echo "== readme samples"; sh tests/run_readme.sh ./bankc || fail=1; \
+	echo "== docs"; sh tests/run_docs.sh ./bankc || fail=1; \
 	echo "== nvcc"; sh tests/run_nvcc.sh || fail=1; \
 	echo "== generated code"; sh tests/run_generated.sh ./bankc || fail=1; \
+	echo "== json"; sh tests/run_json.sh ./bankc || fail=1; \
+	echo "== cute"; sh tests/run_cute.sh ./bankc || fail=1; \
 	echo "== cmake"; sh tests/run_cmake.sh ./bankc || fail=1; \
 	echo "== install"; sh tests/run_install.sh || fail=1; \
 	echo "== probe patterns"; $(CC) -std=c11 -Wall -Wextra -Werror -o $(B)/gen_patterns tests/gpu/gen_patterns.c && \
@@ -83,7 +153,7 @@ check: bankc $(UNIT)
 # (leaks included) fails the run.
 SAN := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 check-san:
-	@$(MAKE) -s B=build-san BIN=build-san/bankc CFLAGS="$(SAN)" LDFLAGS="$(SAN)" \
+	@$(MAKE) -s DEVELOPER=1 B=build-san BIN=build-san/bankc CFLAGS="$(SAN)" LDFLAGS="$(SAN)" \
 		build-san/bankc $(patsubst $(B)/%,build-san/%,$(UNIT))
 	@fail=0; export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1; \
 	for t in $(patsubst $(B)/%,build-san/%,$(UNIT)); do echo "== $$t (sanitized)"; ./$$t || fail=1; done; \
@@ -101,7 +171,7 @@ FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=
 	-std=c11 -D_POSIX_C_SOURCE=200809L -Icompiler -Ibuild
 $(B)/fuzz_pipeline: tests/fuzz/fuzz_pipeline.c $(SRCS) $(B)/lex.c $(HDR)
 	@command -v clang >/dev/null || { echo "error: clang not found; install Debian's packages 'clang' and 'libclang-rt-14-dev' (make deps)" >&2; exit 1; }
-	@echo "CLANG $@"; clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_pipeline.c $(SRCS) $(B)/lex.c -ljansson
+	$(call say,CLANG,$@)clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_pipeline.c $(SRCS) $(B)/lex.c -ljansson
 
 fuzz-regress: $(B)/fuzz_pipeline
 	@n=$$(ls specs/*.tile tests/bad/*.tile tests/fuzz/regress/* | wc -l); \
@@ -115,18 +185,63 @@ fuzz: $(B)/fuzz_pipeline
 	./$(B)/fuzz_pipeline -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
 		-artifact_prefix=out/fuzz/crashes/ -print_final_stats=1 out/fuzz/corpus
 
-# bankc, the runtime headers, the CMake module and the man page.
-install: bankc
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/bankc \
-		$(DESTDIR)$(PREFIX)/lib/cmake/bankc $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 bankc $(DESTDIR)$(PREFIX)/bin/bankc
-	install -m 644 runtime/bankc_runtime.h runtime/bankc_check.cuh $(DESTDIR)$(PREFIX)/include/bankc/
-	install -m 644 cmake/BankcTiles.cmake $(DESTDIR)$(PREFIX)/lib/cmake/bankc/
-	install -m 644 doc/bankc.1 $(DESTDIR)$(PREFIX)/share/man/man1/bankc.1
+# Installed: bankc, the runtime headers with their pkg-config file, the
+# CMake package (bankcConfig.cmake, its version file and the module) and
+# the man page; README.md, docs/json.md and the CMake example as docs.
+# The CMake package finds its files relative to itself, so a tree staged
+# with DESTDIR or moved elsewhere as a whole still works; the pkg-config
+# file names $(prefix), as pkg-config files do.
+INSTALLED = $(bindir)/bankc $(includedir)/bankc/bankc_runtime.h \
+	$(includedir)/bankc/bankc_check.cuh $(pkgconfigdir)/bankc.pc \
+	$(cmakedir)/bankcConfig.cmake $(cmakedir)/bankcConfigVersion.cmake \
+	$(cmakedir)/BankcTiles.cmake $(man1dir)/bankc.1 $(docdir)/README.md \
+	$(docdir)/json.md $(docdir)/examples/cmake/CMakeLists.txt \
+	$(docdir)/examples/cmake/demo.tile $(docdir)/examples/cmake/main.c
+
+# A folder as the CMake package sees it: relative to the package's own
+# folder where it lies under prefix, absolute otherwise.
+cmake_rel = $(if $(filter $(prefix)/%,$(1)),$${_bankc_prefix}/$(patsubst $(prefix)/%,%,$(1)),$(1))
+empty :=
+space := $(empty) $(empty)
+cmake_up = $(if $(filter $(prefix)/%,$(cmakedir)),$${CMAKE_CURRENT_LIST_DIR}/$(subst $(space),/,$(patsubst %,..,$(subst /, ,$(patsubst $(prefix)/%,%,$(cmakedir))))),$(prefix))
+pc_rel = $(if $(filter $(prefix)/%,$(1)),$${prefix}/$(patsubst $(prefix)/%,%,$(1)),$(1))
+
+$(B)/bankc.pc: runtime/bankc.pc.in compiler/bankc.h FORCE | $(B)
+	@sed -e 's|@prefix@|$(prefix)|' -e 's|@includedir@|$(call pc_rel,$(includedir))|' \
+		-e 's|@VERSION@|$(VERSION)|' runtime/bankc.pc.in >$@
+
+$(B)/bankcConfig.cmake: cmake/bankcConfig.cmake.in FORCE | $(B)
+	@sed -e 's|@PREFIX@|$(cmake_up)|' -e 's|@BINDIR@|$(call cmake_rel,$(bindir))|' \
+		-e 's|@INCLUDEDIR@|$(call cmake_rel,$(includedir))|' cmake/bankcConfig.cmake.in >$@
+
+$(B)/bankcConfigVersion.cmake: cmake/bankcConfigVersion.cmake.in compiler/bankc.h | $(B)
+	@sed -e 's|@VERSION@|$(VERSION)|' cmake/bankcConfigVersion.cmake.in >$@
+
+install: $(BIN) $(B)/bankc.pc $(B)/bankcConfig.cmake $(B)/bankcConfigVersion.cmake
+	$(call say,INSTALL,$(DESTDIR)$(prefix))$(INSTALL) -d $(DESTDIR)$(bindir) \
+		$(DESTDIR)$(includedir)/bankc $(DESTDIR)$(pkgconfigdir) $(DESTDIR)$(cmakedir) \
+		$(DESTDIR)$(man1dir) $(DESTDIR)$(docdir)/examples/cmake
+	$(Q)$(INSTALL_PROGRAM) $(BIN) $(DESTDIR)$(bindir)/bankc
+	$(Q)$(INSTALL_DATA) runtime/bankc_runtime.h runtime/bankc_check.cuh $(DESTDIR)$(includedir)/bankc/
+	$(Q)$(INSTALL_DATA) $(B)/bankc.pc $(DESTDIR)$(pkgconfigdir)/bankc.pc
+	$(Q)$(INSTALL_DATA) $(B)/bankcConfig.cmake $(B)/bankcConfigVersion.cmake \
+		cmake/BankcTiles.cmake $(DESTDIR)$(cmakedir)/
+	$(Q)$(INSTALL_DATA) doc/bankc.1 $(DESTDIR)$(man1dir)/bankc.1
+	$(Q)$(INSTALL_DATA) README.md docs/json.md $(DESTDIR)$(docdir)/
+	$(Q)$(INSTALL_DATA) examples/cmake/CMakeLists.txt examples/cmake/demo.tile \
+		examples/cmake/main.c $(DESTDIR)$(docdir)/examples/cmake/
+
+# Removes what install wrote, and the folders of bankc's own that it made
+# when they are left empty.
+uninstall:
+	$(call say,RM,$(addprefix $(DESTDIR),$(prefix)))rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	$(Q)for d in $(DESTDIR)$(includedir)/bankc $(DESTDIR)$(cmakedir) \
+		$(DESTDIR)$(docdir)/examples/cmake $(DESTDIR)$(docdir)/examples $(DESTDIR)$(docdir); do \
+		if [ -d "$$d" ]; then rmdir "$$d" 2>/dev/null || true; fi; done
 
 # Solver timing: the specs corpus (median of 21 runs per tile) and a sweep.
-$(B)/bench: tests/bench/bench.c $(B)/libbankc.a
-	@echo "CC $<"; $(CC) $(CFLAGS) $(BCFLAGS) -o $@ $< $(B)/libbankc.a $(LDLIBS)
+$(B)/bench: tests/bench/bench.c $(B)/libbankc.a $(B)/flags
+	$(call say,CC,$<)$(COMPILE) $(LDFLAGS) -o $@ $< $(B)/libbankc.a $(LDLIBS)
 
 bench: $(B)/bench
 	./$(B)/bench specs/*.tile
@@ -148,4 +263,7 @@ gpu-bench: bankc
 clean:
 	rm -rf build build-san bankc out
 
-.PHONY: all check check-san fuzz fuzz-regress clean deps run install bench gpu-probe gpu-check gpu-bench
+FORCE:
+
+.PHONY: all check check-werror check-san fuzz fuzz-regress clean deps run install \
+	uninstall bench gpu-probe gpu-check gpu-bench FORCE

@@ -1,14 +1,16 @@
 # BankcTiles.cmake: build bankc .tile files as part of a CMake project.
 # Needs CMake 3.20 or later.
 #
-#     list(APPEND CMAKE_MODULE_PATH <bankc>/cmake)   # or PREFIX/lib/cmake/bankc
-#     include(BankcTiles)
+#     find_package(bankc CONFIG REQUIRED)            # an installed bankc
+#   or, from a bankc source tree (or a copy of this file):
+#     include(<bankc>/cmake/BankcTiles.cmake)
 #
 #     bankc_add_tiles(TARGET <target>
 #                     TILES <file.tile>...
 #                     [OUTPUT_DIR <dir>]
 #                     [BANKC <path>|<program name>|<executable target>]
-#                     [SCOPE PUBLIC|PRIVATE|INTERFACE])
+#                     [SCOPE PUBLIC|PRIVATE|INTERFACE]
+#                     [CHECK_PROGRAMS [CHECK_ARCHITECTURES <arch>...]])
 #
 # For every FILE.tile the build runs
 #
@@ -27,9 +29,9 @@
 # and code includes a tile's header by the tile's name: #include "NAME.cuh".
 # Tile names should therefore be unique among all the files a target sees.
 #
-# These names are known only once bankc has parsed the file, so they cannot
-# be declared as the command's OUTPUT or BYPRODUCTS; <dir>/<stem>.stamp is
-# its declared output instead.  The command reruns when the .tile file, the
+# These names are known only once bankc has parsed the file, so they are
+# not declared as the command's OUTPUT or BYPRODUCTS (but with
+# CHECK_PROGRAMS, below); <dir>/<stem>.stamp is its declared output instead.  The command reruns when the .tile file, the
 # bankc executable or this module changes.  bankc rewrites an output only
 # when its contents change, so an edit that leaves every output as it was
 # (a comment, say) reruns bankc and recompiles nothing.
@@ -66,13 +68,33 @@
 #               ${CMAKE_CURRENT_BINARY_DIR}/bankc/<target>.
 #   BANKC       the compiler: a path (relative to the current source
 #               directory), a program name looked up on PATH, or an
-#               executable target of this project.  Default: the cache
-#               variable BANKC_EXECUTABLE, set by
-#               find_program(BANKC_EXECUTABLE bankc) which looks next to this
-#               module first (PREFIX/bin for a module installed in
+#               executable target (of this project, or imported).  Default:
+#               the imported target bankc::bankc where find_package(bankc)
+#               made it; otherwise the cache variable BANKC_EXECUTABLE, set
+#               by find_program(BANKC_EXECUTABLE bankc) which looks next to
+#               this module first (PREFIX/bin for a module installed in
 #               PREFIX/lib/cmake/bankc; a bankc source tree's ./bankc) and
 #               then on PATH.  Configuring fails if none is found.
 #   SCOPE       PUBLIC, PRIVATE or INTERFACE, for the include directories.
+#   CHECK_PROGRAMS
+#               also build every tile's NAME_check.cu as an executable
+#               NAME_check and register it as the test NAME_check, so that
+#               `ctest` runs the check programs (on a machine with a GPU;
+#               without one they fail).  The project must enable CUDA
+#               (project(... LANGUAGES ... CUDA) or enable_language(CUDA))
+#               and call enable_testing() (or include(CTest)) for the tests
+#               to be registered.  The tile names are needed while
+#               configuring, so bankc reads each file then (`bankc dump`),
+#               and an edit of a .tile file configures again; bankc must
+#               therefore exist when configuring (not a target this project
+#               builds).  The programs include bankc_check.cuh: from
+#               bankc::runtime where find_package(bankc) made it, from the
+#               source tree's runtime/ for the module used in place, or from
+#               BANKC_INCLUDE_DIR when set.
+#   CHECK_ARCHITECTURES
+#               the programs' CUDA_ARCHITECTURES (e.g. 90); default: each
+#               tile's own arch (sm_80 -> 80, which CMake compiles to sm_80
+#               code and compute_80 PTX, so it also runs on later GPUs).
 #
 # Dependency files: bankc's depfile <dir>/<stem>.d names the outputs as its
 # targets, which is right for make but not for a custom command whose
@@ -82,7 +104,8 @@
 # target, and that file is the command's DEPFILE, used by the Makefile and
 # Ninja generators (and from CMake 3.21 on by Visual Studio and Xcode; with
 # other generators it is left out).  The .tile file is a declared
-# dependency in every case.
+# dependency in every case.  bankc escapes the depfile's paths as GCC does
+# (a space as "\ ", "$" as "$$"), so they are copied through unchanged.
 #
 # Example:
 #     add_executable(app main.c)
@@ -162,6 +185,9 @@ cmake_policy(VERSION 3.20)
 # Resolve the BANKC argument (or its absence) into a command and the
 # dependency that makes the command rerun when the compiler changes.
 function(_bankc_tiles_find_compiler given out_cmd out_dep)
+  if(given STREQUAL "" AND TARGET bankc::bankc)
+    set(given bankc::bankc)
+  endif()
   if(given STREQUAL "")
     if(NOT BANKC_EXECUTABLE)
       find_program(BANKC_EXECUTABLE
@@ -184,9 +210,19 @@ function(_bankc_tiles_find_compiler given out_cmd out_dep)
         "bankc_add_tiles: BANKC target '${given}' is a ${type}, not an "
         "executable")
     endif()
-    set(${out_cmd} "$<TARGET_FILE:${given}>" PARENT_SCOPE)
-    set(${out_dep} "${given}" PARENT_SCOPE)
-    return()
+    get_target_property(imported "${given}" IMPORTED)
+    if(NOT imported)
+      set(${out_cmd} "$<TARGET_FILE:${given}>" PARENT_SCOPE)
+      set(${out_dep} "${given}" PARENT_SCOPE)
+      return()
+    endif()
+    # an imported executable (bankc::bankc): its file, which also makes
+    # the command rerun when it changes
+    get_target_property(path "${given}" IMPORTED_LOCATION)
+    if(NOT path)
+      message(FATAL_ERROR
+        "bankc_add_tiles: imported target '${given}' has no IMPORTED_LOCATION")
+    endif()
   elseif(given MATCHES "/")
     get_filename_component(path "${given}" ABSOLUTE
       BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
@@ -206,9 +242,64 @@ function(_bankc_tiles_find_compiler given out_cmd out_dep)
   set(${out_dep} "${path}" PARENT_SCOPE)
 endfunction()
 
+# CHECK_PROGRAMS needs, while configuring: CUDA, bankc itself (to read the
+# tile names) and the runtime headers; sets _bankc_runtime_dir in the
+# caller.
+function(_bankc_tiles_check_setup bankc)
+  get_property(langs GLOBAL PROPERTY ENABLED_LANGUAGES)
+  if(NOT "CUDA" IN_LIST langs)
+    message(FATAL_ERROR
+      "bankc_add_tiles: CHECK_PROGRAMS builds CUDA programs; enable CUDA "
+      "first (project(... LANGUAGES ... CUDA) or enable_language(CUDA))")
+  endif()
+  if(bankc MATCHES "^\\$<")
+    message(FATAL_ERROR
+      "bankc_add_tiles: CHECK_PROGRAMS reads the tile names while "
+      "configuring, so BANKC must be an existing program, not a target this "
+      "project builds")
+  endif()
+  if(BANKC_INCLUDE_DIR)
+    set(dir "${BANKC_INCLUDE_DIR}")
+  elseif(TARGET bankc::runtime)
+    set(dir "")
+  else()
+    get_filename_component(dir "${_bankc_tiles_module_dir}/../runtime" ABSOLUTE)
+  endif()
+  if(dir AND NOT EXISTS "${dir}/bankc_check.cuh")
+    message(FATAL_ERROR
+      "bankc_add_tiles: CHECK_PROGRAMS needs bankc's runtime headers; "
+      "'${dir}' has no bankc_check.cuh.  Set BANKC_INCLUDE_DIR to their "
+      "folder, or use find_package(bankc)")
+  endif()
+  set(_bankc_runtime_dir "${dir}" PARENT_SCOPE)
+endfunction()
+
+# The tiles of one spec file, as NAME:ARCH entries, from `bankc dump
+# --json`; the file becomes a configure dependency.
+function(_bankc_tiles_read_names bankc src out_var)
+  execute_process(COMMAND "${bankc}" dump --json "${src}"
+    RESULT_VARIABLE rc OUTPUT_VARIABLE json ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR
+      "bankc_add_tiles: '${bankc} dump --json ${src}' failed:\n${err}")
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${src}")
+  string(JSON n LENGTH "${json}" tiles)
+  set(entries "")
+  if(n GREATER 0)
+    math(EXPR last "${n} - 1")
+    foreach(k RANGE ${last})
+      string(JSON tile_name GET "${json}" tiles ${k} name)
+      string(JSON tile_arch GET "${json}" tiles ${k} arch)
+      list(APPEND entries "${tile_name}:${tile_arch}")
+    endforeach()
+  endif()
+  set(${out_var} "${entries}" PARENT_SCOPE)
+endfunction()
+
 function(bankc_add_tiles)
   cmake_parse_arguments(PARSE_ARGV 0 arg
-    "" "TARGET;OUTPUT_DIR;BANKC;SCOPE" "TILES")
+    "CHECK_PROGRAMS" "TARGET;OUTPUT_DIR;BANKC;SCOPE" "TILES;CHECK_ARCHITECTURES")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR
       "bankc_add_tiles: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
@@ -249,6 +340,13 @@ function(bankc_add_tiles)
   endif()
 
   _bankc_tiles_find_compiler("${arg_BANKC}" bankc bankc_dep)
+  if(arg_CHECK_ARCHITECTURES AND NOT arg_CHECK_PROGRAMS)
+    message(FATAL_ERROR
+      "bankc_add_tiles: CHECK_ARCHITECTURES goes with CHECK_PROGRAMS")
+  endif()
+  if(arg_CHECK_PROGRAMS)
+    _bankc_tiles_check_setup("${bankc}")
+  endif()
 
   # DEPFILE where the generator reads it.
   set(use_depfile FALSE)
@@ -258,6 +356,8 @@ function(bankc_add_tiles)
   endif()
 
   set(stamps "")
+  set(check_tiles "")
+  set(check_dirs "")
   set(changes "")
   set(incdirs "")
   set(clean "")
@@ -283,6 +383,25 @@ function(bankc_add_tiles)
         "bankc_add_tiles call; give this one its own OUTPUT_DIR")
     endif()
 
+    # with CHECK_PROGRAMS: the tiles of the file, read while configuring,
+    # and their outputs declared, since the check programs compile them
+    set(byproducts "")
+    set(file_tiles "")
+    if(arg_CHECK_PROGRAMS)
+      _bankc_tiles_read_names("${bankc}" "${src}" file_tiles)
+      foreach(entry IN LISTS file_tiles)
+        string(REPLACE ":" ";" entry "${entry}")
+        list(GET entry 0 tile_name)
+        foreach(suffix IN ITEMS .cuh _check.cu .json .svg)
+          list(APPEND byproducts "${out}/${tile_name}${suffix}")
+        endforeach()
+      endforeach()
+      list(APPEND check_tiles ${file_tiles})
+      foreach(entry IN LISTS file_tiles)
+        list(APPEND check_dirs "${out}")
+      endforeach()
+    endif()
+
     set(depfile_args "")
     if(use_depfile)
       set(depfile_args DEPFILE "${stamp_d}")
@@ -290,7 +409,7 @@ function(bankc_add_tiles)
     file(RELATIVE_PATH shown "${CMAKE_BINARY_DIR}" "${out}")
     add_custom_command(
       OUTPUT "${stamp}"
-      BYPRODUCTS "${changed}"
+      BYPRODUCTS "${changed}" ${byproducts}
       COMMAND "${CMAKE_COMMAND}" -E make_directory "${out}"
       COMMAND "${bankc}" build "${src}" -o "${out}" -MD -MF "${depfile}"
       COMMAND "${CMAKE_COMMAND}" -D BANKC_TILES_STEP=after-build
@@ -334,6 +453,40 @@ function(bankc_add_tiles)
 
   set_property(TARGET "${arg_TARGET}" APPEND PROPERTY BANKC_TILES_CHANGED
     ${changes})
+
+  # The check programs, one executable and one test per tile.
+  set(i 0)
+  foreach(entry IN LISTS check_tiles)
+    list(GET check_dirs ${i} out)
+    math(EXPR i "${i} + 1")
+    string(REPLACE ":" ";" entry "${entry}")
+    list(GET entry 0 tile_name)
+    list(GET entry 1 tile_arch)
+    set(exe "${tile_name}_check")
+    if(TARGET "${exe}")
+      message(FATAL_ERROR
+        "bankc_add_tiles: the check program of tile '${tile_name}' would be "
+        "target '${exe}', which exists already; tile names must be unique "
+        "among the files built with CHECK_PROGRAMS")
+    endif()
+    add_executable("${exe}" "${out}/${exe}.cu")
+    add_dependencies("${exe}" "${name}")
+    target_include_directories("${exe}" PRIVATE "${out}")
+    if(TARGET bankc::runtime AND NOT BANKC_INCLUDE_DIR)
+      target_link_libraries("${exe}" PRIVATE bankc::runtime)
+    else()
+      target_include_directories("${exe}" PRIVATE "${_bankc_runtime_dir}")
+    endif()
+    if(arg_CHECK_ARCHITECTURES)
+      set(archs ${arg_CHECK_ARCHITECTURES})
+    else()
+      string(REGEX REPLACE "^sm_" "" archs "${tile_arch}")
+    endif()
+    set_target_properties("${exe}" PROPERTIES
+      CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON CUDA_EXTENSIONS OFF
+      CUDA_ARCHITECTURES "${archs}")
+    add_test(NAME "${exe}" COMMAND "${exe}")
+  endforeach()
   set_property(DIRECTORY APPEND PROPERTY ADDITIONAL_CLEAN_FILES ${clean})
 endfunction()
 

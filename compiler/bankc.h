@@ -13,6 +13,9 @@
 #include <stdio.h>
 
 #define BANKC_VERSION "0.1.0"
+/* The version of the JSON documents' layout (docs/json.md), in each as
+ * "schema": raised when a field changes meaning or goes away. */
+#define BANKC_JSON_SCHEMA 1
 #define WARP 32
 
 /* Limits the front end enforces, each with its own error. */
@@ -544,8 +547,11 @@ int baseline_all(const Tile *t, const Geom *g, int64_t budget,
 /* ---- emit_*.c: the outputs of bankc build --------------------------------- */
 
 void emit_upper(char *dst, size_t n, const char *s);
-/* NAME.cuh; `spec` names the spec file in its comment. */
-void emit_header(FILE *f, const Tile *t, const Solution *s, const char *spec);
+/* NAME.cuh; its comment names the spec file `spec` and the geometry g. */
+void emit_header(FILE *f, const Geom *g, const Tile *t, const Solution *s,
+                 const char *spec);
+/* NAME.cuh's C++ part: NAME_cute_layout(), behind BANKC_CUTE. */
+void emit_cute(FILE *f, const Tile *t, const Layout *l);
 void emit_check(FILE *f, const Geom *g, const Tile *t,
                 const Solution *s);                      /* NAME_check.cu */
 void emit_svg(FILE *f, const Geom *g, const Tile *t,
@@ -621,7 +627,9 @@ int cmd_sim(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_build(int argc, char **argv);
+int cmd_words(int argc, char **argv);       /* words.c: the language's words */
 struct json_t *compare_tile_json(const Tile *t, const Solution *s,
                                  const Baseline *b, int nb);
+struct json_t *compare_geom_json(const Geom *g);   /* "geometry" */
 
 #endif

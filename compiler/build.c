@@ -95,7 +95,7 @@ static bool render_tile(Outs *o, const BuildOpts *bo, const Tile *t,
 		return false;
 	}
 	Mem m;
-	emit_header(mem_open(&m), t, &s, spec);
+	emit_header(mem_open(&m), &bo->g, t, &s, spec);
 	add_mem(o, bo->dir, t->name, ".cuh", &m, key);
 
 	emit_check(mem_open(&m), &bo->g, t, &s);
@@ -103,8 +103,10 @@ static bool render_tile(Outs *o, const BuildOpts *bo, const Tile *t,
 
 	Baseline b[MAX_BASELINES];
 	int nb = baseline_all(t, &bo->g, s.budget, b);
-	json_t *root = json_pack("{s:s, s:s, s:o, s:o}", "bankc", BANKC_VERSION,
-	                         "spec", spec, "tile", dump_tile_json(ot), "solution",
+	json_t *root = json_pack("{s:i, s:s, s:s, s:o, s:o, s:o}", "schema",
+	                         BANKC_JSON_SCHEMA, "bankc", BANKC_VERSION,
+	                         "spec", spec, "geometry", compare_geom_json(&bo->g),
+	                         "tile", dump_tile_json(ot), "solution",
 	                         compare_tile_json(t, &s, b, nb));
 	json_dumpf(root, mem_open(&m), JSON_INDENT(2) | JSON_SORT_KEYS);
 	fputc('\n', m.f);

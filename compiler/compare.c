@@ -156,6 +156,12 @@ json_t *compare_tile_json(const Tile *t, const Solution *s,
 	return o;
 }
 
+json_t *compare_geom_json(const Geom *g)
+{
+	return json_pack("{s:i, s:i, s:b}", "banks", g->banks, "bank_bytes",
+	                 g->bank_bytes, "merge_loads", g->merge_loads);
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	enum { O_JSON = OPT_CMD, O_TOP };
@@ -204,14 +210,20 @@ int cmd_compare(int argc, char **argv)
 				}
 				const Tile *vt = solution_tile(&s, t);
 				int nb = baseline_all(vt, &g, s.budget, b);
-				if (json)
-					json_array_append_new(tiles, compare_tile_json(vt, &s, b, nb));
+				if (json) {
+					json_t *tj = compare_tile_json(vt, &s, b, nb);
+					json_object_set_new(tj, "spec", json_string(src[i].name));
+					json_array_append_new(tiles, tj);
+				}
 				else
 					print_tile(vt, &s, b, nb, top);
 				solve_free(&s);
 			}
 		if (json) {
-			json_t *root = json_pack("{s:o}", "tiles", tiles);
+			json_t *root = json_pack("{s:i, s:s, s:o, s:o}", "schema",
+			                         BANKC_JSON_SCHEMA, "bankc", BANKC_VERSION,
+			                         "geometry", compare_geom_json(&g),
+			                         "tiles", tiles);
 			json_dumpf(root, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
 			putchar('\n');
 			json_decref(root);

@@ -84,6 +84,8 @@ static const struct {
 	{"build", cmd_build},
 	{"sim", cmd_sim},
 	{"explain", cmd_explain},
+	{"words", cmd_words},       /* hidden: the language's words, for the
+	                             * docs check */
 };
 
 int main(int argc, char **argv)

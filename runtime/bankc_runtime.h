@@ -1,6 +1,7 @@
-/* bankc runtime: what generated headers need, valid as C11 and as CUDA.
+/* bankc runtime: the default BANKC_FN, valid as C11 and as CUDA.
  *
- * BANKC_FN marks the layout functions of generated headers: inline host
+ * BANKC_FN marks the layout functions of generated headers (which carry
+ * the same definition, so that they include nothing): inline host
  * functions in C, host and device functions in CUDA. */
 #ifndef BANKC_RUNTIME_H
 #define BANKC_RUNTIME_H

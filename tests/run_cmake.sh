@@ -1,16 +1,27 @@
 #!/bin/sh
-# The CMake module (cmake/BankcTiles.cmake) on examples/cmake: configure,
-# build and run the example, then edit its tile and check that the build
-# reruns bankc when, and only when, it should.  Each generator found (Unix
-# Makefiles, Ninja) gets its own copy of the example, so the source tree is
-# never modified.
+# The CMake support on examples/cmake: configure, build and run the example,
+# then edit its tile and check that the build reruns bankc when, and only
+# when, it should.  With each generator found (Unix Makefiles, Ninja):
+#   - in place: the module from this tree (tests/cmake/intree), the full
+#     sequence;
+#   - installed: bankc installed into a temporary prefix by make install,
+#     the example configured against it with find_package(bankc CONFIG),
+#     the full sequence;
+#   - a path with a space: the installed package again, its source and
+#     build folders under a folder named "a b": build, no-op rebuild, a
+#     comment edit (this needs bankc build's depfile to escape the space);
+# and with the CUDA compiler, for the package and in place: CHECK_PROGRAMS,
+# the check program built and registered with CTest (`ctest` runs it on a
+# GPU machine; tests/gpu/ctest_example.sh), a tile added to the file
+# becomes a second test.  Every run has its own
+# copy of the example, so the source tree is never modified.
 # usage: run_cmake.sh BANKC
 bankc=${1:-./bankc}
 pass=0 fail=0
 root=$(cd "$(dirname "$0")/.." && pwd)
 
 if ! command -v cmake >/dev/null 2>&1; then
-	echo "SKIP: cmake not found on PATH; cmake/BankcTiles.cmake is untested (counted as a failure)"
+	echo "SKIP: cmake not found on PATH; the CMake support is untested (counted as a failure)"
 	echo "cmake: 0 passed, 1 failed"
 	exit 1
 fi
@@ -36,19 +47,48 @@ newer() { [ -n "$(find "$1" -prune -newer "$2" 2>/dev/null)" ]; }
 # value NAME FILE: the number the program printed for NAME ("NAME = N").
 value() { sed -n "s/.*$1 = \([0-9][0-9]*\).*/\1/p" "$2" | head -n 1; }
 
-# run_generator GENERATOR DIR: the whole sequence in DIR.
-run_generator() {
-	g=$1 w=$2 tag="[$1]"
-	mkdir -p "$w/src/examples"
-	cp -R "$root/cmake" "$w/src/cmake"
-	cp -R "$root/examples/cmake" "$w/src/examples/cmake"
-	src=$w/src/examples/cmake b=$w/build
+# The installed package: a build of this tree in a folder of its own.
+prefix=$tmp/prefix
+if make -s -C "$root" --no-print-directory B="$tmp/bankc-build" BIN="$tmp/bankc-build/bankc" \
+	install prefix="$prefix" >"$tmp/install.log" 2>&1; then
+	ok
+else
+	bad "make install into $prefix" "$tmp/install.log"
+	prefix=
+fi
+
+# copy_example FLAVOR DIR: the example's files in DIR, laid out for FLAVOR
+# (intree: the in-place project around examples/cmake's sources).
+copy_example() {
+	mkdir -p "$2"
+	cp "$root/examples/cmake/main.c" "$root/examples/cmake/demo.tile" "$2/"
+	case $1 in
+	intree) cp "$root/tests/cmake/intree/CMakeLists.txt" "$2/" ;;
+	*) cp "$root/examples/cmake/CMakeLists.txt" "$2/" ;;
+	esac
+}
+
+# configure FLAVOR GENERATOR SRC BUILD LOG [ARGS...]
+configure() {
+	fl=$1 gen=$2 s=$3 bd=$4 log=$5
+	shift 5
+	case $fl in
+	intree) cmake -G "$gen" -S "$s" -B "$bd" -DBANKC_SOURCE_DIR="$root" -DBANKC="$bankc" "$@" >"$log" 2>&1 ;;
+	*) cmake -G "$gen" -S "$s" -B "$bd" -DCMAKE_PREFIX_PATH="$prefix" "$@" >"$log" 2>&1 ;;
+	esac
+}
+
+# run_sequence FLAVOR GENERATOR DIR: the whole sequence in DIR.
+run_sequence() {
+	g=$2 w=$3 tag="[$1, $2]"
+	src=$w/src b=$w/build
+	copy_example "$1" "$src"
 	tile=$src/demo.tile out=$b/bankc/demo/demo
 
 	# build NAME: build, the log in $w/NAME.log; status of the build.
 	build() { cmake --build "$b" --parallel 2 >"$w/$1.log" 2>&1; }
 
-	if cmake -G "$g" -S "$src" -B "$b" -DBANKC="$bankc" >"$w/configure.log" 2>&1; then
+	if configure "$1" "$g" "$src" "$b" "$w/configure.log"; then
 		ok
 	else
 		bad "$tag configure" "$w/configure.log"
@@ -139,7 +179,69 @@ run_generator() {
 	fi
 }
 
-n=0
+# run_space GENERATOR DIR: the installed package in a path with a space.
+run_space() {
+	g=$1 w="$2/a b" tag="[path with a space, $1]"
+	src=$w/src b=$w/build
+	copy_example package "$src"
+	tile=$src/demo.tile out=$b/bankc/demo/demo
+	build() { cmake --build "$b" --parallel 2 >"$w/$1.log" 2>&1; }
+	if configure package "$g" "$src" "$b" "$w/configure.log" && build first && "$b/demo" >/dev/null; then
+		ok
+	else
+		bad "$tag configure, build and run" "$w/first.log"
+		return
+	fi
+	if build noop && ! grep -q "bankc build" "$w/noop.log" &&
+	   ! grep -q "Building C object" "$w/noop.log"; then
+		ok
+	else
+		bad "$tag a second build with nothing changed should do nothing (bankc build must escape the space in its depfile)" "$w/noop.log"
+	fi
+	touch "$w/mark"
+	sleep 1
+	printf '# an edit that changes no tile\n' >>"$tile"
+	if build comment && grep -q "bankc build" "$w/comment.log" &&
+	   ! newer "$out/demo.cuh" "$w/mark" && ! grep -q "Building C object" "$w/comment.log"; then
+		ok
+	else
+		bad "$tag editing demo.tile should rerun bankc and recompile nothing" "$w/comment.log"
+	fi
+	if build noop2 && ! grep -q "bankc build" "$w/noop2.log"; then
+		ok
+	else
+		bad "$tag the build after the edit should do nothing" "$w/noop2.log"
+	fi
+}
+
+# run_check_programs FLAVOR GENERATOR DIR: CHECK_PROGRAMS with CTest.
+run_check_programs() {
+	g=$2 w=$3 tag="[CHECK_PROGRAMS, $1, $2]"
+	src=$w/src b=$w/build
+	copy_example "$1" "$src"
+	tile=$src/demo.tile
+	build() { cmake --build "$b" --parallel 2 >"$w/$1.log" 2>&1; }
+	if ! configure "$1" "$g" "$src" "$b" "$w/configure.log" -DDEMO_CHECK_PROGRAMS=ON -DINTREE_CHECK_PROGRAMS=ON; then
+		bad "$tag configure with CUDA" "$w/configure.log"
+		return
+	fi
+	ok
+	if build first && [ -x "$b/demo_check" ] && [ -x "$b/demo" ]; then ok
+	else bad "$tag the build should make demo and demo_check" "$w/first.log"; fi
+	if (cd "$b" && ctest -N) >"$w/ctest.log" 2>&1 && grep -q "Test *#1: demo_check\$" "$w/ctest.log" &&
+	   grep -q "Total Tests: 1\$" "$w/ctest.log"; then ok
+	else bad "$tag ctest -N should list the one test demo_check" "$w/ctest.log"; fi
+	if build noop && ! grep -q "bankc build\|Building" "$w/noop.log"; then ok
+	else bad "$tag a second build with nothing changed should do nothing" "$w/noop.log"; fi
+	# A second tile in the file: configuring again makes its program and test.
+	sleep 1
+	sed 's/^tile demo {/tile demo_b {/' "$root/examples/cmake/demo.tile" >>"$tile"
+	if build second && [ -x "$b/demo_b_check" ] &&
+	   (cd "$b" && ctest -N) >"$w/ctest2.log" 2>&1 && grep -q "Total Tests: 2\$" "$w/ctest2.log"; then ok
+	else bad "$tag a tile added to demo.tile should become the test demo_b_check" "$w/second.log"; fi
+}
+
+n=0 cuda_gen=
 for g in "Unix Makefiles" Ninja; do
 	case $g in
 	Ninja) tool=ninja ;;
@@ -149,10 +251,23 @@ for g in "Unix Makefiles" Ninja; do
 		echo "note: $tool not found; generator '$g' not tested"
 		continue
 	fi
+	cuda_gen=$g
 	n=$((n + 1))
-	run_generator "$g" "$tmp/$n"
+	run_sequence intree "$g" "$tmp/$n-intree"
+	if [ -n "$prefix" ]; then
+		run_sequence package "$g" "$tmp/$n-package"
+		run_space "$g" "$tmp/$n-space"
+	fi
 done
 [ "$n" -gt 0 ] || bad "neither make nor ninja found: nothing to build with"
+if [ -n "$cuda_gen" ] && [ -n "$prefix" ]; then
+	if command -v nvcc >/dev/null 2>&1; then
+		run_check_programs package "$cuda_gen" "$tmp/cuda-package"
+		run_check_programs intree "$cuda_gen" "$tmp/cuda-intree"
+	else
+		bad "nvcc not found: CHECK_PROGRAMS is untested"
+	fi
+fi
 
 echo "cmake: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

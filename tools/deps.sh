@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install what bankc's build and tests need from Debian's packages, only
-# where it is missing: re2c, Jansson and cmocka; clang with libFuzzer,
-# valgrind and cmake for the tests.  nvcc (the CUDA toolkit)
+# where it is missing: re2c, Jansson and cmocka; g++, clang with libFuzzer,
+# valgrind, cmake and pkg-config for the tests.  nvcc (the CUDA toolkit)
 # is expected on PATH and is only named if absent.
 set -e
 missing=""
@@ -9,12 +9,16 @@ command -v re2c >/dev/null 2>&1 || missing="$missing re2c"
 [ -f /usr/include/jansson.h ] || missing="$missing libjansson-dev"
 [ -f /usr/include/cmocka.h ] || missing="$missing libcmocka-dev"
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
-# the fuzz harness (clang's libFuzzer), the memcheck pass, the CMake test
+# the CuTe interop test builds C++ against CUTLASS's headers
+command -v g++ >/dev/null 2>&1 || missing="$missing g++"
+# the fuzz harness (clang's libFuzzer), the memcheck pass, the CMake and
+# pkg-config tests
 command -v clang >/dev/null 2>&1 || missing="$missing clang"
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
 	missing="$missing libclang-rt-dev"
 command -v valgrind >/dev/null 2>&1 || missing="$missing valgrind"
 command -v cmake >/dev/null 2>&1 || missing="$missing cmake"
+command -v pkg-config >/dev/null 2>&1 || missing="$missing pkgconf"
 if [ -n "$missing" ]; then
 	echo "deps: installing$missing"
 	sudo=""
@@ -26,4 +30,4 @@ if [ -n "$missing" ]; then
 fi
 command -v nvcc >/dev/null 2>&1 ||
 	echo "deps: note: nvcc not found; CUDA checks need the CUDA toolkit on PATH" >&2
-echo "deps: re2c, Jansson, cmocka, clang, valgrind and cmake present"
+echo "deps: re2c, Jansson, cmocka, g++, clang, valgrind, cmake and pkg-config present"

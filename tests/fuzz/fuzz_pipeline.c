@@ -23,7 +23,7 @@ static void emit_all(const Tile *t, const Src *src, double insts)
 	const Geom *g = &sim_geom_default;
 	solve_tile(t, g, &o, &s);
 	if (s.found) {
-		emit_header(sink, t, &s, src->name);
+		emit_header(sink, g, t, &s, src->name);
 		emit_check(sink, g, t, &s);
 		emit_svg(sink, g, t, &s);
 		Baseline b[MAX_BASELINES];

@@ -1,0 +1,182 @@
+#!/bin/sh
+# CuTe interop, checked against CuTe: for every tile of specs/ and of
+# tests/cute/kinds.tile (one tile per kind of layout), a C++17 program
+# compiled against CUTLASS's CuTe headers checks that NAME_cute_layout()
+# is a constexpr CuTe layout of ROWS x COLS that CuTe evaluates, at compile
+# time and at run time, to NAME_IDX(r, c) for every (r, c), and that a CuTe
+# tensor over it writes each element where NAME_IDX says; and nvcc compiles
+# every layout in device code.  C++ without BANKC_CUTE needs no CuTe.  Every kind of layout, plain and with the
+# axis swap, must be among the tiles checked.
+#
+# The headers are CUTLASS 4.7's in ../shared/vendor/cutlass-4.7 beside the
+# repository (never copied into it; CUTLASS_DIR overrides); without them
+# every tile counts as skipped.  The programs are built with g++ when CuTe
+# compiles on the host with it (it needs the CUDA toolkit's headers, found
+# beside nvcc), else with nvcc.
+# usage: run_cute.sh BANKC
+bankc=${1:-./bankc}
+pass=0 fail=0 skip=0
+root=$(cd "$(dirname "$0")/.." && pwd)
+cutlass=${CUTLASS_DIR:-$root/../shared/vendor/cutlass-4.7}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { pass=$((pass + 1)); }
+bad() {
+	fail=$((fail + 1)); echo "FAIL: $1"
+	[ -n "${2:-}" ] && [ -f "$2" ] && head -c 3000 "$2" | sed 's/^/    /'
+}
+# The kinds of layout (compare --json's "layout") and their swapped forms.
+# A kind the solver gains goes here and gets a tile in tests/cute/kinds.tile.
+kinds="row-major pad skew swizzle xor"
+
+# shellcheck disable=SC2086
+if ! "$bankc" build specs/*.tile tests/cute/kinds.tile -o "$tmp/gen" >"$tmp/build.log" 2>&1; then
+	bad "bankc build" "$tmp/build.log"
+	echo "cute: $pass passed, $fail failed, $skip skipped"
+	exit 1
+fi
+ntiles=$(ls "$tmp"/gen/*.cuh | wc -l)
+if [ ! -f "$cutlass/include/cute/layout.hpp" ]; then
+	echo "skip: CuTe's headers are not in $cutlass/include (CUTLASS 4.7 expected there); $ntiles tiles not checked"
+	echo "cute: 0 passed, 0 failed, $ntiles skipped"
+	exit 0
+fi
+
+# The kinds the tiles cover, from the layout each header's comment names
+# ("swap + pad +1 (pitch 65)" is swap+pad).
+sed -n 's/^ \* layout:  //p' "$tmp"/gen/*.cuh |
+	sed 's/^swap + \(.*\)/swap+\1/; s/[ <].*//' | sort -u >"$tmp/kinds"
+for k in $kinds; do
+	for v in "$k" "swap+$k"; do
+		if grep -qx -- "$v" "$tmp/kinds"; then ok
+		else bad "no tile of specs/ or tests/cute/kinds.tile is laid out as $v: CuTe's form of it is untested"; fi
+	done
+done
+for v in $(cat "$tmp/kinds"); do
+	case " $kinds " in
+	*" ${v#swap+} "*) ;;
+	*) bad "layout kind '$v' is not in tests/run_cute.sh's list: add it there and a tile that chooses it to tests/cute/kinds.tile" ;;
+	esac
+done
+
+# The compiler: g++ with a precompiled CuTe header, or nvcc.
+cuda=$(dirname "$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)")/..
+inc="-isystem $cutlass/include -isystem $cuda/include"
+[ -d "$cuda/include/cccl" ] && inc="$inc -isystem $cuda/include/cccl"
+printf '#include <cstdio>\n#include <vector>\n#include <cute/tensor.hpp>\n' >"$tmp/cute_all.hpp"
+cxx="g++ -std=c++17 -O1 -Wall -Wextra -Werror $inc"
+if command -v g++ >/dev/null 2>&1 &&
+	$cxx -x c++-header "$tmp/cute_all.hpp" -o "$tmp/cute_all.hpp.gch" >"$tmp/pch.log" 2>&1; then
+	how="g++ (host)"
+	cxx="$cxx -Winvalid-pch -I$tmp"
+elif command -v nvcc >/dev/null 2>&1; then
+	how="nvcc (g++ cannot compile CuTe here: $(head -n 1 "$tmp/pch.log"))"
+	cxx="nvcc -std=c++17 -O1 -x cu -Werror all-warnings -Xcompiler -Wall,-Wextra -I$cutlass/include -I$tmp"
+else
+	bad "neither g++ nor nvcc can compile CuTe" "$tmp/pch.log"
+	echo "cute: $pass passed, $fail failed, $skip skipped"
+	exit 1
+fi
+echo "compiling with $how"
+
+for h in "$tmp"/gen/*.cuh; do
+	n=$(basename "$h" .cuh)
+	N=$(echo "$n" | tr '[:lower:]' '[:upper:]')
+	cat >"$tmp/$n.cpp" <<EOF
+#define BANKC_CUTE
+#include "cute_all.hpp"
+#include "$h"
+
+// Evaluated by CuTe while compiling: its size and its last element.
+constexpr auto layout = ${n}_cute_layout();
+static_assert(cute::size(layout) == ${N}_ROWS * ${N}_COLS, "size is ROWS x COLS");
+constexpr int last = layout(${N}_ROWS - 1, ${N}_COLS - 1);
+
+int main()
+{
+	int bad = 0;
+	if (last != ${N}_IDX(${N}_ROWS - 1, ${N}_COLS - 1)) {
+		std::printf("compile-time layout(%d, %d) = %d, ${N}_IDX gives %d\n",
+		            ${N}_ROWS - 1, ${N}_COLS - 1, last,
+		            ${N}_IDX(${N}_ROWS - 1, ${N}_COLS - 1));
+		bad++;
+	}
+	for (int r = 0; r < ${N}_ROWS; r++)
+		for (int c = 0; c < ${N}_COLS; c++)
+			if (layout(r, c) != ${N}_IDX(r, c) && bad++ < 5)
+				std::printf("layout(%d, %d) = %d, ${N}_IDX gives %d\n", r, c,
+				            (int)layout(r, c), ${N}_IDX(r, c));
+	// CuTe tensors over the layout, on a plain pointer and tagged as shared
+	// memory, put each element where the header says
+	for (int smem = 0; smem < 2; smem++) {
+		std::vector<int> mem(${N}_ELEMS, -1);
+		auto put = [&](auto t) {
+			for (int r = 0; r < ${N}_ROWS; r++)
+				for (int c = 0; c < ${N}_COLS; c++)
+					t(r, c) = r * ${N}_COLS + c;
+		};
+		if (smem)
+			put(cute::make_tensor(cute::make_smem_ptr(mem.data()), layout));
+		else
+			put(cute::make_tensor(mem.data(), layout));
+		for (int r = 0; r < ${N}_ROWS; r++)
+			for (int c = 0; c < ${N}_COLS; c++)
+				if (mem[${N}_IDX(r, c)] != r * ${N}_COLS + c && bad++ < 10)
+					std::printf("%s tensor(%d, %d) is not at ${N}_IDX(%d, %d) = %d\n",
+					            smem ? "smem" : "plain", r, c, r, c, ${N}_IDX(r, c));
+	}
+	if (bad) {
+		cute::print(layout);
+		std::printf("\n${n}: %d mismatches\n", bad);
+	}
+	return bad != 0;
+}
+EOF
+	echo "$n"
+done | xargs -P "${JOBS:-2}" -I{} sh -c \
+	"$cxx -o '$tmp/{}' '$tmp/{}.cpp' >'$tmp/{}.log' 2>&1 || echo {} >>'$tmp/failed'"
+
+for h in "$tmp"/gen/*.cuh; do
+	n=$(basename "$h" .cuh)
+	if grep -qx "$n" "$tmp/failed" 2>/dev/null; then
+		bad "$n: the C++ program against CuTe does not compile" "$tmp/$n.log"
+	elif "$tmp/$n" >"$tmp/$n.out" 2>&1; then
+		ok
+	else
+		bad "$n: CuTe's layout differs from ${n}_IDX" "$tmp/$n.out"
+	fi
+done
+# C++ that does not ask for CuTe sees none of it: every header in one
+# program, without BANKC_CUTE and without CuTe on the include path.
+if command -v g++ >/dev/null 2>&1; then
+	for h in "$tmp"/gen/*.cuh; do echo "#include \"$h\""; done >"$tmp/plain.cpp"
+	echo "int main() { return 0; }" >>"$tmp/plain.cpp"
+	if g++ -std=c++17 -Wall -Wextra -Werror -pedantic -c "$tmp/plain.cpp" -o "$tmp/plain.o" \
+		>"$tmp/plain.log" 2>&1; then ok
+	else bad "C++ without BANKC_CUTE: the headers need CuTe" "$tmp/plain.log"; fi
+fi
+
+# Device code: every layout used in one kernel, compiled by nvcc for sm_90.
+if command -v nvcc >/dev/null 2>&1; then
+	{
+		echo "#define BANKC_CUTE"
+		for h in "$tmp"/gen/*.cuh; do echo "#include \"$h\""; done
+		echo "__global__ void every_layout(int *out)"
+		echo "{"
+		echo "	int i = threadIdx.x, k = 0;"
+		for h in "$tmp"/gen/*.cuh; do
+			n=$(basename "$h" .cuh)
+			N=$(echo "$n" | tr '[:lower:]' '[:upper:]')
+			echo "	out[k++] = ${n}_cute_layout()(i % ${N}_ROWS, i % ${N}_COLS);"
+		done
+		echo "}"
+	} >"$tmp/device.cu"
+	if nvcc -std=c++17 -arch=sm_90 -Werror all-warnings -I"$cutlass/include" -c "$tmp/device.cu" \
+		-o "$tmp/device.o" >"$tmp/device.log" 2>&1; then ok
+	else bad "nvcc: the CuTe layouts in device code" "$tmp/device.log"; fi
+else
+	bad "nvcc not found: the CuTe layouts are untested in device code"
+fi
+
+echo "cute: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
