@@ -281,10 +281,27 @@ typedef struct Access {
 	Expr *row, *col, *idx, *active, *weight_e, *stage_e;
 	Pos weight_pos;
 	Pos end;            /* the closing brace of the body */
+	int view;           /* 0: the tile's own; k: its view k - 1's */
 	/* filled by the checker */
 	Inst *inst;
 	int ninst;
 } Access;
+
+/* A view of a tile (`view NAME of TILE { shape ...; dtype ...; access
+ * ...; }`): another shape and element type over the same bytes, read in
+ * its own row-major order (the tile's stages one after another); its
+ * accesses join the tile's (converted to the tile's elements), so one
+ * layout is chosen for all. */
+enum { MAX_VIEWS = 8 };
+
+typedef struct {
+	char *name;
+	Pos pos, shape_pos, dtype_pos;
+	int rows, cols, len;
+	Dtype dtype;
+	bool dtype_given;
+	int first, nacc;    /* its accesses in the tile's acc[] */
+} View;
 
 /* Tile keys, for "given twice" and "missing" errors. */
 typedef enum { K_SHAPE, K_STAGES, K_DTYPE, K_ARCH, K_ALLOW, K_BUDGET, K_ALIGN,
@@ -311,7 +328,9 @@ typedef struct {
 	int64_t tradeoff;   /* bytes worth one weighted wavefront; 0 = none:
 	                     * wavefronts first, then bytes, then arithmetic */
 	Access *acc;
-	int nacc;
+	int nacc;           /* its own accesses, then its views' */
+	View views[MAX_VIEWS];
+	int nviews;
 } Tile;
 
 typedef struct {

@@ -558,6 +558,83 @@ static void check_matrix_lanes(Diag *d, const Access *a)
 		}
 }
 
+/* A view's shape and element type, as a tile of their own for checking
+ * its accesses: one stage, the tile's arch. */
+static Tile view_tile(Diag *d, const Tile *t, View *v)
+{
+	if (!v->dtype_given)
+		v->dtype = t->dtype;
+	Tile vt = *t;
+	vt.name = v->name;
+	vt.rows = v->rows;
+	vt.cols = v->cols;
+	vt.len = v->len;
+	vt.dtype = v->dtype;
+	vt.stages = 1;
+	vt.key[K_SHAPE] = v->shape_pos;
+	int64_t ev = tab_dtype[v->dtype].bytes, eb = tile_elem_bytes(t);
+	if (tab_dtype[v->dtype].bits < 8 || tile_elem_bits(t) < 8)
+		diag_error(d, v->dtype_pos.line ? v->dtype_pos : v->pos, "views of "
+		           "sub-byte element types are not supported");
+	if (ev % eb)
+		diag_error(d, v->dtype_pos.line ? v->dtype_pos : v->pos, "view '%s': "
+		           "its %s elements (%lld bytes) are not whole %s elements of "
+		           "tile '%s'; make the tile the one with the smaller element",
+		           v->name, tab_dtype[v->dtype].name, (long long)ev,
+		           tab_dtype[t->dtype].name, t->name);
+	if (v->rows < 1 || v->cols < 1 || (!v->len && (v->rows > MAX_DIM ||
+	                                              v->cols > MAX_DIM)))
+		diag_error(d, v->shape_pos, "view '%s': shape %d x %d is empty or "
+		           "too large", v->name, v->rows, v->cols);
+	int64_t vbytes = (int64_t)v->rows * v->cols * ev;
+	int64_t tbytes = (int64_t)t->stages * t->rows * t->cols * eb;
+	if (vbytes > tbytes)
+		diag_error(d, v->shape_pos, "view '%s' is %lld bytes, more than the "
+		           "%lld of tile '%s'%s", v->name, (long long)vbytes,
+		           (long long)tbytes, t->name, t->stages > 1 ? " (all stages)"
+		           : "");
+	return vt;
+}
+
+/* A view access's instructions in the tile's elements: view element
+ * (r, c) is byte (r * cols + c) * E' of the tile read row by row, stage
+ * after stage. */
+static void view_to_tile(Diag *d, const Tile *t, const Tile *vt, Access *a)
+{
+	int64_t ev = tile_elem_bytes(vt), eb = tile_elem_bytes(t);
+	int64_t vb = a->vec * ev, stage = (int64_t)t->rows * t->cols;
+	if ((t->cols * eb) % vb)
+		diag_error(d, a->vec_pos, "view access '%s': its %lld-byte vectors "
+		           "do not fit whole into the %lld-byte rows of tile '%s'",
+		           a->name, (long long)vb, (long long)(t->cols * eb), t->name);
+	for (int i = 0; i < a->ninst; i++)
+		for (int n = 0; n < WARP; n++) {
+			if (!(a->inst[i].mask >> n & 1))
+				continue;
+			Coord *c = &a->inst[i].lane[n];
+			int64_t e = ((int64_t)c->row * vt->cols + c->col) * ev / eb;
+			int64_t s = e / stage, w = e % stage;
+			c->row = (int32_t)(s * t->rows + w / t->cols);
+			c->col = (int32_t)(w % t->cols);
+		}
+	a->vec = (int)(vb / eb);   /* evec keeps the view's count, for dump */
+}
+
+static void check_access(Pool *p, Diag *d, Tile *t, Access *a, int64_t *work)
+{
+	check_vec(d, t, a);
+	if (a->place == PL_GENERAL)
+		expand_general(p, d, t, a, work);
+	else
+		expand_sweep(p, d, t, a);
+	check_matrix_lanes(d, a);
+	bool any = false;
+	for (int k = 0; k < a->ninst && !any; k++)
+		any = a->inst[k].mask != 0;
+	if (!any)
+		diag_error(d, a->pos, "access '%s' has no active lane", a->name);
+}
+
 void check_unit(Pool *p, Diag *d, Unit *u)
 {
 	int64_t file_insts = 0, work = 0;
@@ -567,15 +644,14 @@ void check_unit(Pool *p, Diag *d, Unit *u)
 		int64_t tile_insts = 0;
 		for (int j = 0; j < t->nacc; j++) {
 			Access *a = &t->acc[j];
-			check_vec(d, t, a);
-			if (a->place == PL_GENERAL)
-				expand_general(p, d, t, a, &work);
-			else
-				expand_sweep(p, d, t, a);
-			bool any = false;
-			for (int k = 0; k < a->ninst && !any; k++)
-				any = a->inst[k].mask != 0;
-			check_matrix_lanes(d, a);
+			if (a->view) {
+				View *v = &t->views[a->view - 1];
+				Tile vt = view_tile(d, t, v);
+				check_access(p, d, &vt, a, &work);
+				view_to_tile(d, t, &vt, a);
+			} else {
+				check_access(p, d, t, a, &work);
+			}
 			tile_insts += a->ninst;
 			file_insts += a->ninst;
 			if (tile_insts > MAX_TILE_INSTS)
@@ -586,9 +662,6 @@ void check_unit(Pool *p, Diag *d, Unit *u)
 				diag_error(d, a->pos, "this file has more warp instructions "
 				           "than the limit of %d a file; split it",
 				           MAX_FILE_INSTS);
-			if (!any)
-				diag_error(d, a->pos, "access '%s' has no active lane",
-				           a->name);
 		}
 	}
 }
