@@ -629,6 +629,12 @@ static void access(Parser *ps, Tile *t)
 		expected(ps, "an operation");
 	a->op_pos = ps->tok.pos;
 	if (!tab_parse_op(ps->tok.s, ps->tok.n, &a->op)) {
+		if ((ps->tok.n == 7 && memcmp(ps->tok.s, "red.cas", 7) == 0) ||
+		    (ps->tok.n == 8 && memcmp(ps->tok.s, "red.exch", 8) == 0))
+			diag_error(ps->d, ps->tok.pos, "'%.*s' does not exist: a reduction "
+			           "returns nothing, so it cannot compare-and-swap or "
+			           "exchange (use atom%.*s)", (int)ps->tok.n, ps->tok.s,
+			           (int)ps->tok.n - 3, ps->tok.s + 3);
 		static const char *const ops[] = {
 			"load", "store", "cp.async", "ldmatrix.x1", "ldmatrix.x2",
 			"ldmatrix.x4", "ldmatrix.x1.trans", "ldmatrix.x2.trans",
