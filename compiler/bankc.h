@@ -205,7 +205,7 @@ typedef struct {
 } ArchInfo;
 
 typedef enum { OP_LOAD, OP_STORE, OP_LDMATRIX, OP_STMATRIX, OP_CPASYNC,
-	OP_ATOM } OpKind;
+	OP_ATOM, OP_WGMMA } OpKind;
 
 /* Shared-memory atomics: the operation, which decides the cost only by
  * being a compare-and-swap or not (measured, tests/data/probe_h200_atom). */
@@ -218,6 +218,8 @@ typedef struct {
 	bool trans;
 	bool red;           /* OP_ATOM: red (no value returned), not atom */
 	AtomOp aop;         /* OP_ATOM: the operation (AOP_NONE: unnamed) */
+	bool wg_b;          /* OP_WGMMA: operand B (else A) */
+	bool mn_major;      /* OP_WGMMA: M or N contiguous (else K) */
 } Op;
 
 extern const DtypeInfo tab_dtype[DT_COUNT];
@@ -236,7 +238,7 @@ int op_min_cc(Op op);       /* first compute capability that has it */
 enum { XF_PAD = 1, XF_SKEW = 2, XF_SWAP = 4, XF_SWIZZLE = 8,
 	XF_ALL = 15 };
 
-typedef enum { PL_ROW, PL_COL, PL_GENERAL } Placement;
+typedef enum { PL_ROW, PL_COL, PL_GENERAL, PL_WGMMA } Placement;
 
 typedef struct {
 	char *name;
@@ -268,6 +270,7 @@ typedef struct Access {
 	int evec;           /* sub-byte types: the elements vec was given as */
 	Pos vec_pos;
 	bool vec_given;
+	bool major_given;   /* wgmma: `major k|mn` */
 	int64_t weight;
 	Placement place;
 	Loop loops[MAX_LOOPS];

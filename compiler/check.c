@@ -322,6 +322,61 @@ static void expand_sweep(Pool *p, Diag *d, const Tile *t, Access *a)
 	}
 }
 
+/* A wgmma operand: the instruction reads every core matrix (8 rows of
+ * 16 bytes) of the tile; four make one instruction here, each one phase.
+ * What it may be checked against: the operand's shape and type rules. */
+static void expand_wgmma(Pool *p, Diag *d, const Tile *t, Access *a)
+{
+	const ArchInfo *ar = &tab_arch[t->arch];
+	int64_t es = tile_elem_bytes(t), rb = t->cols * es;
+	Dtype dt = t->dtype;
+	bool b16 = dt == DT_F16 || dt == DT_BF16;
+	bool b8 = dt == DT_FP8E4M3 || dt == DT_FP8E5M2 || dt == DT_I8 ||
+	          dt == DT_U8;
+	char opn[32];
+	tab_op_name(a->op, opn, sizeof opn);
+	if (ar->cc != 90 || !ar->specific)
+		diag_error(d, a->op_pos, "%s needs sm_90a (wgmma is Hopper's and "
+		           "architecture-specific), not %s", opn, ar->name);
+	if (!b16 && !b8 && dt != DT_TF32)
+		diag_error(d, a->op_pos, "%s takes f16, bf16, tf32, fp8e4m3, fp8e5m2, "
+		           "i8 or u8 operands, not %s", opn, tab_dtype[dt].name);
+	if (a->op.mn_major && !b16)
+		diag_error(d, a->op_pos, "%s of %s must be 'major k': only 16-bit "
+		           "operands can be M- or N-major", opn, tab_dtype[dt].name);
+	if (t->len)
+		diag_error(d, a->op_pos, "%s needs a tile with rows and columns",
+		           opn);
+	if (t->rows % 8 || rb % 16)
+		diag_error(d, t->key[K_SHAPE], "a wgmma operand is made of core "
+		           "matrices of 8 rows of 16 bytes: %d rows of %lld bytes are "
+		           "not", t->rows, (long long)rb);
+	if (!a->op.wg_b && !a->op.mn_major && t->rows % 64)
+		diag_error(d, t->key[K_SHAPE], "wgmma.a major k: the tile's rows are "
+		           "M, which wgmma takes 64 at a time; %d is not a multiple of "
+		           "64", t->rows);
+	int64_t n = (int64_t)t->stages * (t->rows / 8) * (rb / 16);
+	n = (n + 3) / 4;
+	if (n > MAX_INSTS)
+		diag_error(d, a->pos, "access '%s' has %lld instructions (limit %d)",
+		           a->name, (long long)n, MAX_INSTS);
+	a->ninst = (int)n;
+	a->inst = pool_alloc(p, (size_t)n * sizeof *a->inst);
+	int64_t k = 0, per_row = rb / 16;
+	for (int s = 0; s < t->stages; s++)
+		for (int g = 0; g < t->rows / 8; g++)
+			for (int64_t q = 0; q < per_row; q++, k++) {
+				Inst *in = &a->inst[k / 4];
+				in->weight = 1;
+				for (int i = 0; i < 8; i++) {
+					int lane = (int)(k % 4) * 8 + i;
+					in->mask |= 1u << lane;
+					in->lane[lane] = (Coord){s * t->rows + 8 * g + i,
+					                         (int32_t)(q * 16 / es)};
+				}
+			}
+}
+
 /* ---- the general form ------------------------------------------------------ */
 
 /* Lets that `active` needs, directly or through other lets: they are
@@ -544,7 +599,7 @@ static void expand_general(Pool *p, Diag *d, const Tile *t, Access *a,
  * row address must have one. */
 static void check_matrix_lanes(Diag *d, const Access *a)
 {
-	if (!op_is_matrix(a->op))
+	if (!op_is_matrix(a->op) || a->op.kind == OP_WGMMA)
 		return;
 	int lanes = op_lanes(a->op);
 	uint32_t full = lanes == WARP ? 0xffffffffu : (1u << lanes) - 1;
@@ -625,6 +680,8 @@ static void check_access(Pool *p, Diag *d, Tile *t, Access *a, int64_t *work)
 	check_vec(d, t, a);
 	if (a->place == PL_GENERAL)
 		expand_general(p, d, t, a, work);
+	else if (a->place == PL_WGMMA)
+		expand_wgmma(p, d, t, a);
 	else
 		expand_sweep(p, d, t, a);
 	check_matrix_lanes(d, a);

@@ -10,6 +10,11 @@ static void dump_access(FILE *f, const Access *a)
 {
 	char op[32];
 	tab_op_name(a->op, op, sizeof op);
+	if (a->place == PL_WGMMA) {
+		fprintf(f, "    access %s: %s major %s weight %lld;\n", a->name, op,
+		        a->op.mn_major ? "mn" : "k", (long long)a->weight);
+		return;
+	}
 	fprintf(f, "    access %s: %s vec %d weight %lld", a->name, op, a->evec,
 	        (long long)a->weight);
 	if (a->place != PL_GENERAL) {
@@ -123,7 +128,8 @@ static json_t *access_json(const Access *a)
 	                      a->name, "op", op, "vec", a->evec, "weight",
 	                      (json_int_t)a->weight, "placement",
 	                      a->place == PL_ROW ? "row" :
-	                      a->place == PL_COL ? "col" : "general",
+	                      a->place == PL_COL ? "col" :
+	                      a->place == PL_WGMMA ? "wgmma" : "general",
 	                      "instructions", a->ninst, "active_lanes", lanes);
 	if (a->place == PL_GENERAL) {
 		json_t *loops = json_array();

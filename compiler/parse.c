@@ -643,10 +643,11 @@ static void access(Parser *ps, Tile *t)
 			"stmatrix.x4.trans", "atom", "atom.add", "atom.min", "atom.max",
 			"atom.inc", "atom.dec", "atom.and", "atom.or", "atom.xor",
 			"atom.exch", "atom.cas", "red", "red.add", "red.min", "red.max",
-			"red.inc", "red.dec", "red.and", "red.or", "red.xor", NULL};
+			"red.inc", "red.dec", "red.and", "red.or", "red.xor", "wgmma.a",
+			"wgmma.b", NULL};
 		unknown_of(ps, "operation", ops, "load, store, cp.async, "
 		           "ldmatrix/stmatrix .x1, .x2 or .x4 (optionally .trans), "
-		           "atom[.OP] or red[.OP]");
+		           "atom[.OP], red[.OP], wgmma.a or wgmma.b");
 	}
 	next(ps);
 	bool weight_given = false;
@@ -668,9 +669,35 @@ static void access(Parser *ps, Tile *t)
 			a->weight_pos = ps->tok.pos;
 			a->weight = small_num(ps, "a weight");
 			weight_given = true;
+		} else if (is(ps, "major")) {
+			if (a->op.kind != OP_WGMMA)
+				diag_error(ps->d, kw.pos, "'major' is for the wgmma operands "
+				           "wgmma.a and wgmma.b");
+			if (a->major_given)
+				diag_error(ps->d, kw.pos, "'major' given twice in access '%s'",
+				           a->name);
+			next(ps);
+			if (is(ps, "k"))
+				a->op.mn_major = false;
+			else if (is(ps, "mn"))
+				a->op.mn_major = true;
+			else
+				expected(ps, "'k' or 'mn' after 'major'");
+			a->major_given = true;
+			next(ps);
 		} else {
 			break;
 		}
+	}
+	if (a->op.kind == OP_WGMMA) {
+		/* the instruction reads the whole tile, core matrix by core
+		 * matrix, through a descriptor: no lanes to describe */
+		if (!a->major_given)
+			expected(ps, "'major k' or 'major mn' (which dimension of the "
+			         "wgmma operand is contiguous)");
+		a->place = PL_WGMMA;
+		expect(ps, T_SEMI);
+		return;
 	}
 	if (is(ps, "along")) {
 		next(ps);
