@@ -712,7 +712,7 @@ static void access(Parser *ps, Tile *t)
 	} else if (ps->tok.kind == T_LBRACE) {
 		body(ps, a);
 	} else {
-		expected(ps, "'vec', 'weight', 'along' or '{'");
+		expected(ps, "'vec', 'weight', 'major', 'along' or '{'");
 	}
 }
 
