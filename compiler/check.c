@@ -216,6 +216,7 @@ static void check_vec(Diag *d, const Tile *t, Access *a)
 static void where(char *buf, size_t n, const Access *a, int lane,
                   const int64_t *vars, int nvars)
 {
+	buf[0] = 0;
 	int k = lane >= 0 ? snprintf(buf, n, " (lane %d", lane)
 	                  : nvars ? snprintf(buf, n, " (") : 0;
 	for (int i = 0; i < nvars && k > 0 && (size_t)k < n; i++)
