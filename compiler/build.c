@@ -189,10 +189,10 @@ static void add_mem(Outputs *o, const char *dir, const char *name,
 
 /* Render one tile's four outputs into memory; false if it has no layout. */
 static bool render_tile(Outputs *o, const char *dir, const Tile *t,
-                        const Src *src, const Geom *g)
+                        const Src *src, const Geom *g, int64_t work)
 {
 	const char *spec = src->name;
-	SolveOpts opts = {1, false};
+	SolveOpts opts = {.top = 1, .budget = work};
 	Solution s;
 	solve_tile(t, g, &opts, &s);
 	if (!s.found) {
@@ -247,6 +247,7 @@ int cmd_build(int argc, char **argv)
 	const char *dir = NULL, *mf = NULL;
 	bool md = false;
 	int nfiles = 0;
+	int64_t work = 0;
 	for (int i = 0; i < argc; i++) {
 		int rc;
 		if (cli_geom_option(argc, argv, &i, &g, &rc)) {
@@ -259,6 +260,12 @@ int cmd_build(int argc, char **argv)
 			i++;
 		} else if (strcmp(argv[i], "-MD") == 0) {
 			md = true;
+		} else if (strcmp(argv[i], "--search-budget") == 0) {
+			if (i + 1 >= argc)
+				return cli_usage_error("%s needs a value", argv[i]);
+			if (!solve_parse_budget(argv[++i], &work))
+				return cli_usage_error("--search-budget takes 1 to 10^15 work "
+				                       "units, not '%s'", argv[i]);
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return cli_usage_error("unknown option '%s' for build", argv[i]);
 		} else {
@@ -290,11 +297,9 @@ int cmd_build(int argc, char **argv)
 						        argv[j]);
 						rc = 1;
 					}
-	if (rc == 0 && !solve_feasible_all(u, src, nfiles, &g, stderr))
-		rc = 1;
 	for (int i = 0; rc == 0 && i < nfiles; i++)
 		for (int k = 0; k < u[i].ntiles; k++)
-			if (!render_tile(&out, dir, &u[i].tiles[k], &src[i], &g))
+			if (!render_tile(&out, dir, &u[i].tiles[k], &src[i], &g, work))
 				rc = 1;
 	if (rc == 0) {
 		catch_signals();

@@ -73,6 +73,9 @@ static void print_tile(const Tile *t, const Solution *s, const Baseline *b,
 		       (long long)s->aligned_bound, tile_granule(t));
 	if (gap == 0)
 		printf(": optimal\n");
+	else if (solve_unproven(s))
+		printf(": not proven optimal: search budget reached, %lld above the "
+		       "bound\n", (long long)gap);
 	else
 		printf(": best found, %lld above the bound\n", (long long)gap);
 	print_header(t);
@@ -94,7 +97,15 @@ static void print_tile(const Tile *t, const Solution *s, const Baseline *b,
 		print_row(t, s, "", label, &b[i].c);
 	}
 	printf("  searched: %ld layouts costed, %ld cut short by the bound, %ld "
-	       "illegal\n\n", s->evaluated, s->cut, s->illegal);
+	       "illegal", s->evaluated, s->cut, s->illegal);
+	if (s->xor_total) {
+		char a[48], b[48];
+		printf("; %s of %s xor maps", solve_u128(s->xor_searched, a),
+		       solve_u128(s->xor_total, b));
+	}
+	printf("; %lld of %lld work units%s\n\n", (long long)s->work,
+	       (long long)s->work_budget,
+	       s->budget_reached ? ", search budget reached" : "");
 }
 
 static json_t *cand_json(const Tile *t, const Solution *s, const Cand *c)
@@ -117,6 +128,14 @@ static json_t *cand_json(const Tile *t, const Solution *s, const Cand *c)
 	                 "blocks_per_sm", c->blocks, "accesses", acc);
 }
 
+/* A count that may pass 2^63: an integer where it fits, else a real. */
+static json_t *count_json(SolveCount128 v)
+{
+	if (v <= (SolveCount128)INT64_MAX)
+		return json_integer((json_int_t)v);
+	return json_real((double)v);
+}
+
 json_t *compare_tile_json(const Tile *t, const Solution *s,
                           const Baseline *b, int nb)
 {
@@ -132,15 +151,21 @@ json_t *compare_tile_json(const Tile *t, const Solution *s,
 		json_array_append_new(bases, o);
 	}
 	json_t *o = json_pack("{s:s, s:I, s:I, s:i, s:o, s:o, s:{s:I, s:I, s:I, "
-	                      "s:b, s:i}}", "name", t->name, "lower_bound",
-	                      (json_int_t)s->lower_bound, "aligned_bound",
-	                      (json_int_t)s->aligned_bound,
+	                      "s:i, s:I, s:I, s:b, s:b, s:i, s:o, s:o}}", "name",
+	                      t->name, "lower_bound", (json_int_t)s->lower_bound,
+	                      "aligned_bound", (json_int_t)s->aligned_bound,
 	                      "rowmajor_blocks_per_sm", s->blocks_rowmajor,
 	                      "candidates", cands, "baselines", bases, "search",
 	                      "costed", (json_int_t)s->evaluated, "cut",
 	                      (json_int_t)s->cut, "illegal", (json_int_t)s->illegal,
-	                      "xor_full", s->xor_full, "xor_row_bits",
-	                      s->xor_bits);
+	                      "instruction_classes", s->classes,
+	                      "work", (json_int_t)s->work,
+	                      "work_budget", (json_int_t)s->work_budget,
+	                      "budget_reached", s->budget_reached,
+	                      "not_proven_optimal", solve_unproven(s),
+	                      "xor_row_bits", s->xor_bits,
+	                      "xor_maps", count_json(s->xor_total),
+	                      "xor_maps_searched", count_json(s->xor_searched));
 	json_object_set_new(o, "chosen", s->found ? cand_json(t, s, &s->best)
 	                                          : json_null());
 	return o;
@@ -151,6 +176,7 @@ int cmd_compare(int argc, char **argv)
 	Geom g = sim_geom_default;
 	bool json = false;
 	int top = 5, nfiles = 0;
+	int64_t work = 0;
 	for (int i = 0; i < argc; i++) {
 		int rc;
 		if (cli_geom_option(argc, argv, &i, &g, &rc)) {
@@ -166,6 +192,12 @@ int cmd_compare(int argc, char **argv)
 			if (*end || v < 1 || v > 1000)
 				return cli_usage_error("--top takes 1 to 1000, not '%s'", argv[i]);
 			top = (int)v;
+		} else if (strcmp(argv[i], "--search-budget") == 0) {
+			if (i + 1 >= argc)
+				return cli_usage_error("%s needs a value", argv[i]);
+			if (!solve_parse_budget(argv[++i], &work))
+				return cli_usage_error("--search-budget takes 1 to 10^15 work "
+				                       "units, not '%s'", argv[i]);
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return cli_usage_error("unknown option '%s' for compare", argv[i]);
 		} else {
@@ -178,11 +210,10 @@ int cmd_compare(int argc, char **argv)
 	Pool *p = pool_new();
 	Src *src = calloc((size_t)nfiles, sizeof *src);
 	Unit *u = calloc((size_t)nfiles, sizeof *u);
-	int rc = frontend_files(argv, nfiles, p, stderr, src, u) &&
-	         solve_feasible_all(u, src, nfiles, &g, stderr) ? 0 : 1;
+	int rc = frontend_files(argv, nfiles, p, stderr, src, u) ? 0 : 1;
 	if (rc == 0) {
 		json_t *tiles = json ? json_array() : NULL;
-		SolveOpts o = {top, false};
+		SolveOpts o = {.top = top, .budget = work};
 		for (int i = 0; i < nfiles; i++)
 			for (int k = 0; k < u[i].ntiles; k++) {
 				const Tile *t = &u[i].tiles[k];

@@ -79,7 +79,8 @@ static void summary_access(const Geom *g, const Layout *l, const Tile *t,
 }
 
 static int explain_file(const Geom *g, const char *file, const char *tname,
-                        const char *aname, bool summary, bool chosen)
+                        const char *aname, bool summary, bool chosen,
+                        int64_t work)
 {
 	Pool *p = pool_new();
 	Src src;
@@ -94,9 +95,7 @@ static int explain_file(const Geom *g, const char *file, const char *tname,
 			continue;
 		Layout l = layout_rowmajor(t);
 		if (chosen) {
-			if (!solve_feasible(t, &src, g, stderr))
-				goto out;
-			SolveOpts o = {1, false};
+			SolveOpts o = {.top = 1, .budget = work};
 			Solution s;
 			solve_tile(t, g, &o, &s);
 			bool found = s.found;
@@ -142,6 +141,7 @@ int cmd_explain(int argc, char **argv)
 	const char *tname = NULL, *aname = NULL;
 	bool summary = false, chosen = false;
 	int nfiles = 0;
+	int64_t work = 0;
 	for (int i = 0; i < argc; i++) {
 		int rc;
 		if (cli_geom_option(argc, argv, &i, &g, &rc)) {
@@ -159,6 +159,12 @@ int cmd_explain(int argc, char **argv)
 			summary = true;
 		} else if (strcmp(argv[i], "--chosen") == 0) {
 			chosen = true;
+		} else if (strcmp(argv[i], "--search-budget") == 0) {
+			if (i + 1 >= argc)
+				return cli_usage_error("%s needs a value", argv[i]);
+			if (!solve_parse_budget(argv[++i], &work))
+				return cli_usage_error("--search-budget takes 1 to 10^15 work "
+				                       "units, not '%s'", argv[i]);
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return cli_usage_error("unknown option '%s' for explain", argv[i]);
 		} else {
@@ -172,7 +178,7 @@ int cmd_explain(int argc, char **argv)
 		       "insts", "wavefronts", "ideal", "ratio");
 	int rc = 0;
 	for (int i = 0; i < nfiles; i++)
-		if (explain_file(&g, argv[i], tname, aname, summary, chosen))
+		if (explain_file(&g, argv[i], tname, aname, summary, chosen, work))
 			rc = 1;
 	return rc;
 }

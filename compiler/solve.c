@@ -1,23 +1,33 @@
-/* The solver: every legal layout of the space, costed by simulating every
- * warp instruction of every access, ranked by the spec's objective, with a
- * lower bound that certifies the choice.
+/* The solver: the legal layouts of the space, costed by simulating warp
+ * instructions, ranked by the spec's objective, with a lower bound that
+ * certifies the choice.
  *
  * Objective (lexicographic unless the spec gives a tradeoff): weighted
- * wavefronts, then footprint bytes, then index arithmetic, then the order
- * of enumeration (so ties resolve the same way on every run).
+ * wavefronts, then footprint bytes, then index arithmetic, then the
+ * layout's canonical place in the space (solve_order; xor maps of one
+ * family by their masks), so ties resolve the same way on every run,
+ * whatever the ranking's length and however much the search pruned.
  *
- * Pruning is only ever by bound: a candidate stops being simulated once its
- * partial cost is worse than the last of the ranking kept, and a family is
- * skipped when the best any member could reach (the certified bound, the
- * smallest footprint, the family's least arithmetic) cannot beat that
- * either.  SolveOpts.exhaustive turns both off. */
+ * The search is an anytime branch and bound under a work budget counted
+ * in simulations (SolveOpts.budget; solve_default_budget):
+ *
+ * 1. the seeds, always costed in full: row-major, the baselines' layouts
+ *    that the spec allows, and padding by one granule;
+ * 2. the small families, cheap and likely good: the swizzles, padding,
+ *    skews;
+ * 3. the xor maps (solve_xor.c), a tree search whose bound cuts it.
+ *
+ * Pruning is only ever by bound: a candidate stops being simulated once
+ * its partial cost plus the bound of the rest cannot enter the ranking,
+ * a family is skipped when its best conceivable member could not either,
+ * and so on down the xor tree.  When the budget runs out, the best found
+ * is the answer, and the report says it is not proven optimal.
+ * Instructions that cost alike under a family are simulated once
+ * (solve_class.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "bankc.h"
-
-/* Members of the xor family searched: see enumerate_xor. */
-enum { XOR_LIMIT = 16384 };
 
 static int log2ceil(int64_t v)
 {
@@ -27,117 +37,47 @@ static int log2ceil(int64_t v)
 	return k;
 }
 
-/* ---- the certificate ------------------------------------------------------- */
-
-static int gcd(int a, int b)
+int64_t solve_default_budget(const Tile *t)
 {
-	while (b) {
-		int r = a % b;
-		a = b;
-		b = r;
-	}
-	return a;
+	int64_t n = 0;
+	for (int j = 0; j < t->nacc; j++)
+		n += t->acc[j].ninst;
+	return SOLVE_BUDGET_BASE + SOLVE_BUDGET_PER_INST * n;
 }
 
-/* Words an instruction's phase wants, grouped by their place inside the
- * granule (the largest vector, which every legal layout keeps whole and
- * aligned): a layout can move granules, never words within them, so words
- * of one class can only reach banks/(granule/bank_bytes) banks. */
-static int phase_bound(const Geom *g, int gran, int bytes,
-                       const int64_t *addr, uint32_t lanes)
+bool solve_parse_budget(const char *s, int64_t *out)
 {
-	if (!lanes)
-		return 0;
-	int per_word = gran / g->bank_bytes;
-	if (per_word < 2)
-		return 1;
-	int reach = g->banks / gcd(g->banks, per_word);    /* banks a class
-	                                                     * can use */
-	int64_t words[WARP * 4];
-	int nw = 0, best = 1;
-	int count[32] = {0};
-	for (int n = 0; n < WARP; n++) {
-		if (!(lanes >> n & 1))
-			continue;
-		for (int64_t w = addr[n] / g->bank_bytes;
-		     w <= (addr[n] + bytes - 1) / g->bank_bytes; w++) {
-			int k;
-			for (k = 0; k < nw && words[k] != w; k++)
-				;
-			if (k < nw || nw == WARP * 4)
-				continue;
-			words[nw++] = w;
-			int cls = (int)(w % per_word);
-			int need = (++count[cls % 32] + reach - 1) / reach;
-			if (need > best)
-				best = need;
-		}
+	int64_t v = 0;
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > SOLVE_BUDGET_MAX / 10)
+			return false;
+		v = v * 10 + (*s - '0');
 	}
-	return best;
+	if (v < 1 || v > SOLVE_BUDGET_MAX)
+		return false;
+	*out = v;
+	return true;
 }
 
-/* Ideal and alignment-aware bound of every access, from the row-major
- * layout (a granule-preserving one: its phases and words stand for every
- * legal layout's). */
-static void bounds(const Geom *g, const Tile *t, Solution *s)
+const char *solve_u128(SolveCount128 v, char *buf)
 {
-	Layout rm = layout_rowmajor(t);
-	int gran = tile_granule(t);
-	int64_t excess[MAX_ACCESSES];
-	for (int j = 0; j < t->nacc; j++) {
-		const Access *a = &t->acc[j];
-		int bytes = (int)(a->vec * tile_elem_bytes(t));
-		int64_t ideal = 0, bound = 0, rmw = 0;
-		s->inst_bound[j] = calloc((size_t)a->ninst, sizeof(int));
-		s->inst_order[j] = calloc((size_t)a->ninst, sizeof(int));
-		if (!s->inst_bound[j] || !s->inst_order[j]) {
-			fputs("bankc: out of memory\n", stderr);
-			abort();
-		}
-		for (int i = 0; i < a->ninst; i++) {
-			SimResult r;
-			int64_t addr[WARP];
-			int ib = 0;
-			layout_inst_addrs(&rm, t, &a->inst[i], addr);
-			layout_sim_inst(g, &rm, t, a, &a->inst[i], &r);
-			ideal += r.ideal;
-			rmw += r.wavefronts;
-			if (a->op.kind == OP_CPASYNC)
-				ib = r.ideal;
-			else
-				for (int k = 0; k < r.nphase; k++)
-					ib += phase_bound(g, gran, bytes, addr, r.phase[k].lanes);
-			s->inst_bound[j][i] = ib;
-			bound += ib;
-		}
-		/* bit-reversed order: neighbouring instructions of a loop are
-		 * alike, so a spread sample meets a layout's conflicts sooner */
-		int bits = 0, k = 0;
-		while ((1 << bits) < a->ninst)
-			bits++;
-		for (int x = 0; x < (1 << bits); x++) {
-			int rev = 0;
-			for (int b = 0; b < bits; b++)
-				rev |= (x >> b & 1) << (bits - 1 - b);
-			if (rev < a->ninst)
-				s->inst_order[j][k++] = rev;
-		}
-		s->acc_ideal[j] = ideal;
-		s->acc_bound[j] = bound;
-		s->lower_bound += ideal * a->weight;
-		s->aligned_bound += bound * a->weight;
-		excess[j] = (rmw - bound) * a->weight;
-	}
-	/* cost the accesses that conflict most under row-major first: a bad
-	 * candidate shows itself soonest there */
-	for (int j = 0; j < t->nacc; j++) {
-		int k = j;
-		while (k > 0 && excess[s->acc_order[k - 1]] < excess[j]) {
-			s->acc_order[k] = s->acc_order[k - 1];
-			k--;
-		}
-		s->acc_order[k] = j;
-	}
+	char tmp[48];
+	int n = 0;
+	do {
+		tmp[n++] = (char)('0' + (int)(v % 10));
+		v /= 10;
+	} while (v);
+	for (int i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[n] = 0;
+	return buf;
+}
+
+bool solve_unproven(const Solution *s)
+{
+	return s->found && s->budget_reached && s->best.wave > s->aligned_bound;
 }
 
 /* ---- ranking --------------------------------------------------------------- */
@@ -155,9 +95,39 @@ int solve_blocks(const Tile *t, int64_t bytes)
 	return (int)b;
 }
 
+/* The families in their canonical order (the old enumeration's), then
+ * each family's parameters. */
+long solve_order(const Layout *l)
+{
+	static const int rank[2][5] = {
+		[0] = {[L_ROWMAJOR] = 0, [L_SWIZZLE] = 2, [L_XOR] = 4, [L_SKEW] = 5,
+		       [L_PAD] = 8},
+		[1] = {[L_ROWMAJOR] = 1, [L_SWIZZLE] = 3, [L_XOR] = 6, [L_SKEW] = 7,
+		       [L_PAD] = 9},
+	};
+	long o = (long)rank[l->swap][l->kind] << 56;
+	switch (l->kind) {
+	case L_ROWMAJOR:
+	case L_XOR:
+		break;
+	case L_PAD:
+		o |= l->pitch - l->scols;
+		break;
+	case L_SKEW:
+		o |= l->skew;
+		break;
+	case L_SWIZZLE:
+		/* TMA boxes: the fewest first (fewer copies, the widest mode) */
+		o |= (long)(l->boxes & 0xff) << 48 | (long)l->M << 40 |
+		     (long)l->B << 32 | (long)l->S << 16;
+		break;
+	}
+	return o;
+}
+
 /* <0 when a ranks before b.  Keys are 128-bit: weighted wavefronts
  * times a tradeoff can pass 2^63. */
-static int cmp_cand(const Tile *t, const Cand *a, const Cand *b)
+int solve_cmp(const Tile *t, const Cand *a, const Cand *b)
 {
 	__int128 ka = a->wave, kb = b->wave;
 	if (t->tradeoff) {
@@ -170,34 +140,26 @@ static int cmp_cand(const Tile *t, const Cand *a, const Cand *b)
 		return a->bytes < b->bytes ? -1 : 1;
 	if (a->arith != b->arith)
 		return a->arith < b->arith ? -1 : 1;
-	return a->order < b->order ? -1 : a->order > b->order;
+	if (a->order != b->order)
+		return a->order < b->order ? -1 : 1;
+	if (a->l.kind == L_XOR && b->l.kind == L_XOR)
+		for (int i = 0; i < a->l.nx && i < b->l.nx; i++)
+			if (a->l.x[i] != b->l.x[i])
+				return a->l.x[i] < b->l.x[i] ? -1 : 1;
+	return 0;
 }
 
-typedef struct {
-	const Tile *t;
-	const Geom *g;
-	const SolveOpts *o;
-	Solution *s;
-	long order;         /* index of the next layout considered */
-	bool count_only;    /* count the layouts, cost none */
-	long counted;
-	const Layout *target;   /* count_only: find this layout's index */
-	long target_index;
-	const Layout *seeds;    /* costed before the enumeration: skip them */
-	int nseeds;
-} Search;
-
-static void keep(Search *se, const Cand *c)
+void solve_keep(SolveSearch *se, const Cand *c)
 {
 	Solution *s = se->s;
 	int top = se->o->top;
 	int i = s->ntop;
 	if (i == top) {
-		if (cmp_cand(se->t, c, &s->top[top - 1]) >= 0)
+		if (solve_cmp(se->t, c, &s->top[top - 1]) >= 0)
 			return;
 		i--;
 	}
-	while (i > 0 && cmp_cand(se->t, c, &s->top[i - 1]) < 0) {
+	while (i > 0 && solve_cmp(se->t, c, &s->top[i - 1]) < 0) {
 		s->top[i] = s->top[i - 1];
 		i--;
 	}
@@ -206,110 +168,381 @@ static void keep(Search *se, const Cand *c)
 		s->ntop++;
 }
 
-/* Can a candidate whose final wavefronts will be at least `wave` still be
- * kept?  Not once the ranking is full and the last kept one beats it; a
- * candidate with the same key loses the tie, being enumerated later. */
-static bool worse_than_kept(const Search *se, const Cand *c, int64_t wave)
+bool solve_ranks(const SolveSearch *se, const Cand *c, int64_t wave)
 {
 	const Solution *s = se->s;
-	if (se->o->exhaustive || s->ntop < se->o->top)
-		return false;
+	if (s->ntop < se->o->top)
+		return true;
 	Cand probe = *c;
 	probe.wave = wave;
-	return cmp_cand(se->t, &probe, &s->top[s->ntop - 1]) > 0;
+	return solve_cmp(se->t, &probe, &s->top[s->ntop - 1]) < 0;
 }
 
-/* Cost a legal layout, enumerated as the order-th; stops early (returns
- * false) once it cannot be kept. */
-static bool evaluate(Search *se, const Layout *l, long order, Cand *c)
+bool solve_can_enter(const SolveSearch *se, const Cand *c, int64_t wave)
+{
+	return se->o->exhaustive || solve_ranks(se, c, wave);
+}
+
+bool solve_spend(SolveSearch *se, int64_t units)
+{
+	se->s->work += units;
+	if (se->forced)
+		return true;
+	if (se->stopped || se->s->work > se->s->work_budget) {
+		se->stopped = true;
+		se->s->budget_reached = true;
+		return false;
+	}
+	return true;
+}
+
+bool solve_is_seed(const SolveSearch *se, const Layout *l)
+{
+	for (int i = 0; i < se->nseeds; i++)
+		if (layout_same(l, &se->seeds[i]))
+			return true;
+	return false;
+}
+
+/* A candidate being costed, class by class, so that its costing can
+ * stop and go on later. */
+typedef struct {
+	Cand c;
+	const SolveClasses *cs;
+	int k;              /* classes costed */
+	int64_t rest;       /* the bound of the classes not yet costed */
+} Partial;
+
+static void eval_start(Partial *p, const SolveSearch *se, const Layout *l,
+                       const SolveClasses *cs)
 {
 	const Tile *t = se->t;
+	memset(&p->c, 0, sizeof p->c);
+	p->c.l = *l;
+	p->c.bytes = layout_bytes(l, t);
+	p->c.arith = layout_arith(l);
+	p->c.order = solve_order(l);
+	p->c.blocks = solve_blocks(t, p->c.bytes);
+	p->cs = cs;
+	p->k = 0;
+	p->rest = cs->bound;
+}
+
+/* Cost classes up to `upto`.  Branch and bound: what is costed so far
+ * plus the bound of what is not must stay within what the ranking keeps;
+ * false once it cannot (or the budget ran out). */
+static bool eval_run(SolveSearch *se, Partial *p, int upto)
+{
+	const Tile *t = se->t;
+	const SolveClasses *cs = p->cs;
+	Cand *c = &p->c;
+	if (upto > cs->n)
+		upto = cs->n;
+	for (; p->k < upto; p->k++) {
+		const SolveClass *x = &cs->c[p->k];
+		if (!solve_spend(se, x->units))
+			return false;
+		SimResult r;
+		layout_sim_inst(se->g, &c->l, t, &t->acc[x->acc], x->in, &r);
+		int64_t w = r.wavefronts;
+		c->wave += w * x->weight;
+		p->rest -= x->bound;
+		for (int q = 0; q < x->ncnt; q++)
+			c->acc_wave[cs->cnt[x->cnt + q].acc] += w * cs->cnt[x->cnt + q].n;
+		if ((p->k == 0 || w * x->weight > x->bound) &&
+		    !solve_can_enter(se, c, c->wave + p->rest)) {
+			p->k++;
+			return false;
+		}
+	}
+	return true;
+}
+
+bool solve_evaluate(SolveSearch *se, const Layout *l, const SolveClasses *cs,
+                    Cand *c)
+{
+	Partial p;
+	eval_start(&p, se, l, cs);
+	bool ok = eval_run(se, &p, cs->n);
+	*c = p.c;
+	return ok;
+}
+
+void solve_cost(const Tile *t, const Geom *g, const Layout *l, Cand *c)
+{
 	Layout copy = *l;           /* l may point into c */
 	memset(c, 0, sizeof *c);
 	c->l = copy;
 	l = &c->l;
 	c->bytes = layout_bytes(l, t);
 	c->arith = layout_arith(l);
-	c->order = order;
-	/* branch and bound: what is costed so far plus the bound of what is
-	 * not yet costed must stay within what the ranking keeps */
-	int64_t rest = se->s->aligned_bound;
-	for (int jj = 0; jj < t->nacc; jj++) {
-		int j = se->s->acc_order[jj];
-		const Access *a = &t->acc[j];
-		const int *ib = se->s->inst_bound[j];
-		for (int ii = 0; ii < a->ninst; ii++) {
-			int i = se->s->inst_order[j][ii];
+	c->order = solve_order(l);
+	for (int j = 0; j < t->nacc; j++)
+		for (int i = 0; i < t->acc[j].ninst; i++) {
 			SimResult r;
-			layout_sim_inst(se->g, l, t, a, &a->inst[i], &r);
+			layout_sim_inst(g, l, t, &t->acc[j], &t->acc[j].inst[i], &r);
 			c->acc_wave[j] += r.wavefronts;
-			c->wave += (int64_t)r.wavefronts * a->weight;
-			rest -= (int64_t)ib[i] * a->weight;
-			if ((ii == 0 || r.wavefronts > ib[i]) &&
-			    worse_than_kept(se, c, c->wave + rest))
-				return false;
+		}
+	for (int j = 0; j < t->nacc; j++)
+		c->wave += c->acc_wave[j] * t->acc[j].weight;
+	c->blocks = solve_blocks(t, c->bytes);
+}
+
+/* ---- the classes each family is costed over -------------------------------- */
+
+/* A family's merged classes pay for their building (one unit per exact
+ * class) only when its candidates are costed deep; most are cut after a
+ * few classes.  So a family is costed over the exact classes until that
+ * has cost as much as building them would (a rent-or-buy rule, within
+ * twice the better choice), and over its own classes from then on.
+ * Slot 0 is row-major and pad, 1 + k the swizzles with M+S+B = k. */
+static const SolveClasses *family_classes(SolveSearch *se, bool swap, int slot)
+{
+	SolveClasses *cs = slot ? &se->linear[swap][slot - 1] : &se->grid[swap];
+	bool *have = slot ? &se->have_linear[swap][slot - 1] : &se->have_grid[swap];
+	if (*have)
+		return cs;
+	if (se->rent[swap][slot] < se->exact.n)
+		return &se->exact;
+	if (!solve_spend(se, se->exact.n))
+		return NULL;
+	if (slot)
+		solve_classes(se->t, se->g, KEY_LINEAR, swap, slot - 1, &se->exact, cs);
+	else
+		solve_classes(se->t, se->g, KEY_GRID, swap, 0, &se->exact, cs);
+	*have = true;
+	return cs;
+}
+
+/* The family slot of l (-1: the exact classes only). */
+static int slot_of(const SolveSearch *se, const Layout *l)
+{
+	switch (l->kind) {
+	case L_ROWMAJOR:
+	case L_PAD:
+		return 0;
+	case L_SWIZZLE: {
+		/* a period as large as the stage merges only equal instructions */
+		int k = l->M + l->S + l->B;
+		if (l->boxes > 1 || k + 1 >= SOLVE_MAX_K ||
+		    k >= log2ceil(layout_stage_bytes(l, se->t)))
+			return -1;
+		return k + 1;
+	}
+	case L_SKEW:
+	case L_XOR:
+		break;
+	}
+	return -1;
+}
+
+static const SolveClasses *classes_for(SolveSearch *se, const Layout *l)
+{
+	int slot = slot_of(se, l);
+	return slot < 0 ? &se->exact : family_classes(se, l->swap, slot);
+}
+
+/* Count what costing over the exact classes spent towards a slot's rent. */
+static void pay_rent(SolveSearch *se, const Layout *l, const SolveClasses *cs,
+                     int64_t units)
+{
+	int slot = slot_of(se, l);
+	if (slot >= 0 && cs == &se->exact)
+		se->rent[l->swap][slot] += units;
+}
+
+/* Candidates of the small families, gathered before any is costed. */
+typedef struct {
+	Layout *v;
+	int n, cap;
+	int64_t least_bytes;    /* the family's least footprint */
+	int least_arith;        /* ... and arithmetic */
+} List;
+
+static void add(List *ls, const Layout *l)
+{
+	if (ls->n == ls->cap) {
+		ls->cap = ls->cap ? 2 * ls->cap : 64;
+		ls->v = realloc(ls->v, (size_t)ls->cap * sizeof *ls->v);
+		if (!ls->v) {
+			fputs("bankc: out of memory\n", stderr);
+			abort();
 		}
 	}
-	c->blocks = solve_blocks(t, c->bytes);
-	return true;
+	ls->v[ls->n++] = *l;
 }
 
-void solve_cost(const Tile *t, const Geom *g, const Layout *l, Cand *c)
+/* The least a partial candidate can still come to, as a candidate: its
+ * place in the ranking at best. */
+static int cmp_best(const SolveSearch *se, const Partial *a, const Partial *b)
 {
-	SolveOpts o = {1, true};
-	Solution s = {0};
-	bounds(g, t, &s);
-	Search se = {.t = t, .g = g, .o = &o, .s = &s};
-	evaluate(&se, l, 0, c);
-	solve_free(&s);
+	Cand x = a->c, y = b->c;
+	x.wave += a->rest;
+	y.wave += b->rest;
+	return solve_cmp(se->t, &x, &y);
 }
 
-static void consider(Search *se, const Layout *l)
+static void heap_push(const SolveSearch *se, Partial **h, int *n, Partial *p)
+{
+	int i = (*n)++;
+	while (i > 0 && cmp_best(se, p, h[(i - 1) / 2]) < 0) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = p;
+}
+
+static Partial *heap_pop(const SolveSearch *se, Partial **h, int *n)
+{
+	Partial *top = h[0], *last = h[--*n];
+	int i = 0;
+	for (;;) {
+		int c = 2 * i + 1;
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && cmp_best(se, h[c + 1], h[c]) < 0)
+			c++;
+		if (cmp_best(se, h[c], last) >= 0)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (*n)
+		h[i] = last;
+	return top;
+}
+
+/* The small families, best first.  The heap holds candidates being
+ * costed (a class at a time, the classes that conflict most under
+ * row-major first) and families not yet opened, each standing for its
+ * best conceivable member (the certified bound, the family's least
+ * footprint and arithmetic, its first place in the order).  Whatever
+ * ranks best is taken: a family is opened (its candidates costed on one
+ * class each), a candidate is costed further (twice as many classes each
+ * time) until it is done or cut.  Good candidates thus come first, the
+ * rest are cut short, most after a class or two, and families whose best
+ * could not enter the ranking are never opened; once the heap's best
+ * cannot enter, nothing left can. */
+typedef struct {
+	Partial *v;
+	Partial **heap;
+	int n, cap, nh;
+} Open;
+
+static Partial *open_new(Open *op)
+{
+	if (op->n == op->cap) {
+		fputs("bankc: internal error: too many candidates\n", stderr);
+		abort();
+	}
+	return &op->v[op->n++];
+}
+
+/* Start costing l: its first class, then into the heap (or cut). */
+static void open_candidate(SolveSearch *se, Open *op, const Layout *l)
 {
 	const char *why;
-	long order = se->order++;
-	if (se->count_only) {
-		se->counted++;
-		if (se->target && se->target_index < 0 &&
-		    layout_same(l, se->target))
-			se->target_index = order;
+	if (se->stopped || solve_is_seed(se, l) || !solve_spend(se, 1))
 		return;
-	}
-	for (int i = 0; i < se->nseeds; i++)
-		if (layout_same(l, &se->seeds[i]))
-			return;                 /* costed already */
 	if (!layout_legal(l, se->t, se->s->budget, &why)) {
 		se->s->illegal++;
 		return;
 	}
-	Cand c;
-	if (evaluate(se, l, order, &c)) {
-		se->s->evaluated++;
-		keep(se, &c);
-	} else {
+	const SolveClasses *cs = classes_for(se, l);
+	if (!cs)
+		return;
+	Partial *p = open_new(op);
+	eval_start(p, se, l, cs);
+	bool ok = eval_run(se, p, 1);
+	pay_rent(se, l, cs, p->k);
+	if (ok)
+		heap_push(se, op->heap, &op->nh, p);
+	else if (!se->stopped)
 		se->s->cut++;
-	}
 }
 
-/* Can any layout of a family with at least `arith` operations and `bytes`
- * of footprint still be kept?  The best it could do is the certified
- * bound. */
-static bool family_can_help(const Search *se, int64_t bytes, int arith)
+static void search_families(SolveSearch *se, const List *fam, int nfam,
+                            int total)
 {
-	const Solution *s = se->s;
-	if (se->count_only || se->o->exhaustive || s->ntop < se->o->top)
-		return true;
-	Cand ideal = {0};
-	ideal.wave = s->aligned_bound;
-	ideal.bytes = bytes;
-	ideal.arith = arith;
-	ideal.order = se->order;    /* it would come later, losing ties */
-	return cmp_cand(se->t, &ideal, &s->top[s->ntop - 1]) < 0;
+	Open op = {0};
+	op.cap = total + nfam + 1;
+	op.v = malloc((size_t)op.cap * sizeof *op.v);
+	op.heap = malloc((size_t)op.cap * sizeof *op.heap);
+	if (!op.v || !op.heap) {
+		fputs("bankc: out of memory\n", stderr);
+		abort();
+	}
+	/* a family's stand-in: no class costed, so cs is NULL */
+	for (int f = 0; f < nfam; f++) {
+		if (!fam[f].n)
+			continue;
+		Partial *p = open_new(&op);
+		memset(p, 0, sizeof *p);
+		p->c.l = fam[f].v[0];
+		p->c.bytes = fam[f].least_bytes;
+		p->c.arith = fam[f].least_arith;
+		p->c.order = solve_order(&fam[f].v[0]) & ~((1L << 56) - 1);
+		p->rest = se->s->aligned_bound;
+		p->k = f;
+		heap_push(se, op.heap, &op.nh, p);
+	}
+	while (op.nh && !se->stopped) {
+		Partial *p = heap_pop(se, op.heap, &op.nh);
+		if (!solve_can_enter(se, &p->c, p->c.wave + p->rest)) {
+			heap_push(se, op.heap, &op.nh, p);
+			break;
+		}
+		if (!p->cs) {
+			const List *ls = &fam[p->k];
+			if (ls->v[0].kind == L_XOR)     /* the tree's best branch */
+				solve_xor_dive(se, ls->v[0].swap);
+			else
+				for (int i = 0; i < ls->n; i++)
+					open_candidate(se, &op, &ls->v[i]);
+			continue;
+		}
+		int k0 = p->k;
+		bool ok = eval_run(se, p, 2 * p->k);
+		pay_rent(se, &p->c.l, p->cs, p->k - k0);
+		if (!ok) {
+			if (!se->stopped)
+				se->s->cut++;
+		} else if (p->k == p->cs->n) {
+			se->s->evaluated++;
+			solve_keep(se, &p->c);
+		} else {
+			heap_push(se, op.heap, &op.nh, p);
+		}
+	}
+	/* candidates left: cut short by the bound (or the budget); families
+	 * never opened are not counted */
+	if (!se->stopped)
+		for (int i = 0; i < op.nh; i++)
+			se->s->cut += op.heap[i]->cs != NULL;
+	free(op.heap);
+	free(op.v);
 }
 
 /* ---- the families ------------------------------------------------------------ */
 
-static void enumerate_pad(Search *se, bool swap)
+static bool wants(const SolveSearch *se, LayoutKind kind, bool swap)
+{
+	static const unsigned need[] = {[L_ROWMAJOR] = 0, [L_PAD] = XF_PAD,
+		[L_SKEW] = XF_SKEW, [L_SWIZZLE] = XF_SWIZZLE, [L_XOR] = XF_SWIZZLE};
+	const Tile *t = se->t;
+	if (se->o->families && !(se->o->families >> kind & 1))
+		return false;
+	if ((t->allow & need[kind]) != need[kind] ||
+	    (swap && !(t->allow & XF_SWAP)))
+		return false;
+	/* TMA writes row-major or its swizzles, never swapped */
+	if (t->tma && (swap || (kind != L_ROWMAJOR && kind != L_SWIZZLE)))
+		return false;
+	/* swapping moves single elements only */
+	return !swap || tile_granule(t) == tile_elem_bytes(t);
+}
+
+static void list_pad(SolveSearch *se, bool swap, List *ls)
 {
 	const Tile *t = se->t;
 	int es = (int)tile_elem_bytes(t);
@@ -322,24 +555,40 @@ static void enumerate_pad(Search *se, bool swap)
 		if (pb % es)
 			continue;
 		l.pitch = l.scols + pb / es;
-		consider(se, &l);
+		add(ls, &l);
 	}
 }
 
-static void enumerate_skew(Search *se, bool swap)
+static void list_skew(SolveSearch *se, bool swap, List *ls)
 {
 	Layout l = layout_base(se->t, L_SKEW, swap);
 	int k = l.scols / l.gran;
 	for (int s = 1; s < k && s <= 256; s++) {
 		l.skew = s;
-		consider(se, &l);
+		add(ls, &l);
 	}
 }
 
-static void enumerate_swizzle(Search *se, bool swap)
+/* Swizzle<B,M,S>: 2^M at least the granule and M+B within the bank
+ * window (the bits that pick banks), S >= B, the source bits inside the
+ * stage.  TMA tiles take the engine's own modes, in boxes of the span. */
+static void list_swizzle(SolveSearch *se, bool swap, List *ls)
 {
 	const Tile *t = se->t;
 	Layout l = layout_base(t, L_SWIZZLE, swap);
+	if (t->tma) {
+		int64_t rb = l.scols * tile_elem_bytes(t);
+		for (int b = 1; b <= 3; b++) {
+			int span = 16 << b;
+			if (rb % span)
+				continue;
+			l.M = 4, l.B = b, l.S = 3;
+			l.boxes = (int)(rb / span);
+			l.pitch = l.scols / l.boxes;
+			add(ls, &l);
+		}
+		return;
+	}
 	int window = log2ceil(se->g->banks * se->g->bank_bytes);
 	int top = log2ceil(layout_stage_bytes(&l, t));
 	int m0 = log2ceil(tile_granule(t));
@@ -347,84 +596,107 @@ static void enumerate_swizzle(Search *se, bool swap)
 		for (int b = 1; m + b <= window; b++)
 			for (int s = b; m + s + b <= top; s++) {
 				l.M = m, l.B = b, l.S = s;
-				consider(se, &l);
+				add(ls, &l);
 			}
 }
 
-/* GF(2)-linear maps from row bits into the chunk bits that pick banks:
- * chunk' = chunk ^ (x[0] * r0 ^ x[1] * r1 ^ ...).  Every map is searched
- * when there are at most XOR_LIMIT; otherwise each row bit maps to one
- * chunk bit or none (the family CuTe's and Triton's swizzles belong to),
- * over as many low row bits as that limit allows. */
-static void enumerate_xor(Search *se, bool swap)
+/* The seeds, costed before the search so that its bound cuts from the
+ * start, whatever the budget: row-major, the baselines' layouts that this
+ * spec allows and the space holds (an xor map in the family's chunks),
+ * and padding by one granule, which often meets the bound or comes near. */
+static void make_seeds(SolveSearch *se)
 {
 	const Tile *t = se->t;
-	Layout l = layout_base(t, L_XOR, swap);
-	int k = l.scols / l.gran;
-	int chunk_bytes = (int)(l.gran * tile_elem_bytes(t));
-	int window = se->g->banks * se->g->bank_bytes;
-	if (l.scols % l.gran)
-		return;
-	/* the chunk bits that may flip: the power of two dividing the row's
-	 * chunk count, no wider than the bank window */
-	int span = 1;
-	while (k % (span * 2) == 0 && span * 2 * chunk_bytes <= window)
-		span *= 2;
-	int cb = log2ceil(span);
-	if (cb == 0)
-		return;
-	int nb = log2ceil(l.srows);
-	if (nb > MAX_XOR_BITS)
-		nb = MAX_XOR_BITS;
-	bool full = true;
-	int radix = 1 << cb;
-	double count = 1;
-	for (int i = 0; i < nb; i++)
-		count *= radix;
-	if (count > XOR_LIMIT) {
-		full = false;
-		radix = cb + 1;
-		for (count = 1; nb > 0; nb--) {
-			count = 1;
-			for (int i = 0; i < nb; i++)
-				count *= radix;
-			if (count <= XOR_LIMIT)
-				break;
+	const char *why;
+	Layout cand[MAX_BASELINES + 2];
+	int n = baseline_layouts(t, cand);
+	int es = (int)tile_elem_bytes(t), gran = tile_granule(t);
+	Layout pad = layout_base(t, L_PAD, false);
+	pad.pitch = pad.scols + (gran + es - 1) / es;
+	cand[n++] = pad;
+	int nb = log2ceil(t->rows);
+	int cg = gran > se->g->bank_bytes ? gran : se->g->bank_bytes;
+	for (int i = 0; i < n; i++) {
+		Layout l = cand[i];
+		if (l.kind == L_XOR) {
+			/* the same map over the family's chunks, every row bit */
+			int cb = (int)(l.gran * es), sh = 0;
+			if (cb < cg || nb > MAX_XOR_BITS)
+				continue;
+			while ((cg << sh) < cb)
+				sh++;
+			Layout x = layout_base(t, L_XOR, false);
+			x.gran = cg / es;
+			x.nx = nb;
+			bool any = false;
+			for (int b = 0; b < nb; b++) {
+				x.x[b] = b < l.nx ? l.x[b] << sh : 0;
+				any |= x.x[b] != 0;
+			}
+			if (!any || layout_xor_span(&x) > se->g->banks *
+			    se->g->bank_bytes / cg)
+				continue;
+			l = x;
 		}
+		if (l.kind == L_PAD && l.pitch - l.scols > 0 &&
+		    ((l.pitch - l.scols) * es % gran ||
+		     (l.pitch - l.scols) * es > se->g->banks * se->g->bank_bytes))
+			continue;           /* not a pad the family holds */
+		if (!wants(se, l.kind, l.swap) || solve_is_seed(se, &l) ||
+		    !layout_legal(&l, t, se->s->budget, &why) ||
+		    se->nseeds == SOLVE_MAX_SEEDS)
+			continue;
+		se->seeds[se->nseeds++] = l;
 	}
-	l.nx = nb;
-	int digit[MAX_XOR_BITS] = {0};
-	se->s->xor_full = full;
-	se->s->xor_bits = nb;
-	for (;;) {
-		int i = 0;                      /* next map, mixed radix */
-		while (i < nb && ++digit[i] == radix)
-			digit[i++] = 0;
-		if (i == nb)
-			return;                     /* back at the all-zero map */
-		for (int b = 0; b < nb; b++)
-			l.x[b] = full ? (uint32_t)digit[b]
-			     : digit[b] ? 1u << (digit[b] - 1) : 0;
-		consider(se, &l);
+	se->forced = true;
+	for (int i = 0; i < se->nseeds; i++) {
+		Partial p;
+		if (se->seeds[i].kind == L_ROWMAJOR && !se->seeds[i].swap) {
+			/* costed already, with the classes */
+			eval_start(&p, se, &se->seeds[i], &se->exact);
+			for (int k = 0; k < se->exact.n; k++) {
+				const SolveClass *x = &se->exact.c[k];
+				p.c.wave += (int64_t)x->rm * x->weight;
+				for (int q = 0; q < x->ncnt; q++)
+					p.c.acc_wave[se->exact.cnt[x->cnt + q].acc] +=
+						(int64_t)x->rm * se->exact.cnt[x->cnt + q].n;
+			}
+			se->s->evaluated++;
+			solve_keep(se, &p.c);
+			continue;
+		}
+		const SolveClasses *cs = classes_for(se, &se->seeds[i]);
+		eval_start(&p, se, &se->seeds[i], cs);
+		if (eval_run(se, &p, cs->n)) {
+			se->s->evaluated++;
+			solve_keep(se, &p.c);
+		} else {
+			se->s->cut++;
+		}
+		pay_rent(se, &p.c.l, cs, p.k);
 	}
+	se->forced = false;
 }
 
-static void enumerate_all(Search *se);
-
-/* A layout costed before the search, so that the bound cuts from the
- * start: padding by one granule, which often meets the bound or comes
- * near it.  It keeps its place in the enumeration order, so ties resolve
- * as without it.  (The swizzles, enumerated first, need no seed.) */
-static int make_seeds(const Tile *t, int64_t budget, Layout *out)
+/* The certificate: ideal and alignment-aware bound of every access, from
+ * the exact classes (costed under row-major, a granule-preserving layout
+ * whose phases and words stand for every legal layout's). */
+static void bounds(SolveSearch *se)
 {
-	const char *why;
-	int es = (int)tile_elem_bytes(t), gran = tile_granule(t);
-	Layout l = layout_base(t, L_PAD, false);
-	l.pitch = l.scols + (gran + es - 1) / es;
-	if (!layout_legal(&l, t, budget, &why))
-		return 0;
-	out[0] = l;
-	return 1;
+	const Tile *t = se->t;
+	Solution *s = se->s;
+	for (int k = 0; k < se->exact.n; k++) {
+		const SolveClass *x = &se->exact.c[k];
+		for (int q = 0; q < x->ncnt; q++) {
+			const SolveAccCount *a = &se->exact.cnt[x->cnt + q];
+			s->acc_ideal[a->acc] += (int64_t)x->ideal * a->n;
+			s->acc_bound[a->acc] += (int64_t)x->ib * a->n;
+		}
+	}
+	for (int j = 0; j < t->nacc; j++) {
+		s->lower_bound += s->acc_ideal[j] * t->acc[j].weight;
+		s->aligned_bound += s->acc_bound[j] * t->acc[j].weight;
+	}
 }
 
 void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
@@ -432,99 +704,88 @@ void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
 {
 	memset(s, 0, sizeof *s);
 	s->top = calloc((size_t)o->top, sizeof *s->top);
-	if (!s->top) {
+	SolveSearch *se = calloc(1, sizeof *se);
+	if (!s->top || !se) {
 		fputs("bankc: out of memory\n", stderr);
 		abort();
 	}
 	s->budget = (t->given & (1u << K_BUDGET)) ? t->budget
 	                                           : tab_arch[t->arch].smem_block;
-	bounds(g, t, s);
+	s->work_budget = o->budget > 0 ? o->budget : solve_default_budget(t);
+	*se = (SolveSearch){.t = t, .g = g, .o = o, .s = s};
 	Layout rm = layout_rowmajor(t);
-	s->blocks_rowmajor = solve_blocks(t, layout_bytes(&rm, t));
-	Layout seeds[1];
-	int nseeds = o->exhaustive ? 0 : make_seeds(t, s->budget, seeds);
-	Search se = {.t = t, .g = g, .o = o, .s = s, .seeds = seeds};
-	for (int i = 0; i < nseeds; i++) {
-		Search find = {.t = t, .g = g, .o = o, .s = s, .count_only = true,
-		               .target = &seeds[i], .target_index = -1};
-		enumerate_all(&find);
-		Cand c;
-		if (find.target_index >= 0 &&
-		    evaluate(&se, &seeds[i], find.target_index, &c)) {
-			s->evaluated++;
-			keep(&se, &c);
-		}
-		se.nseeds = i + 1;
+	se->base_bytes = layout_bytes(&rm, t);
+	s->blocks_rowmajor = solve_blocks(t, se->base_bytes);
+
+	se->forced = true;      /* the classes and the bound: always */
+	for (int j = 0; j < t->nacc; j++)
+		solve_spend(se, t->acc[j].ninst);
+	solve_classes(t, g, KEY_EXACT, false, 0, NULL, &se->exact);
+	solve_spend(se, 2 * (int64_t)se->exact.n);    /* each costed once */
+	s->classes = se->exact.n;
+	bounds(se);
+	se->forced = false;
+	make_seeds(se);
+
+	/* the small families and the xor tree's most promising branch, best
+	 * first (search_families); then the xor tree in full */
+	/* the small families, each a list of candidates, and the xor maps'
+	 * most promising branch, as one more */
+	List fam[9] = {{0}};
+	int nfam = 0, total = 0;
+	Layout swapped = layout_base(t, L_ROWMAJOR, true);
+	if (wants(se, L_ROWMAJOR, true)) {
+		add(&fam[nfam], &swapped);
+		fam[nfam].least_bytes = se->base_bytes;
+		fam[nfam++].least_arith = 0;
 	}
-	enumerate_all(&se);
+	for (int sw = 0; sw < 2; sw++) {
+		if (wants(se, L_SWIZZLE, sw)) {
+			list_swizzle(se, sw, &fam[nfam]);
+			fam[nfam].least_bytes = se->base_bytes;
+			fam[nfam++].least_arith = 3;
+		}
+		if (wants(se, L_PAD, sw)) {
+			list_pad(se, sw, &fam[nfam]);
+			fam[nfam].least_bytes = se->base_bytes + 1;
+			fam[nfam++].least_arith = 0;
+		}
+		if (wants(se, L_SKEW, sw)) {
+			list_skew(se, sw, &fam[nfam]);
+			fam[nfam].least_bytes = se->base_bytes;
+			fam[nfam++].least_arith = 3;
+		}
+		if (wants(se, L_XOR, sw) && !o->exhaustive) {
+			Layout x = layout_base(t, L_XOR, sw);
+			add(&fam[nfam], &x);
+			fam[nfam].least_bytes = se->base_bytes;
+			fam[nfam++].least_arith = 3;
+		}
+	}
+	for (int f = 0; f < nfam; f++)
+		total += fam[f].n && fam[f].v[0].kind != L_XOR ? fam[f].n : 0;
+	search_families(se, fam, nfam, total);
+	for (int f = 0; f < nfam; f++)
+		free(fam[f].v);
+	for (int sw = 0; sw < 2; sw++)
+		if (wants(se, L_XOR, sw))
+			solve_xor(se, sw);
+
 	s->found = s->ntop > 0;
 	if (s->found)
 		s->best = s->top[0];
-}
-
-bool solve_feasible(const Tile *t, const Src *src, const Geom *g, FILE *diag)
-{
-	SolveOpts o = {1, true};
-	Solution s = {0};
-	Search se = {.t = t, .g = g, .o = &o, .s = &s, .count_only = true};
-	enumerate_all(&se);
-	double insts = 0;
-	for (int j = 0; j < t->nacc; j++)
-		insts += t->acc[j].ninst;
-	if (insts * (double)se.counted <= SOLVE_WORK_LIMIT)
-		return true;
-	diag_report(diag, src, t->pos, "tile '%s' is too large to search: %.0f "
-	            "warp instructions x %ld layouts could take %.0f simulations "
-	            "(limit %.0f); narrow it with 'allow' (for example 'allow pad "
-	            "swizzle;') or fewer instructions", t->name, insts, se.counted,
-	            insts * (double)se.counted, SOLVE_WORK_LIMIT);
-	return false;
-}
-
-bool solve_feasible_all(const Unit *u, const Src *src, int n, const Geom *g,
-                        FILE *diag)
-{
-	bool ok = true;
-	for (int i = 0; i < n; i++)
-		for (int k = 0; k < u[i].ntiles; k++)
-			ok &= solve_feasible(&u[i].tiles[k], &src[i], g, diag);
-	return ok;
-}
-
-/* Every family; the order decides ties (the earlier wins) and how soon
- * the bound starts cutting. */
-static void enumerate_all(Search *se)
-{
-	const Tile *t = se->t;
-	Layout rm = layout_rowmajor(t);
-	int64_t base = layout_bytes(&rm, t);
-	consider(se, &rm);
-	Layout swapped = layout_base(t, L_ROWMAJOR, true);
-	consider(se, &swapped);
-	/* the swizzles first: small, and where most tiles find their bound,
-	 * after which the larger families are cut short or skipped */
-	for (int sw = 0; sw < 2; sw++)
-		if (family_can_help(se, base, 3))
-			enumerate_swizzle(se, sw);
+	solve_xor_done(se);
+	solve_classes_free(&se->exact);
 	for (int sw = 0; sw < 2; sw++) {
-		if (family_can_help(se, base, 3))
-			enumerate_xor(se, sw);
-		if (family_can_help(se, base, 3))
-			enumerate_skew(se, sw);
+		solve_classes_free(&se->grid[sw]);
+		for (int k = 0; k < SOLVE_MAX_K; k++)
+			solve_classes_free(&se->linear[sw][k]);
 	}
-	for (int sw = 0; sw < 2; sw++)
-		if (family_can_help(se, base + 1, 0))
-			enumerate_pad(se, sw);
+	free(se);
 }
 
 void solve_free(Solution *s)
 {
 	free(s->top);
 	s->top = NULL;
-	for (int j = 0; j < MAX_ACCESSES; j++) {
-		free(s->inst_bound[j]);
-		free(s->inst_order[j]);
-		s->inst_bound[j] = NULL;
-		s->inst_order[j] = NULL;
-	}
 }

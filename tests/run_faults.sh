@@ -53,7 +53,7 @@ if [ "$st" -gt 128 ]; then ok; else bad "killed by SIGXFSZ: status $st"; fi
 intact "killed mid-write"
 
 # a signal during the build (here during the search of a slow tile)
-"$bankc" build tests/data/slow.tile -o "$tmp/prev" 2>"$tmp/err" &
+"$bankc" build tests/data/scattered.tile -o "$tmp/prev" 2>"$tmp/err" &
 pid=$!
 sleep 0.3
 kill -TERM "$pid" 2>/dev/null

@@ -27,7 +27,7 @@ static int cmp_double(const void *a, const void *b)
 static double time_solve(const Tile *t, int reps, Solution *out)
 {
 	double *dt = malloc((size_t)reps * sizeof *dt);
-	SolveOpts o = {1, false};
+	SolveOpts o = {.top = 1};
 	for (int i = 0; i < reps; i++) {
 		Solution s;
 		double t0 = now();

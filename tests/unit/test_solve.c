@@ -7,7 +7,7 @@ static const Geom *geom = &sim_geom_default;
 
 static Solution solve(const Tile *t, int top, bool exhaustive)
 {
-	SolveOpts o = {top, exhaustive};
+	SolveOpts o = {.top = top, .exhaustive = exhaustive};
 	Solution s;
 	solve_tile(t, geom, &o, &s);
 	return s;
@@ -194,7 +194,7 @@ static void test_bruteforce_random(void **state)
 			continue;
 		}
 		agree(&r->unit.tiles[0]);
-		Solution all = solve(&r->unit.tiles[0], 1000, true);
+		Solution all = solve(&r->unit.tiles[0], 64, true);
 		for (int i = 0; i < all.ntop; i++)
 			assert_true(all.top[i].wave >= all.aligned_bound);
 		solve_free(&all);
@@ -249,7 +249,7 @@ static void test_geometries(void **state)
 		geom = &gs[k];
 		for (int i = 0; i < r->unit.ntiles; i++) {
 			agree(&r->unit.tiles[i]);
-			Solution all = solve(&r->unit.tiles[i], 1000, true);
+			Solution all = solve(&r->unit.tiles[i], 64, true);
 			for (int j = 0; j < all.ntop; j++)
 				assert_true(all.top[j].wave >= all.aligned_bound);
 			solve_free(&all);
@@ -257,6 +257,165 @@ static void test_geometries(void **state)
 	}
 	geom = &sim_geom_default;
 	run_free(r);
+}
+
+/* ---- the xor family against every one of its maps ------------------------ */
+
+static int log2floor_(int64_t v)
+{
+	int k = 0;
+	while ((2LL << k) <= v)
+		k++;
+	return k;
+}
+
+/* The family as the README defines it, costed map by map by the plain
+ * simulation (solve_cost), ranked by solve_cmp: the best `top` into out.
+ * Returns the number of maps, or -1 when there are more than `limit`. */
+static long xor_brute(const Tile *t, const Geom *g, bool swap, int top,
+                      Cand *out, int *nout, long limit)
+{
+	Layout l = layout_base(t, L_XOR, swap);
+	int64_t es = tile_elem_bytes(t);
+	int gb = tile_granule(t) > g->bank_bytes ? tile_granule(t) : g->bank_bytes;
+	l.gran = (int)(gb / es);
+	int kc = l.scols / l.gran, window = g->banks * g->bank_bytes;
+	if (l.srows < 2 || kc < 2 || 2 * gb > window)
+		return 0;
+	int nb = log2floor_(l.srows - 1) + 1;
+	int cb = log2floor_(window / gb);
+	if (log2floor_(kc) < cb)
+		cb = log2floor_(kc);
+	if ((long)cb * nb > 30 || (1L << (cb * nb)) - 1 > limit)
+		return -1;
+	l.nx = nb;
+	long n = 0;
+	for (long code = 1; code < 1L << (cb * nb); code++) {
+		for (int b = 0; b < nb; b++)
+			l.x[b] = (uint32_t)(code >> (b * cb) & ((1 << cb) - 1));
+		const char *why;
+		assert_true(layout_legal(&l, t, 1 << 30, &why));
+		Cand c;
+		solve_cost(t, g, &l, &c);
+		n++;
+		int i = *nout;
+		if (i == top) {
+			if (solve_cmp(t, &c, &out[top - 1]) >= 0)
+				continue;
+			i--;
+		}
+		while (i > 0 && solve_cmp(t, &c, &out[i - 1]) < 0) {
+			out[i] = out[i - 1];
+			i--;
+		}
+		out[i] = c;
+		if (*nout < top)
+			++*nout;
+	}
+	return n;
+}
+
+/* The search over the xor family alone against xor_brute: the same
+ * ranking, map for map, and every map of the family searched. */
+static bool xor_agree(const Tile *t, const Geom *g, int top, long limit)
+{
+	Cand *want = calloc((size_t)top, sizeof *want);
+	int nwant = 0;
+	long maps = 0;
+	for (int sw = 0; sw < 2; sw++) {
+		if (sw && (!(t->allow & XF_SWAP) ||
+		           tile_granule(t) != tile_elem_bytes(t)))
+			continue;
+		long n = xor_brute(t, g, sw, top, want, &nwant, limit);
+		if (n < 0) {
+			free(want);
+			return false;
+		}
+		maps += n;
+	}
+	SolveOpts o = {.top = top, .families = 1u << L_XOR};
+	Solution s;
+	solve_tile(t, g, &o, &s);
+	assert_int_equal(s.ntop, nwant);
+	for (int i = 0; i < nwant; i++) {
+		if (s.top[i].wave != want[i].wave ||
+		    !layout_same(&s.top[i].l, &want[i].l)) {
+			char a[160], b[160];
+			layout_describe(&s.top[i].l, t, a, sizeof a);
+			layout_describe(&want[i].l, t, b, sizeof b);
+			fail_msg("tile %s rank %d: search %s (%lld), every map %s (%lld)",
+			         t->name, i + 1, a, (long long)s.top[i].wave, b,
+			         (long long)want[i].wave);
+		}
+		assert_int_equal(s.top[i].arith, want[i].arith);
+		for (int j = 0; j < t->nacc; j++)
+			assert_int_equal(s.top[i].acc_wave[j], want[i].acc_wave[j]);
+	}
+	assert_false(s.budget_reached);
+	assert_true(s.xor_total == (SolveCount128)maps);
+	assert_true(s.xor_searched == s.xor_total);
+	solve_free(&s);
+	free(want);
+	return true;
+}
+
+/* Random small tiles whose xor family can be costed map by map: rows
+ * that are and are not powers of two, rows whose chunks leave a tail,
+ * several widths, broadcasts and masks, the other bank geometries. */
+static void test_xor_exhaustive_random(void **state)
+{
+	(void)state;
+	static const char *const dts[] = {"i8", "f16", "f32", "f64"};
+	static const int es[] = {1, 2, 4, 8};
+	static const Geom gs[] = {{32, 4, true}, {32, 4, true}, {16, 4, true},
+		{32, 8, true}, {8, 4, false}};
+	int done = 0, tails = 0, nonlinear = 0;
+	for (int it = 0; done < 48 && it < 4000; it++) {
+		const Geom *g = &gs[rnd() % 5];
+		int d = (int)(rnd() % 4);
+		int rows = 2 + (int)(rnd() % 15);
+		int vec = 1 << (rnd() % 3);
+		while (vec * es[d] > 16)
+			vec /= 2;
+		int chunk = vec * es[d] > g->bank_bytes ? vec * es[d] : g->bank_bytes;
+		int kc = 2 + (int)(rnd() % 11);
+		int cols = kc * chunk / es[d] + (rnd() % 3 == 0 ? vec : 0);
+		int a = 1 + (int)(rnd() % 7), b = (int)(rnd() % 5);
+		int ni = 1 + (int)(rnd() % 6);
+		char text[1024];
+		snprintf(text, sizeof text,
+		         "tile r { shape %d x %d; dtype %s; arch sm_90; allow %s;\n"
+		         "  access w: store vec %d along %s;\n"
+		         "  access x: load vec %d weight %d { for i in 0..%d;\n"
+		         "    row = (%d * lane + i) %% %d;\n"
+		         "    col = %d * ((%d * lane / %d + 3 * i) %% %d);\n"
+		         "    active = lane %% %d != 1; }\n"
+		         "}\n",
+		         rows, cols, dts[d], rnd() % 2 ? "swizzle swap" : "swizzle",
+		         vec, rnd() % 2 ? "row" : "col", vec, 1 + (int)(rnd() % 3), ni,
+		         a, rows, vec, b + 1, 1 + (int)(rnd() % 4), cols / vec,
+		         2 + (int)(rnd() % 5));
+		Run *r = run(text);
+		if (!r->ok) {
+			run_free(r);
+			continue;
+		}
+		const Tile *t = &r->unit.tiles[0];
+		geom = g;
+		if (xor_agree(t, g, 1 + (int)(rnd() % 4), 1 << 13)) {
+			done++;
+			int64_t rb = (int64_t)t->cols * es[d];
+			tails += t->cols % (chunk / es[d]) != 0 ||
+			         (kc & (kc - 1)) != 0;
+			nonlinear += rb % (g->banks * g->bank_bytes) != 0 &&
+			             (rb & (rb - 1)) != 0;
+		}
+		geom = &sim_geom_default;
+		run_free(r);
+	}
+	assert_int_equal(done, 48);
+	assert_true(tails >= 8);
+	assert_true(nonlinear >= 8);
 }
 
 int main(void)
@@ -271,6 +430,10 @@ int main(void)
 		cmocka_unit_test(test_cpasync_duplicates),
 		cmocka_unit_test(test_tradeoff_overflow),
 		cmocka_unit_test(test_geometries),
+		cmocka_unit_test(test_xor_exhaustive_random),
 	};
+	/* BANKC_TEST=NAME runs the tests matching NAME only */
+	if (getenv("BANKC_TEST"))
+		cmocka_set_test_filter(getenv("BANKC_TEST"));
 	return cmocka_run_group_tests_name("solver", tests, NULL, NULL);
 }
