@@ -22,6 +22,40 @@ static int log2i(int64_t v)
 	return k;
 }
 
+/* An xor map: the chunk's XOR mask from the row's bits (one shift and
+ * mask where the map is one, a term per row bit otherwise), then the
+ * chunk moved within its block; columns past the last whole block stay. */
+static void xor_body(FILE *f, const Layout *l, const char *sr, const char *sc)
+{
+	int a = 0, n = 0;
+	while (a < l->nx && !l->x[a])
+		a++;
+	while (a + n < l->nx && l->x[a + n] == l->x[a] << n)
+		n++;
+	bool shift = a < l->nx && !(l->x[a] & (l->x[a] - 1));
+	for (int i = a + n; shift && i < l->nx; i++)
+		shift = !l->x[i];
+	if (shift) {
+		int b = 0;
+		while ((1u << b) < l->x[a])
+			b++;
+		fprintf(f, "\tint x = ((%s >> %d) & %d) << %d;\t/* chunk XOR mask: row "
+		        "bits %d-%d */\n", sr, a, (1 << n) - 1, b, a, a + n - 1);
+	} else {
+		fprintf(f, "\tint x = 0;\t/* chunk XOR mask from the row's bits */\n");
+		for (int i = 0; i < l->nx; i++)
+			if (l->x[i])
+				fprintf(f, "\tx ^= ((%s >> %d) & 1) * %u;\n", sr, i, l->x[i]);
+	}
+	int cols = layout_xor_cols(l);
+	if (cols < l->scols)
+		fprintf(f, "\tif (%s >= %d)\t/* past the last whole block of %d "
+		        "chunks */\n\t\treturn %s * %d + %s;\n", sc, cols,
+		        layout_xor_span(l), sr, l->pitch, sc);
+	fprintf(f, "\treturn %s * %d + ((%s / %d) ^ x) * %d + %s %% %d;\n", sr,
+	        l->pitch, sc, l->gran, l->gran, sc, l->gran);
+}
+
 /* The body of NAME_idx(r, c): statements computing `o`, then its return.
  * The logical (r, c) become the stored (sr, sc) first when swapped. */
 static void idx_body(FILE *f, const Layout *l, const Tile *t)
@@ -41,6 +75,17 @@ static void idx_body(FILE *f, const Layout *l, const Tile *t)
 		        l->gran, sc, l->gran);
 		break;
 	case L_SWIZZLE:
+		if (l->boxes > 1) {
+			/* box b holds columns b * BC .. b * BC + BC - 1, one after
+			 * another, each swizzled on its own */
+			fprintf(f, "\tint b = %s / %d;\t/* the box */\n", sc, l->pitch);
+			fprintf(f, "\tint o = (%s * %d + %s %% %d) * %d;\t/* byte offset in "
+			        "it */\n", sr, l->pitch, sc, l->pitch, es);
+			fprintf(f, "\to ^= ((o >> %d) & %d) << %d;\t/* Swizzle<%d,%d,%d> */\n",
+			        l->M + l->S, (1 << l->B) - 1, l->M, l->B, l->M, l->S);
+			fprintf(f, "\treturn b * %d + o / %d;\n", l->srows * l->pitch, es);
+			break;
+		}
 		fprintf(f, "\tint o = (%s * %d + %s) * %d;\t/* byte offset */\n", sr,
 		        l->pitch, sc, es);
 		fprintf(f, "\to ^= ((o >> %d) & %d) << %d;\t/* Swizzle<%d,%d,%d> */\n",
@@ -48,12 +93,7 @@ static void idx_body(FILE *f, const Layout *l, const Tile *t)
 		fprintf(f, "\treturn o / %d;\n", es);
 		break;
 	case L_XOR:
-		fprintf(f, "\tint x = 0;\t/* chunk XOR mask from the row's bits */\n");
-		for (int i = 0; i < l->nx; i++)
-			if (l->x[i])
-				fprintf(f, "\tx ^= ((%s >> %d) & 1) * %u;\n", sr, i, l->x[i]);
-		fprintf(f, "\treturn %s * %d + ((%s / %d) ^ x) * %d + %s %% %d;\n", sr,
-		        l->pitch, sc, l->gran, l->gran, sc, l->gran);
+		xor_body(f, l, sr, sc);
 		break;
 	}
 }
@@ -68,6 +108,23 @@ static bool idx_expr(char *buf, size_t n, const Layout *l)
 	snprintf(buf, n, "((%s) * %d + (%s))", l->swap ? "c" : "r", l->pitch,
 	         l->swap ? "r" : "c");
 	return true;
+}
+
+/* A TMA tile's boxes, for cuTensorMapEncodeTiled: every box is BOX_ROWS
+ * x BOX_COLS elements in the mode's swizzle, box b holding columns
+ * b * BOX_COLS.. from byte b * BOX_BYTES of the stage. */
+static void emit_tma(FILE *f, const Tile *t, const Layout *l, const char *up)
+{
+	int es = (int)tile_elem_bytes(t);
+	const char *mode = l->kind == L_SWIZZLE
+		? (l->B == 1 ? "32B" : l->B == 2 ? "64B" : "128B") : "NONE";
+	fprintf(f, "#define %s_TMA_SWIZZLE CU_TENSOR_MAP_SWIZZLE_%s\n", up, mode);
+	fprintf(f, "#define %s_TMA_BOX_ROWS %d\n", up, l->srows);
+	fprintf(f, "#define %s_TMA_BOX_COLS %d\n", up, l->pitch);
+	fprintf(f, "#define %s_TMA_BOXES %d\t/* boxes per stage */\n", up,
+	        l->boxes);
+	fprintf(f, "#define %s_TMA_BOX_BYTES %d\t/* box b starts at byte b * "
+	        "BOX_BYTES of its stage */\n", up, l->srows * l->pitch * es);
 }
 
 static void account(FILE *f, const Tile *t, const Solution *s,
@@ -95,7 +152,9 @@ static void account(FILE *f, const Tile *t, const Solution *s,
 	}
 	fprintf(f, " * weighted wavefronts %lld, lower bound %lld: %s\n",
 	        (long long)c->wave, (long long)s->aligned_bound,
-	        c->wave == s->aligned_bound ? "optimal" : "best found");
+	        c->wave == s->aligned_bound ? "optimal"
+	        : solve_unproven(s) ? "not proven optimal: search budget reached"
+	        : "best found");
 	Layout rm = layout_rowmajor(t);
 	fprintf(f, " * footprint %lld bytes (row-major %lld), %d blocks per SM "
 	        "(row-major %d)\n", (long long)c->bytes,
@@ -135,12 +194,16 @@ void emit_header(FILE *f, const Tile *t, const Solution *s, const char *spec)
 	        (long long)layout_bytes(l, t));
 	fprintf(f, "#define %s_ALIGN %d\t/* base alignment in bytes */\n", up,
 	        t->align);
-	if (t->tma) {
-		const char *mode = l->kind == L_SWIZZLE
-			? (l->B == 1 ? "32B" : l->B == 2 ? "64B" : "128B") : "NONE";
-		fprintf(f, "#define %s_TMA_SWIZZLE CU_TENSOR_MAP_SWIZZLE_%s\n", up, mode);
-	}
-	if (l->kind == L_SWIZZLE) {
+	if (t->tma)
+		emit_tma(f, t, l, up);
+	if (l->kind == L_SWIZZLE && l->boxes > 1) {
+		int eb = log2i(es);
+		fprintf(f, "/* CuTe, on element offsets: tile_to_shape(composition("
+		        "Swizzle<%d,%d,%d>{},\n *     make_layout(make_shape(_8{}, "
+		        "_%d{}), make_stride(_%d{}, _1{}))),\n *     make_shape(_%d{}, "
+		        "_%d{})) */\n", l->B, l->M - eb, l->S, l->pitch, l->pitch,
+		        t->rows, t->cols);
+	} else if (l->kind == L_SWIZZLE) {
 		int eb = log2i(es);
 		char stride[48];
 		snprintf(stride, sizeof stride, l->swap ? "_1{}, %d" : "%d, _1{}",
