@@ -154,6 +154,9 @@ void solve_keep(SolveSearch *se, const Cand *c)
 	Solution *s = se->s;
 	int top = se->o->top;
 	int i = s->ntop;
+	for (int k = 0; k < s->ntop; k++)
+		if (solve_cmp(se->t, c, &s->top[k]) == 0)
+			return;             /* kept already (one layout, one place) */
 	if (i == top) {
 		if (solve_cmp(se->t, c, &s->top[top - 1]) >= 0)
 			return;
@@ -648,6 +651,11 @@ static void make_seeds(SolveSearch *se)
 			continue;
 		se->seeds[se->nseeds++] = l;
 	}
+}
+
+/* Cost the seeds in full, whatever the budget. */
+static void cost_seeds(SolveSearch *se)
+{
 	se->forced = true;
 	for (int i = 0; i < se->nseeds; i++) {
 		Partial p;
@@ -699,38 +707,13 @@ static void bounds(SolveSearch *se)
 	}
 }
 
-void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
-                Solution *s)
+/* The seeds, the small families and the xor tree's most promising
+ * branch best first (search_families), then the xor tree in full. */
+static void search(SolveSearch *se)
 {
-	memset(s, 0, sizeof *s);
-	s->top = calloc((size_t)o->top, sizeof *s->top);
-	SolveSearch *se = calloc(1, sizeof *se);
-	if (!s->top || !se) {
-		fputs("bankc: out of memory\n", stderr);
-		abort();
-	}
-	s->budget = (t->given & (1u << K_BUDGET)) ? t->budget
-	                                           : tab_arch[t->arch].smem_block;
-	s->work_budget = o->budget > 0 ? o->budget : solve_default_budget(t);
-	*se = (SolveSearch){.t = t, .g = g, .o = o, .s = s};
-	Layout rm = layout_rowmajor(t);
-	se->base_bytes = layout_bytes(&rm, t);
-	s->blocks_rowmajor = solve_blocks(t, se->base_bytes);
-
-	se->forced = true;      /* the classes and the bound: always */
-	for (int j = 0; j < t->nacc; j++)
-		solve_spend(se, t->acc[j].ninst);
-	solve_classes(t, g, KEY_EXACT, false, 0, NULL, &se->exact);
-	solve_spend(se, 2 * (int64_t)se->exact.n);    /* each costed once */
-	s->classes = se->exact.n;
-	bounds(se);
-	se->forced = false;
-	make_seeds(se);
-
-	/* the small families and the xor tree's most promising branch, best
-	 * first (search_families); then the xor tree in full */
-	/* the small families, each a list of candidates, and the xor maps'
-	 * most promising branch, as one more */
+	const Tile *t = se->t;
+	const SolveOpts *o = se->o;
+	cost_seeds(se);
 	List fam[9] = {{0}};
 	int nfam = 0, total = 0;
 	Layout swapped = layout_base(t, L_ROWMAJOR, true);
@@ -770,6 +753,52 @@ void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
 	for (int sw = 0; sw < 2; sw++)
 		if (wants(se, L_XOR, sw))
 			solve_xor(se, sw);
+}
+
+void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
+                Solution *s)
+{
+	memset(s, 0, sizeof *s);
+	s->top = calloc((size_t)o->top, sizeof *s->top);
+	SolveSearch *se = calloc(1, sizeof *se);
+	if (!s->top || !se) {
+		fputs("bankc: out of memory\n", stderr);
+		abort();
+	}
+	s->budget = (t->given & (1u << K_BUDGET)) ? t->budget
+	                                           : tab_arch[t->arch].smem_block;
+	/* no pruning, no budget either, unless one is given */
+	s->work_budget = o->budget > 0 ? o->budget
+	               : o->exhaustive ? SOLVE_BUDGET_MAX : solve_default_budget(t);
+	*se = (SolveSearch){.t = t, .g = g, .o = o, .s = s};
+	Layout rm = layout_rowmajor(t);
+	se->base_bytes = layout_bytes(&rm, t);
+	s->blocks_rowmajor = solve_blocks(t, se->base_bytes);
+
+	se->forced = true;      /* the classes and the bound: always */
+	for (int j = 0; j < t->nacc; j++)
+		solve_spend(se, t->acc[j].ninst);
+	solve_classes(t, g, KEY_EXACT, false, 0, NULL, &se->exact);
+	solve_spend(se, 2 * (int64_t)se->exact.n);    /* each costed once */
+	s->classes = se->exact.n;
+	bounds(se);
+	se->forced = false;
+	make_seeds(se);
+	/* a ranking longer than one first finds its best as the ranking of
+	 * one does, so that both choose the same layout whatever the budget
+	 * leaves for the rest */
+	if (o->top > 1 && !o->exhaustive) {
+		SolveOpts one = *o;
+		one.top = 1;
+		se->o = &one;
+		search(se);
+		se->o = o;
+		if (s->ntop && se->nseeds < SOLVE_MAX_SEEDS &&
+		    !solve_is_seed(se, &s->top[0].l))
+			se->seeds[se->nseeds++] = s->top[0].l;
+		s->xor_total = s->xor_searched = 0;
+	}
+	search(se);
 
 	s->found = s->ntop > 0;
 	if (s->found)

@@ -79,6 +79,7 @@ typedef struct {
 	int *saved[MAX_XOR_BITS];
 	int64_t lb;         /* the node's bound */
 	uint32_t forced;    /* row bits whose masks cannot be 0 (forced_bits) */
+	int reforce;        /* times it was computed again this run */
 	uint32_t tlo[256], thi[256];    /* f on row bits 0-7 and 8-15 */
 	int64_t ops;        /* elementary steps, for the work count */
 } Xor;
@@ -713,7 +714,7 @@ static uint32_t forced_bits(Xor *x)
 	int cnt[64] = {0};
 	for (int b = 0; b < x->nb; b++) {
 		int64_t lb = x->lb, ops = 0;
-		for (int p = 0; p < x->nph && ops < 1 << 18 && lb <= limit; p++) {
+		for (int p = 0; p < x->nph && ops < 1 << 16 && lb <= limit; p++) {
 			const XPhase *ph = &x->ph[p];
 			const Item *it = x->it + ph->item;
 			int best = ph->cur;
@@ -799,6 +800,11 @@ static void leaf(Xor *x)
 		se->s->evaluated++;
 		se->s->xor_searched++;
 		solve_keep(se, &c);
+		/* a stricter ranking may force more masks (a few times a run) */
+		if (x->reforce < 8) {
+			x->reforce++;
+			x->forced = forced_bits(x);
+		}
 	} else if (!se->stopped) {
 		se->s->cut++;
 		se->s->xor_searched++;
@@ -892,6 +898,7 @@ static void run(SolveSearch *se, bool swap, int span, int top, bool noprune,
 		x->noprune = noprune;
 		x->dive = dive;
 		x->forced = forced_bits(x);
+		x->reforce = 0;
 		if (!noprune && !subtree_can_enter(x, 0, x->lb)) {
 			if (!dive)
 				se->s->xor_searched += subtree(x, 0);

@@ -143,7 +143,7 @@ static void test_bruteforce_specs(void **state)
 	(void)state;
 	static const char *const files[] = {"specs/seeds.tile",
 		"specs/transpose.tile", "specs/reduce.tile", "specs/sgemm.tile",
-		"specs/gemm.tile", "specs/templates.tile"};
+		"specs/gemm.tile", "specs/templates.tile", "specs/kernels.tile"};
 	for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
 		Run *r = run_file(files[f]);
 		for (int i = 0; i < r->unit.ntiles; i++)
@@ -333,7 +333,7 @@ static bool xor_agree(const Tile *t, const Geom *g, int top, long limit)
 		}
 		maps += n;
 	}
-	SolveOpts o = {.top = top, .families = 1u << L_XOR};
+	SolveOpts o = {.top = top, .families = 1u << L_XOR, .budget = 1 << 30};
 	Solution s;
 	solve_tile(t, g, &o, &s);
 	assert_int_equal(s.ntop, nwant);
@@ -418,6 +418,113 @@ static void test_xor_exhaustive_random(void **state)
 	assert_true(nonlinear >= 8);
 }
 
+/* Small instances of the kernels of specs/kernels.tile, whose xor
+ * families can be costed map by map. */
+static void test_xor_exhaustive_kernels(void **state)
+{
+	(void)state;
+	static const char *const specs[] = {
+		/* bitonic sort of 128 keys: 64 threads, steps j = 1 .. 64 */
+		"tile s { shape 4 x 32; dtype f32; arch sm_90;\n"
+		"  access j1: load weight 7 { for h in 0..2, w in 0..2;\n"
+		"    row = (2 * (32 * w + lane) + h) / 32; col = (2 * (32 * w + lane) + h) % 32; }\n"
+		"  access j4: load weight 5 { for h in 0..2, w in 0..2;\n"
+		"    row = ((32 * w + lane) >> 2 << 3 | (32 * w + lane) & 3 | h << 2) / 32;\n"
+		"    col = ((32 * w + lane) >> 2 << 3 | (32 * w + lane) & 3 | h << 2) % 32; }\n"
+		"  access j32: load weight 2 { for h in 0..2, w in 0..2;\n"
+		"    row = ((32 * w + lane) >> 5 << 6 | (32 * w + lane) & 31 | h << 5) / 32;\n"
+		"    col = ((32 * w + lane) >> 5 << 6 | (32 * w + lane) & 31 | h << 5) % 32; } }",
+		/* Blelloch scan of 128: levels 0-6 */
+		"tile b { shape 4 x 32; dtype f32; arch sm_90;\n"
+		"  access up: load { for l in 0..7, h in 0..2, w in 0..2;\n"
+		"    row = (((2 * (32 * w + lane) + 1 + h) << l) - 1) / 32;\n"
+		"    col = (((2 * (32 * w + lane) + 1 + h) << l) - 1) % 32;\n"
+		"    active = 32 * w + lane < 64 >> l; } }",
+		/* stride-2 convolution input, 1 x 8 outputs */
+		"tile c { shape 3 x 17; dtype f32; arch sm_90;\n"
+		"  access fill: store along row;\n"
+		"  access taps: load { for dy in 0..3, dx in 0..3;\n"
+		"    row = dy; col = 2 * (lane % 8) + dx; active = lane < 8; } }",
+		/* four-step FFT transpose, 8 x 8 complex */
+		"tile f { shape 8 x 16; dtype f32; arch sm_90;\n"
+		"  access write: store vec 2 { for k in 0..8; row = k; col = 2 * (lane % 8);\n"
+		"    active = lane < 8; }\n"
+		"  access read: load vec 2 { for n in 0..8; row = lane % 8; col = 2 * n;\n"
+		"    active = lane < 8; } }",
+		/* per-thread stacks, 8 threads of 8 entries */
+		"tile p { shape 8 x 8; dtype i32; arch sm_90;\n"
+		"  access push: store { for d in 0..8; row = lane % 8; col = d; active = lane < 8; }\n"
+		"  access apart: load { for d in 0..8; row = lane % 8; col = (d + lane / 2) % 8;\n"
+		"    active = lane < 8; } }",
+		/* float4 columns and block diagonals */
+		"tile q { shape 8 x 32; dtype f32; arch sm_90;\n"
+		"  access fill: store vec 4 along row;\n"
+		"  access columns: load vec 4 { for c in 0..8; row = lane % 8; col = 4 * c;\n"
+		"    active = lane < 8; }\n"
+		"  access diagonals: load vec 4 { for c in 0..8; row = lane % 8;\n"
+		"    col = 4 * ((lane + c) % 8); active = lane < 8; } }",
+	};
+	for (size_t k = 0; k < sizeof specs / sizeof *specs; k++) {
+		Run *r = run(specs[k]);
+		assert_true(r->ok);
+		for (int top = 1; top <= 3; top += 2)
+			assert_true(xor_agree(&r->unit.tiles[0], geom, top, 1 << 13));
+		agree(&r->unit.tiles[0]);
+		run_free(r);
+	}
+}
+
+/* The budget: a search cut short keeps the best it found, says so, and
+ * does the same on every run; a larger budget never does worse; and the
+ * kernels' tiles need a small part of the default. */
+static void test_budget(void **state)
+{
+	(void)state;
+	Run *r = run_file("specs/kernels.tile");
+	for (int i = 0; i < r->unit.ntiles; i++) {
+		const Tile *t = &r->unit.tiles[i];
+		SolveOpts o = {.top = 1};
+		Solution full;
+		solve_tile(t, geom, &o, &full);
+		assert_false(full.budget_reached);
+		assert_true(full.work * 4 < full.work_budget);
+		assert_int_equal(full.work_budget, solve_default_budget(t));
+		/* every tile reaches its bound but one, whose maps were all
+		 * searched */
+		if (strcmp(t->name, "float4_col_diag") == 0) {
+			assert_int_equal(full.best.wave, 224);
+			assert_true(full.xor_searched == full.xor_total);
+		} else {
+			assert_int_equal(full.best.wave, full.aligned_bound);
+		}
+		int64_t last = -1;
+		for (int64_t b = 1; b < full.work * 2; b = b * 4 + 1) {
+			o.budget = b;
+			Solution s1, s2;
+			solve_tile(t, geom, &o, &s1);
+			solve_tile(t, geom, &o, &s2);
+			assert_true(s1.found);
+			assert_int_equal(s1.best.wave, s2.best.wave);
+			assert_int_equal(s1.work, s2.work);
+			assert_true(layout_same(&s1.best.l, &s2.best.l));
+			assert_int_equal(s1.budget_reached, b < full.work);
+			assert_int_equal(solve_unproven(&s1),
+			                 s1.budget_reached && s1.best.wave > s1.aligned_bound);
+			if (last >= 0)
+				assert_true(s1.best.wave <= last);
+			last = s1.best.wave;
+			if (!s1.budget_reached) {
+				assert_int_equal(s1.best.wave, full.best.wave);
+				assert_true(layout_same(&s1.best.l, &full.best.l));
+			}
+			solve_free(&s1);
+			solve_free(&s2);
+		}
+		solve_free(&full);
+	}
+	run_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -431,6 +538,8 @@ int main(void)
 		cmocka_unit_test(test_tradeoff_overflow),
 		cmocka_unit_test(test_geometries),
 		cmocka_unit_test(test_xor_exhaustive_random),
+		cmocka_unit_test(test_xor_exhaustive_kernels),
+		cmocka_unit_test(test_budget),
 	};
 	/* BANKC_TEST=NAME runs the tests matching NAME only */
 	if (getenv("BANKC_TEST"))
