@@ -515,6 +515,8 @@ typedef struct SolveSearch {
 	bool stopped;                   /* the budget is spent */
 	Layout seeds[SOLVE_MAX_SEEDS];
 	int nseeds;
+	Cand seed_c[SOLVE_MAX_SEEDS];   /* each seed's cost, where complete */
+	bool seed_full[SOLVE_MAX_SEEDS];
 	void *xcache[2];                /* solve_xor.c: the dives' trees */
 } SolveSearch;
 
@@ -540,6 +542,8 @@ void solve_keep(SolveSearch *se, const Cand *c);
 /* Spend units of work; false once the budget is spent (the search stops). */
 bool solve_spend(SolveSearch *se, int64_t units);
 bool solve_is_seed(const SolveSearch *se, const Layout *l);
+/* Seed i is costed in full as c: a second pass keeps it as it is. */
+void solve_seed_costed(SolveSearch *se, int i, const Cand *c);
 /* Search the xor family (swapped or not) by branch and bound over its
  * maps, row bit by row bit. */
 void solve_xor(SolveSearch *se, bool swap);

@@ -199,6 +199,12 @@ bool solve_spend(SolveSearch *se, int64_t units)
 	return true;
 }
 
+void solve_seed_costed(SolveSearch *se, int i, const Cand *c)
+{
+	se->seed_c[i] = *c;
+	se->seed_full[i] = true;
+}
+
 bool solve_is_seed(const SolveSearch *se, const Layout *l)
 {
 	for (int i = 0; i < se->nseeds; i++)
@@ -659,6 +665,10 @@ static void cost_seeds(SolveSearch *se)
 	se->forced = true;
 	for (int i = 0; i < se->nseeds; i++) {
 		Partial p;
+		if (se->seed_full[i]) {         /* costed in full before */
+			solve_keep(se, &se->seed_c[i]);
+			continue;
+		}
 		if (se->seeds[i].kind == L_ROWMAJOR && !se->seeds[i].swap) {
 			/* costed already, with the classes */
 			eval_start(&p, se, &se->seeds[i], &se->exact);
@@ -671,6 +681,7 @@ static void cost_seeds(SolveSearch *se)
 			}
 			se->s->evaluated++;
 			solve_keep(se, &p.c);
+			solve_seed_costed(se, i, &p.c);
 			continue;
 		}
 		const SolveClasses *cs = classes_for(se, &se->seeds[i]);
@@ -678,6 +689,7 @@ static void cost_seeds(SolveSearch *se)
 		if (eval_run(se, &p, cs->n)) {
 			se->s->evaluated++;
 			solve_keep(se, &p.c);
+			solve_seed_costed(se, i, &p.c);
 		} else {
 			se->s->cut++;
 		}
@@ -794,8 +806,10 @@ void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
 		search(se);
 		se->o = o;
 		if (s->ntop && se->nseeds < SOLVE_MAX_SEEDS &&
-		    !solve_is_seed(se, &s->top[0].l))
-			se->seeds[se->nseeds++] = s->top[0].l;
+		    !solve_is_seed(se, &s->top[0].l)) {
+			se->seeds[se->nseeds] = s->top[0].l;
+			solve_seed_costed(se, se->nseeds++, &s->top[0]);
+		}
 		s->xor_total = s->xor_searched = 0;
 	}
 	search(se);

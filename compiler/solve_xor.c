@@ -774,7 +774,8 @@ static void leaf(Xor *x)
 		if (se->nseeds == SOLVE_MAX_SEEDS || solve_is_seed(se, &x->l) ||
 		    !subtree_can_enter(x, x->nb, x->lb))
 			return;
-		if (solve_evaluate(se, &x->l, &se->exact, &c)) {
+		bool full = solve_evaluate(se, &x->l, &se->exact, &c);
+		if (full) {
 			se->s->evaluated++;
 			solve_keep(se, &c);
 		} else if (se->stopped) {
@@ -782,7 +783,10 @@ static void leaf(Xor *x)
 		} else {
 			se->s->cut++;
 		}
-		se->seeds[se->nseeds++] = x->l;
+		se->seeds[se->nseeds] = x->l;
+		if (full)
+			solve_seed_costed(se, se->nseeds, &c);
+		se->nseeds++;
 		return;
 	}
 	if (solve_is_seed(se, &x->l) || !subtree_can_enter(x, x->nb, x->lb)) {
