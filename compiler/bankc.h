@@ -350,8 +350,11 @@ int layout_arith(const Layout *l);
  * from column 0; the columns after them keep their place. */
 int layout_xor_span(const Layout *l);
 int layout_xor_cols(const Layout *l);
-/* L_XOR: the arithmetic of computing the map (3 for a shift and mask, as
- * a swizzle; 1 + 2 per nonzero mask otherwise). */
+/* L_XOR: is the map f(r) = ((r >> a) & (2^n - 1)) << b, n consecutive row
+ * bits into chunk bits, computed with one shift, mask and shift as a
+ * swizzle's?  Its arithmetic: 3 so, or with one nonzero mask; 1 + 2 per
+ * nonzero mask otherwise. */
+bool layout_xor_shift(const Layout *l, int *a, int *n, int *b);
 int layout_xor_map_arith(const Layout *l);
 /* "pad +4 (pitch 36)", "swizzle<3,4,3>", ... */
 void layout_describe(const Layout *l, const Tile *t, char *buf, size_t n);

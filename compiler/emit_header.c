@@ -27,18 +27,8 @@ static int log2i(int64_t v)
  * chunk moved within its block; columns past the last whole block stay. */
 static void xor_body(FILE *f, const Layout *l, const char *sr, const char *sc)
 {
-	int a = 0, n = 0;
-	while (a < l->nx && !l->x[a])
-		a++;
-	while (a + n < l->nx && l->x[a + n] == l->x[a] << n)
-		n++;
-	bool shift = a < l->nx && !(l->x[a] & (l->x[a] - 1));
-	for (int i = a + n; shift && i < l->nx; i++)
-		shift = !l->x[i];
-	if (shift) {
-		int b = 0;
-		while ((1u << b) < l->x[a])
-			b++;
+	int a, n, b;
+	if (layout_xor_shift(l, &a, &n, &b)) {
 		fprintf(f, "\tint x = ((%s >> %d) & %d) << %d;\t/* chunk XOR mask: row "
 		        "bits %d-%d */\n", sr, a, (1 << n) - 1, b, a, a + n - 1);
 	} else {
@@ -52,8 +42,11 @@ static void xor_body(FILE *f, const Layout *l, const char *sr, const char *sc)
 		fprintf(f, "\tif (%s >= %d)\t/* past the last whole block of %d "
 		        "chunks */\n\t\treturn %s * %d + %s;\n", sc, cols,
 		        layout_xor_span(l), sr, l->pitch, sc);
-	fprintf(f, "\treturn %s * %d + ((%s / %d) ^ x) * %d + %s %% %d;\n", sr,
-	        l->pitch, sc, l->gran, l->gran, sc, l->gran);
+	if (l->gran == 1)
+		fprintf(f, "\treturn %s * %d + (%s ^ x);\n", sr, l->pitch, sc);
+	else
+		fprintf(f, "\treturn %s * %d + ((%s / %d) ^ x) * %d + %s %% %d;\n", sr,
+		        l->pitch, sc, l->gran, l->gran, sc, l->gran);
 }
 
 /* The body of NAME_idx(r, c): statements computing `o`, then its return.

@@ -89,22 +89,23 @@ int layout_xor_cols(const Layout *l)
 	return k / span * span * l->gran;
 }
 
-/* A map that takes B consecutive row bits from bit a to chunk bits b..,
- * f(r) = ((r >> a) & (2^B - 1)) << b: one shift, mask and shift, as a
- * swizzle computes. */
-static bool xor_is_shift(const Layout *l)
+bool layout_xor_shift(const Layout *l, int *a, int *n, int *b)
 {
-	int a = 0;
-	while (a < l->nx && !l->x[a])
-		a++;
-	if (a == l->nx || !pow2(l->x[a]))
-		return false;
-	int i = a;
-	while (i + 1 < l->nx && l->x[i + 1] == l->x[i] << 1)
+	int i = 0;
+	while (i < l->nx && !l->x[i])
 		i++;
-	for (i++; i < l->nx; i++)
-		if (l->x[i])
+	if (i == l->nx || !pow2(l->x[i]))
+		return false;
+	int k = 1;
+	while (i + k < l->nx && l->x[i + k] == l->x[i] << k)
+		k++;
+	for (int j = i + k; j < l->nx; j++)
+		if (l->x[j])
 			return false;
+	*a = i;
+	*n = k;
+	for (*b = 0; (1u << *b) < l->x[i]; ++*b)
+		;
 	return true;
 }
 
@@ -113,7 +114,8 @@ int layout_xor_map_arith(const Layout *l)
 	int nnz = 0;
 	for (int i = 0; i < l->nx; i++)
 		nnz += l->x[i] != 0;
-	return xor_is_shift(l) || nnz < 2 ? 3 : 1 + 2 * nnz;
+	int a, n, b;
+	return layout_xor_shift(l, &a, &n, &b) || nnz < 2 ? 3 : 1 + 2 * nnz;
 }
 
 int layout_arith(const Layout *l)

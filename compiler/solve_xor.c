@@ -422,6 +422,19 @@ static bool same_items(const Item *a, const Item *b, int n)
  * are set apart or not once every bit of r ^ r' is decided: the bits
  * that decide the most weight of such pairs, soonest, go first, so that
  * the bound rises near the root.  Any order is exact; this one is fast. */
+typedef struct {
+	uint32_t dr;
+	int64_t w;
+} Pair;
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const Pair *p = a, *q = b;
+	if (p->w != q->w)
+		return p->w > q->w ? -1 : 1;
+	return (p->dr > q->dr) - (p->dr < q->dr);
+}
+
 static void order_bits(Xor *x)
 {
 	int nb = x->nb;
@@ -431,7 +444,7 @@ static void order_bits(Xor *x)
 		abort();
 	}
 	int64_t pairs = 0;
-	for (int p = 0; p < x->nph && pairs < 1 << 22; p++) {
+	for (int p = 0; p < x->nph && pairs < 1 << 20; p++) {
 		const XPhase *ph = &x->ph[p];
 		const Item *it = x->it + ph->item;
 		for (int i = 0; i < ph->nitem; i++)
@@ -442,6 +455,22 @@ static void order_bits(Xor *x)
 			}
 		pairs += (int64_t)ph->nitem * ph->nitem;
 	}
+	/* the row differences that weigh most, at most a few thousand */
+	Pair *pl = malloc(((size_t)1 << nb) * sizeof *pl);
+	if (!pl) {
+		fputs("bankc: out of memory\n", stderr);
+		abort();
+	}
+	int np = 0;
+	for (uint32_t dr = 1; dr < 1u << nb; dr++)
+		if (wd[dr])
+			pl[np++] = (Pair){dr, wd[dr]};
+	free(wd);
+	if (np > 4096) {
+		qsort(pl, (size_t)np, sizeof *pl, cmp_pair);
+		np = 4096;
+	}
+	x->ops += pairs + ((int64_t)1 << nb) + (int64_t)nb * nb * np;
 	uint32_t done = 0;
 	for (int d = 0; d < nb; d++) {
 		int best = -1;
@@ -451,13 +480,13 @@ static void order_bits(Xor *x)
 				continue;
 			uint32_t with = done | 1u << b;
 			int64_t complete = 0, part = 0;
-			for (uint32_t dr = 1; dr < 1u << nb; dr++) {
-				if (!wd[dr] || !(dr >> b & 1))
+			for (int q = 0; q < np; q++) {
+				if (!(pl[q].dr >> b & 1))
 					continue;
-				if (!(dr & ~with))
-					complete += wd[dr];
+				if (!(pl[q].dr & ~with))
+					complete += pl[q].w;
 				else
-					part += wd[dr];
+					part += pl[q].w;
 			}
 			if (complete > bc || (complete == bc && part > bp))
 				best = b, bc = complete, bp = part;
@@ -465,7 +494,7 @@ static void order_bits(Xor *x)
 		x->sigma[d] = best;
 		done |= 1u << best;
 	}
-	free(wd);
+	free(pl);
 }
 
 /* Every phase of every instruction class as its words (linear) or lanes

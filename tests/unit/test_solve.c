@@ -456,6 +456,15 @@ static void test_xor_exhaustive_kernels(void **state)
 		"  access push: store { for d in 0..8; row = lane % 8; col = d; active = lane < 8; }\n"
 		"  access apart: load { for d in 0..8; row = lane % 8; col = (d + lane / 2) % 8;\n"
 		"    active = lane < 8; } }",
+		/* cp.async fills and ldmatrix reads: rows of 64 bytes (banks
+		 * linear in the map), and of 48 bytes with a tail */
+		"tile g { shape 8 x 32; dtype f16; arch sm_90;\n"
+		"  access fill: cp.async vec 8 along col;\n"
+		"  access frag: ldmatrix.x4 { row = lane % 8; col = 8 * (lane / 8); } }",
+		"tile h { shape 16 x 24; dtype f16; arch sm_90;\n"
+		"  access fill: cp.async vec 8 along col;\n"
+		"  access frag: ldmatrix.x2 { for k in 0..2; row = 8 * k + lane % 8;\n"
+		"    col = 8 * (lane / 8); } }",
 		/* float4 columns and block diagonals */
 		"tile q { shape 8 x 32; dtype f32; arch sm_90;\n"
 		"  access fill: store vec 4 along row;\n"
