@@ -532,6 +532,22 @@ int solve_phase_bound(const Geom *g, int gran, int bytes, const int64_t *addr,
 void solve_classes(const Tile *t, const Geom *g, SolveKey key, bool swap,
                    int k, const SolveClasses *from, SolveClasses *out);
 void solve_classes_free(SolveClasses *c);
+/* A candidate being costed class by class, to go on later. */
+typedef struct {
+	Cand c;
+	const SolveClasses *cs;
+	int k;              /* classes costed */
+	int64_t rest;       /* the bound of the classes not yet costed */
+} SolvePartial;
+void solve_partial_start(SolvePartial *p, const SolveSearch *se,
+                         const Layout *l, const SolveClasses *cs);
+/* Cost classes up to `upto`; false once the candidate cannot enter the
+ * ranking (or the budget ran out). */
+bool solve_partial_run(SolveSearch *se, SolvePartial *p, int upto);
+/* solve_family.c: the seeds (row-major, the baselines' layouts, a pad),
+ * chosen, then costed and searched with the small families. */
+void solve_make_seeds(SolveSearch *se);
+void solve_search(SolveSearch *se);
 /* Cost layout l over the classes cs; false when it was cut short (it
  * cannot enter the ranking) or the budget ran out. */
 bool solve_evaluate(SolveSearch *se, const Layout *l, const SolveClasses *cs,
@@ -547,6 +563,73 @@ bool solve_spend(SolveSearch *se, int64_t units);
 bool solve_is_seed(const SolveSearch *se, const Layout *l);
 /* Seed i is costed in full as c: a second pass keeps it as it is. */
 void solve_seed_costed(SolveSearch *se, int i, const Cand *c);
+
+/* solve_xor.c, solve_xbound.c: the xor tree's state. */
+enum { SOLVE_XOR_PHASES = 1 << 16 };  /* phase classes the bound follows */
+
+typedef struct {
+	uint32_t r;         /* stored row (linear: xor the phase's first word's) */
+	uint32_t vr;        /* the same with its bits in the search's order */
+	int32_t c;          /* generic: chunk */
+	uint16_t bank;      /* linear: bank, xor the first word's */
+	uint8_t boff;       /* generic: byte offset in the chunk */
+	uint8_t bytes;      /* generic: bytes of the lane */
+} SolveXItem;
+
+typedef struct {
+	int item, nitem;    /* items, sorted by row */
+	int64_t weight;
+	int pb;             /* aligned bound, the largest of its members' */
+	bool cpasync;       /* generic: costed in 128-byte segments */
+	bool byword;        /* generic: items are distinct words, not lanes */
+	int cur;            /* cost of what is known so far */
+	uint32_t active;    /* depths at which more becomes known */
+} SolveXPhase;
+
+typedef struct {
+	SolveSearch *se;
+	const Tile *t;
+	bool linear, noprune;
+	bool dive;          /* the best child only, down to one map */
+	int nb;             /* row bits */
+	int span;           /* masks below it */
+	int top;            /* a mask must have this bit (0: none) */
+	bool tail;          /* this span leaves columns in place */
+	int k;              /* linear: log2 of the words of a chunk */
+	int bmask;          /* banks - 1 */
+	int64_t pb_row;     /* generic: bytes of a stored row */
+	int64_t pw_row;     /* ... and words, when whole */
+	int gwords;         /* words of a chunk */
+	int gbytes;         /* chunk bytes */
+	int tchunks;        /* generic: chunks that move */
+	Layout l;           /* the map being built */
+	int sigma[MAX_XOR_BITS];    /* the row bit decided at each depth */
+	uint32_t vx[MAX_XOR_BITS];  /* the masks in that order */
+	SolveXPhase *ph;
+	int nph;
+	SolveXItem *it;
+	int *act[MAX_XOR_BITS], nact[MAX_XOR_BITS];
+	int *saved[MAX_XOR_BITS];
+	int64_t lb;         /* the node's bound */
+	uint32_t forced;    /* row bits whose masks cannot be 0 (solve_xforced) */
+	int reforce;        /* times it was computed again this run */
+	uint32_t tlo[256], thi[256];    /* f on row bits 0-7 and 8-15 */
+	int64_t ops;        /* elementary steps, for the work count */
+} SolveXor;
+
+
+/* Choose mask d (the d-th row bit decided) to be v. */
+void solve_xset(SolveXor *x, int d, uint32_t v);
+/* The phases of the tree, its bound at the root, the order of its bits;
+ * false if the budget ran out. */
+bool solve_xphases(SolveXor *x);
+/* For each v0 .. v0+nv-1 of mask d, the phase's bound in out. */
+void solve_xchildren(SolveXor *x, SolveXPhase *p, int d, int nv, int v0,
+                     int *out);
+/* Row bits whose masks no map that enters the ranking can leave 0. */
+uint32_t solve_xforced(SolveXor *x);
+void solve_xfree(SolveXor *x);
+
 /* Search the xor family (swapped or not) by branch and bound over its
  * maps, row bit by row bit. */
 void solve_xor(SolveSearch *se, bool swap);
