@@ -16,6 +16,27 @@ int tile_elem_bits(const Tile *t)
 	return tab_dtype[t->dtype].bits;
 }
 
+bool tile_wgmma(const Tile *t)
+{
+	for (int j = 0; j < t->nacc; j++)
+		if (t->acc[j].op.kind == OP_WGMMA)
+			return true;
+	return false;
+}
+
+bool tile_walks_stages(const Tile *t)
+{
+	if (t->stages == 1)
+		return false;
+	for (int j = 0; j < t->nacc; j++)
+		for (int i = 0; i < t->acc[j].ninst; i++)
+			for (int n = 0; n < WARP; n++)
+				if ((t->acc[j].inst[i].mask >> n & 1) &&
+				    t->acc[j].inst[i].lane[n].row >= t->rows)
+					return true;
+	return false;
+}
+
 /* Sub-byte types: a tile of them is a tile of bytes, rows whole bytes. */
 static void to_bytes(Diag *d, Tile *t)
 {

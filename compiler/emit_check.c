@@ -51,6 +51,8 @@ void emit_check(FILE *f, const Geom *g, const Tile *t, const Solution *s)
 	        "`%s_check --count` launches each access once per layout for\n"
 	        " * Nsight Compute's counters.  Build: nvcc -I<runtime> "
 	        "%s_check.cu */\n", lo, lo, BANKC_VERSION, lo, lo);
+	if (t->tma)     /* the TMA load is checked too: cuda.h's enums */
+		fprintf(f, "#define BANKC_TMA 1\n#include <cuda.h>\n");
 	fprintf(f, "#include \"%s.cuh\"\n#include \"bankc_check.cuh\"\n\n", lo);
 	/* the tables count bytes for sub-byte elements: the byte index */
 	fprintf(f, "struct %s_layout {\n\t__host__ __device__ long long idx(int r, "
@@ -101,5 +103,12 @@ void emit_check(FILE *f, const Geom *g, const Tile *t, const Solution *s)
 	        t->rows, t->cols, (int)tile_elem_bytes(t),
 	        (long long)layout_stage_bytes(&s->best.l, t), t->nacc, lo, lo, lo,
 	        lo, lo);
+	if (t->tma) {
+		fprintf(f, "\tbankc_tma m = {%s_TMA_BOX_ROWS, %s_TMA_BOX_COLS, %s_TMA_BOXES,\n"
+		        "\t\t%s_TMA_BOX_BYTES, %s_TMA_SWIZZLE};\n", up, up, up, up, up);
+		fprintf(f, "\treturn bankc_check_main_tma(t, %s_layout{}, m, argc, argv);\n}\n",
+		        lo);
+		return;
+	}
 	fprintf(f, "\treturn bankc_check_main(t, %s_layout{}, argc, argv);\n}\n", lo);
 }
