@@ -464,6 +464,7 @@ bool layout_same(const Layout *a, const Layout *b);
 Layout layout_base(const Tile *t, LayoutKind kind, bool swap);
 /* Bytes of one stage, and of all stages (each stage aligned). */
 int64_t layout_stage_bytes(const Layout *l, const Tile *t);
+int64_t layout_stage_step(const Layout *l, const Tile *t);
 int64_t layout_bytes(const Layout *l, const Tile *t);
 /* Extra integer operations per index beyond r * pitch + c. */
 int layout_arith(const Layout *l);

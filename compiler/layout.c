@@ -314,7 +314,7 @@ bool layout_legal(const Layout *l, const Tile *t, int64_t budget,
 }
 
 /* Elements from one stage to the next (each stage aligned). */
-static int64_t stage_step(const Layout *l, const Tile *t)
+int64_t layout_stage_step(const Layout *l, const Tile *t)
 {
 	int64_t st = layout_stage_bytes(l, t);
 	return (st + t->align - 1) / t->align * t->align / tile_elem_bytes(t);
@@ -324,7 +324,7 @@ int64_t layout_offset(const Layout *l, const Tile *t, int r, int c)
 {
 	/* rows count through the stages: stage s's row r is s * rows + r */
 	if (r >= t->rows)
-		return r / t->rows * stage_step(l, t) + layout_offset(l, t,
+		return r / t->rows * layout_stage_step(l, t) + layout_offset(l, t,
 		       r % t->rows, c);
 	int64_t sr = l->swap ? c : r, sc = l->swap ? r : c;
 	switch (l->kind) {
@@ -456,7 +456,7 @@ void layout_inst_addrs(const Layout *l, const Tile *t, const Inst *in,
 	}
 	/* rows through the stages: each lane's stage, then its row in it */
 	Inst in1 = *in;
-	int64_t step = stage_step(l, t) * tile_elem_bytes(t), off[WARP];
+	int64_t step = layout_stage_step(l, t) * tile_elem_bytes(t), off[WARP];
 	for (int n = 0; n < WARP; n++) {
 		off[n] = in->lane[n].row / t->rows * step;
 		in1.lane[n].row = in->lane[n].row % t->rows;

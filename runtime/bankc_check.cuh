@@ -825,6 +825,7 @@ static int bankc_check_main(const bankc_tile &t, const L &lay, int argc,
 struct bankc_tma {
 	int box_rows, box_cols, boxes, box_bytes;
 	CUtensorMapSwizzle swizzle;
+	int stage_rows;     /* the load fills stage 0: rows of one stage */
 };
 
 template <class L>
@@ -951,7 +952,9 @@ static int bankc_check_main_tma(const bankc_tile &t, const L &lay,
 		if (prop.major < 9) {
 			printf("not checked (needs sm_90)\n");
 		} else {
-			long long n = bankc_tma_run(t, lay, m);
+			bankc_tile one = t;     /* t's rows may stack the stages */
+			one.rows = m.stage_rows;
+			long long n = bankc_tma_run(one, lay, m);
 			if (n < 0)
 				printf("FAILED (cuTensorMapEncodeTiled refused the box or is "
 				       "missing)\n");
