@@ -147,7 +147,8 @@ bool wgmma_tile_desc(const Tile *t, int B, int64_t stage_bytes,
 	}
 	if (!first)
 		return fail(why, "the tile has no wgmma access");
-	int es = (int)tile_elem_bytes(t);
+	/* wgmma's types are whole bytes: the element size is the type's */
+	int es = tab_dtype[t->dtype].bytes;
 	return wgmma_desc(B, t->rows, t->cols * es, es, first->op.wg_b,
 	                  first->op.mn_major, stage_bytes, t->align, out, why);
 }
@@ -168,14 +169,14 @@ void wgmma_emit(FILE *f, const char *up, const char *lo, const WgmmaDesc *d)
 {
 	int W = d->box_bytes;
 	fprintf(f, "\n/* wgmma operand %c, %s-major, %s in boxes of %d bytes: "
-	        "the fields of\n * wgmma.mma_async's matrix descriptor (PTX "
-	        "ISA, \"Matrix Descriptor\n * Format\").  %s_WGMMA_START(s, row, "
-	        "col): byte offset in the tile of the\n * sub-block whose first "
-	        "element is (row, col), a core-matrix corner (row\n * a multiple "
-	        "of 8, col of 16 bytes); %s_wgmma_desc(): the descriptor of a\n"
-	        " * sub-block at shared address smem_addr in stage s. */\n",
-	        d->operand_b ? 'B' : 'A', d->mn_major ? "MN" : "K", mode_name[d->B],
-	        W, up, lo);
+	        "the\n * fields of wgmma.mma_async's matrix descriptor (PTX ISA, "
+	        "\"Matrix\n * Descriptor Format\").\n *   %s_WGMMA_START(s, row, "
+	        "col): the byte offset in the tile of\n *     the sub-block whose "
+	        "first element is (row, col), a core-matrix\n *     corner (row a "
+	        "multiple of 8, col of 16 bytes);\n *   %s_wgmma_desc(smem_addr, "
+	        "s): the descriptor of such a sub-block\n *     at shared address "
+	        "smem_addr in stage s. */\n", d->operand_b ? 'B' : 'A',
+	        d->mn_major ? "MN" : "K", mode_name[d->B], W, up, lo);
 	fprintf(f, "#define %s_WGMMA_SWIZZLE %d\t/* bits 62-63: 0 none, 1 128B, "
 	        "2 64B, 3 32B */\n", up, d->swizzle);
 	const char *lbo_note, *sbo_note;
@@ -233,6 +234,6 @@ void wgmma_emit_check(FILE *f, const char *up, const char *lo, Dtype dt)
 	fprintf(f, "#include \"bankc_wgmma.cuh\"\n"
 	        "/* %s_wgmma: the tile as runtime/bankc_wgmma.cuh reads it; "
 	        "bankc_wgmma_main<%s_wgmma>(argc, argv) issues real wgmma over "
-	        "it */\nBANKC_WGMMA_TILE(%s, %s, %s)\n", lo, lo, lo, up,
+	        "it */\nBANKC_WGMMA_TILE(%s, %s, %s);\n", lo, lo, lo, up,
 	        ty ? ty : "BANKC_WG_NONE");
 }
