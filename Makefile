@@ -135,7 +135,7 @@ check: bankc $(UNIT) check-werror
 	echo "== docs"; sh tests/run_docs.sh ./bankc || fail=1; \
 	echo "== nvcc"; sh tests/run_nvcc.sh || fail=1; \
 	echo "== generated code"; sh tests/run_generated.sh ./bankc || fail=1; \
-	echo "== wgmma check"; sh tests/run_wgmma.sh || fail=1; \
+	echo "== wgmma check"; sh tests/run_wgmma.sh ./bankc || fail=1; \
 	echo "== json"; sh tests/run_json.sh ./bankc || fail=1; \
 	echo "== cute"; sh tests/run_cute.sh ./bankc || fail=1; \
 	echo "== cmake"; sh tests/run_cmake.sh ./bankc || fail=1; \

@@ -6,9 +6,11 @@
 # (warnings as errors) and run on the host model of the PTX ISA's
 # descriptor rules (--emulate), every tile passing and every corrupted
 # descriptor caught; compiled for sm_90 too, where wgmma does not exist;
-# and a header with a wrong SBO, and one with a wrong swizzle in its
-# layout, failing.
-# usage: run_wgmma.sh
+# a header with a wrong SBO, and one with a wrong swizzle in its layout,
+# failing; and a check program of bankc build's with the wgmma part added as
+# wgmma.c writes it (bankc_check.cuh and bankc_wgmma.cuh in one program).
+# usage: run_wgmma.sh BANKC
+bankc=${1:-./bankc}
 pass=0 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -66,7 +68,26 @@ if grep -q 'WGMMA_SBO 512' "$tmp/w/wg_a_bf16_k128.cuh" &&
    grep -q '>> 7 & 1) << 4' "$tmp/w/wg_a_f16_mn64.cuh"; then ok
 else bad "the wrong headers were not made"; fi
 
-# four compiles, two at a time
+# bankc build's check program of a tile the solver lays out as wgmma's
+# 128-byte swizzle (rows of exactly 128 bytes), with the parts wgmma.c adds
+mkdir -p "$tmp/g"
+printf 'tile wgx { shape 64 x 64; dtype f16; arch sm_90a; align 1024;\n  access w: wgmma.a major k; }\n' \
+	>"$tmp/g/wgx.tile"
+if "$bankc" build "$tmp/g/wgx.tile" -o "$tmp/g" >"$tmp/g/log" 2>&1 &&
+   grep -q 'layout:  swizzle<3,4,3>$' "$tmp/g/wgx.cuh" &&
+   "$tmp/gen" --header wgx 3 64 128 2 0 0 8192 1024 >>"$tmp/g/wgx.cuh" &&
+   "$tmp/gen" --check wgx f16 >"$tmp/g/part" &&
+   awk -v part="$tmp/g/part" '
+	/^#include "bankc_check.cuh"$/ { print; while ((getline l < part) > 0) print l; next }
+	/return bankc_check_main\(/ {
+		sub(/return /, "int rc = "); print
+		print "\tint wg = bankc_wgmma_main<wgx_wgmma>(argc, argv);"
+		print "\treturn rc ? rc : wg;"; next }
+	{ print }' "$tmp/g/wgx_check.cu" >"$tmp/g/both_check.cu" &&
+   grep -q 'bankc_wgmma_main<wgx_wgmma>' "$tmp/g/both_check.cu"; then ok
+else bad "the wgmma part added to bankc build's outputs"; cat "$tmp/g/log"; fi
+
+# five compiles, two at a time
 (nvcc $NVFLAGS -gencode=arch=compute_90a,code=sm_90a -I"$tmp/t" -o "$tmp/all" \
 	"$tmp/t/all_check.cu" >"$tmp/all.log" 2>&1 || echo all >>"$tmp/nvcc_failed") &
 (nvcc $NVFLAGS -arch=sm_90 -I"$tmp/t" -o "$tmp/all90" \
@@ -77,7 +98,9 @@ wait
 (nvcc $NVFLAGS -gencode=arch=compute_90a,code=sm_90a -I"$tmp/w" -o "$tmp/swz" \
 	"$tmp/w/wg_a_f16_mn64_check.cu" >"$tmp/swz.log" 2>&1 || echo swz >>"$tmp/nvcc_failed") &
 wait
-for p in all all90 sbo swz; do
+nvcc $NVFLAGS -gencode=arch=compute_90a,code=sm_90a -I"$tmp/g" -c -o "$tmp/both.o" \
+	"$tmp/g/both_check.cu" >"$tmp/both.log" 2>&1 || echo both >>"$tmp/nvcc_failed"
+for p in all all90 sbo swz both; do
 	if grep -qx "$p" "$tmp/nvcc_failed" 2>/dev/null; then
 		bad "nvcc ($p)"; grep -v 'ptxas info' "$tmp/$p.log" | head -c 2000 | sed 's/^/    /'
 	else ok; fi

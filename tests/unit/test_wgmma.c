@@ -312,7 +312,7 @@ static void test_emit(void **state)
 	wgmma_emit_check(f, "OPA", "opa", DT_FP8E4M3);
 	fclose(f);
 	assert_non_null(strstr(buf, "#include \"bankc_wgmma.cuh\"\n"));
-	assert_non_null(strstr(buf, "BANKC_WGMMA_TILE(opa, OPA, BANKC_WG_E4M3)\n"));
+	assert_non_null(strstr(buf, "BANKC_WGMMA_TILE(opa, OPA, BANKC_WG_E4M3);\n"));
 	free(buf);
 	assert_string_equal(wgmma_check_type(DT_BF16), "BANKC_WG_BF16");
 	assert_string_equal(wgmma_check_type(DT_U8), "BANKC_WG_U8");

@@ -10,7 +10,7 @@
  * that a GPU machine can build it: cc -std=c11 -D_POSIX_C_SOURCE=200809L
  * -Icompiler tests/wgmma/gen_tiles.c compiler/wgmma.c compiler/tables.c
  *
- * usage: gen_tiles DIR */
+ * usage: gen_tiles DIR (and the two parts alone, see part()) */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -149,10 +149,48 @@ static void program(const char *dir, const Case *k)
 	close_out(f);
 }
 
+/* What bankc build adds for a wgmma tile, from wgmma.c, on standard
+ * output: "--header NAME B ROWS ROW_BYTES ELEM_BYTES OPERAND_B MN_MAJOR
+ * STAGE_BYTES ALIGN" the header's part, "--check NAME DTYPE" the check
+ * program's. */
+static int part(int argc, char **argv)
+{
+	char up[128];
+	upper(up, sizeof up, argv[2]);
+	if (strcmp(argv[1], "--check") == 0 && argc == 4) {
+		int dt = tab_find_dtype(argv[3], strlen(argv[3]));
+		if (dt < 0 || !wgmma_check_type((Dtype)dt)) {
+			fprintf(stderr, "gen_tiles: %s is no wgmma type\n", argv[3]);
+			return 1;
+		}
+		wgmma_emit_check(stdout, up, argv[2], (Dtype)dt);
+		return 0;
+	}
+	if (strcmp(argv[1], "--header") != 0 || argc != 11) {
+		fprintf(stderr, "usage: gen_tiles DIR | --header NAME B ROWS ROW_BYTES "
+		        "ELEM_BYTES OPERAND_B MN_MAJOR STAGE_BYTES ALIGN | --check NAME "
+		        "DTYPE\n");
+		return 2;
+	}
+	int v[8];
+	for (int i = 0; i < 8; i++)
+		v[i] = atoi(argv[3 + i]);
+	WgmmaDesc d;
+	const char *why;
+	if (!wgmma_desc(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], &d, &why)) {
+		fprintf(stderr, "gen_tiles: %s: %s\n", argv[2], why);
+		return 1;
+	}
+	wgmma_emit(stdout, up, argv[2], &d);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 2 && argv[1][0] == '-')
+		return part(argc, argv);
 	if (argc != 2) {
-		fprintf(stderr, "usage: gen_tiles DIR\n");
+		fprintf(stderr, "usage: gen_tiles DIR | --header ... | --check ...\n");
 		return 2;
 	}
 	const char *dir = argv[1];
