@@ -6,8 +6,10 @@
  * the GPU:
  *   1. it fills every stage of the tile, in dynamic shared memory poisoned
  *      with 0xFF (a NaN in every float type), through NAME_SIDX with random
- *      small integers, and builds the other operand itself, K-major without
- *      swizzle, with its own descriptor;
+ *      small integers, and builds the other operand itself, K-major, with
+ *      the 128-byte swizzle where K allows (the layout the Hopper GEMM
+ *      template runs: a known-good partner) or else without, and its own
+ *      descriptor;
  *   2. one warpgroup issues real wgmma.mma_async over the whole tile (every
  *      64-row block of operand A's M, or operand B's N in chunks of 256 down
  *      to 8, and every K step), the tile's operands through
@@ -205,21 +207,41 @@ __device__ __forceinline__ void bankc_wg_fence_acc(Acc (&d)[R])
 	}
 }
 
-/* The other operand: K-major, no swizzle, P rows (M or N) of K, built by
- * this check.  Byte of (p, k byte) = k / 16 boxes of P * 16 bytes, then
- * 16 bytes a row; its descriptor: LBO = P * 16 (the next 16 bytes of K),
- * SBO = 128 (the next 8 rows). */
-__host__ __device__ inline long long bankc_wg_other_off(int P, int p, int kb)
+/* The other operand, built by this check: K-major, P rows (M or N) of K,
+ * with the 128-byte swizzle where its rows are whole 128-byte boxes (the
+ * layout templates/gemm_sm90.cuh runs on an H200: a known-good partner),
+ * else without swizzle.  Byte of (p, k byte kb): swizzled, kb / 128 boxes
+ * of P * 128 bytes, then rows of 128 bytes under Swizzle<3,4,3>, the
+ * descriptor LBO 16 (not read), SBO 1024; without swizzle, kb / 16 boxes
+ * of P * 16 bytes, then rows of 16 bytes, LBO P * 16 (the next box), SBO
+ * 128 (the next 8 rows). */
+__host__ __device__ inline long long bankc_wg_other_off(int P, bool sw, int p,
+                                                        int kb)
 {
-	return (long long)(kb / 16) * P * 16 + p * 16 + kb % 16;
+	if (!sw)
+		return (long long)(kb / 16) * P * 16 + p * 16 + kb % 16;
+	long long o = (long long)p * 128 + kb % 128;
+	return (long long)(kb / 128) * P * 128 + (o ^ ((o >> 7 & 7) << 4));
 }
 
 __host__ __device__ inline unsigned long long bankc_wg_other_desc(unsigned a,
-                                                                  int P)
+                                                                  int P,
+                                                                  bool sw)
 {
 	return (unsigned long long)((a & 0x3FFFFu) >> 4) |
-	       (unsigned long long)((unsigned)(P * 16) >> 4) << 16 |
-	       (unsigned long long)(128 >> 4) << 32;
+	       (unsigned long long)((unsigned)(sw ? 16 : P * 16) >> 4) << 16 |
+	       (unsigned long long)((sw ? 1024 : 128) >> 4) << 32 |
+	       (unsigned long long)(sw ? 1 : 0) << 62;
+}
+
+/* The other operand's descriptor for K step kk (32 bytes of K), its
+ * shared memory at `at`: the sub-block's corner, unswizzled. */
+__host__ __device__ inline unsigned long long bankc_wg_other_step(unsigned at,
+                                                                  int P, bool sw,
+                                                                  int kk)
+{
+	return bankc_wg_other_desc(at + (unsigned)bankc_wg_other_off(P, sw, 0, kk * 32),
+	                           P, sw);
 }
 
 /* One launch: the whole fill, then one warpgroup's wgmma over the tile. */
@@ -234,6 +256,7 @@ struct bankc_wg_args {
 	int n0;                     /* operand B: the chunk's first N */
 	int ksteps;
 	int P;                      /* the other operand's rows (N or 64) */
+	int other_sw;               /* its layout: 1 128-byte swizzle, 0 none */
 	unsigned long long clr, set;    /* applied to the tile's descriptors */
 	void *d;                    /* the product, row-major, ldd a row */
 	int ldd;
@@ -296,8 +319,7 @@ __global__ void __launch_bounds__(128) bankc_wg_kernel(bankc_wg_args a)
 			long long ts = bankc_wg_tile_start<Tile>(a.stage, mb, a.n0, kk);
 			unsigned long long td =
 				(Tile::desc(tb + (unsigned)ts, a.stage) & ~a.clr) | a.set;
-			unsigned long long od = bankc_wg_other_desc(
-				ob + (unsigned)bankc_wg_other_off(a.P, 0, kk * 32), a.P);
+			unsigned long long od = bankc_wg_other_step(ob, a.P, a.other_sw, kk);
 			bankc_wg_mma<Tile::type, TA, TB, N>(d, Tile::operand_b ? od : td,
 			                                    Tile::operand_b ? td : od,
 			                                    kk > 0 ? 1u : 0u);
@@ -401,6 +423,7 @@ struct bankc_wg_plan {
 	int M, K;           /* the tile's M or N extent, and its K */
 	int KI, ksteps;     /* K of one instruction, instructions along K */
 	int P;              /* the other operand's rows */
+	bool other_sw;      /* its layout (see bankc_wg_other_off) */
 	int drows, dcols;   /* the product */
 	std::vector<int> chunks;    /* operand B: N of each instruction */
 	std::vector<int> vals;      /* stages x rows x cols */
@@ -435,6 +458,7 @@ static bool bankc_wg_make_plan(bankc_wg_plan &p, int other_n, const char **why)
 	}
 	p.ksteps = p.K / p.KI;
 	p.P = Tile::operand_b ? 64 : other_n;
+	p.other_sw = p.K * E % 128 == 0;
 	p.drows = Tile::operand_b ? 64 : p.M;
 	p.dcols = Tile::operand_b ? p.M : other_n;
 	p.chunks.clear();
@@ -479,7 +503,7 @@ static bool bankc_wg_make_plan(bankc_wg_plan &p, int other_n, const char **why)
 			int v = draw();
 			p.other[(size_t)q * p.K + k] = v;
 			unsigned b = bankc_wg_encode(T, v);
-			long long o = bankc_wg_other_off(p.P, q, k * E);
+			long long o = bankc_wg_other_off(p.P, p.other_sw, q, k * E);
 			for (int e = 0; e < E; e++)
 				p.obytes[(size_t)o + e] = (unsigned char)(b >> (8 * e));
 		}
@@ -638,8 +662,7 @@ static bool bankc_wg_model_run(const bankc_wg_plan &p, int s,
 				long long ts = bankc_wg_tile_start<Tile>(s, mb, c0, kk);
 				unsigned long long td = (Tile::desc(tb + (unsigned)ts, s) & ~clr) |
 				                        set;
-				unsigned long long od = bankc_wg_other_desc(
-					ob + (unsigned)bankc_wg_other_off(p.P, 0, kk * 32), p.P);
+				unsigned long long od = bankc_wg_other_step(ob, p.P, p.other_sw, kk);
 				unsigned long long da = Tile::operand_b ? od : td;
 				unsigned long long db = Tile::operand_b ? td : od;
 				for (int i = 0; i < 64; i++)
@@ -746,6 +769,7 @@ static void bankc_wg_gpu_run(const bankc_wg_plan &p, bankc_wg_dev &dv, int s,
 	a.stage = s;
 	a.ksteps = p.ksteps;
 	a.P = p.P;
+	a.other_sw = p.other_sw;
 	a.clr = clr;
 	a.set = set;
 	a.d = dv.d;
@@ -905,8 +929,9 @@ static int bankc_wgmma_main(int argc, char **argv)
 	} else {
 		snprintf(shape, sizeof shape, "%d x m64n%dk%d", p.M / 64, p.P, kd);
 	}
-	printf("  %s, %d K steps, the other operand K-major without swizzle; "
-	       "%lld bytes of shared memory\n", shape, p.ksteps, p.smem);
+	printf("  %s, %d K steps, the other operand K-major, %s; %lld bytes of "
+	       "shared memory\n", shape, p.ksteps,
+	       p.other_sw ? "128-byte swizzle" : "no swizzle", p.smem);
 
 	/* corrupted descriptors, each tried only where the shared memory can
 	 * hold all it reads (the host model says how far that is) */

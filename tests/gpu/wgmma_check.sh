@@ -7,8 +7,10 @@
 # type, both operands), and the check programs bankc builds for the given
 # specs' tiles (those with a wgmma access; bankc with -b, default ./bankc),
 # all for sm_90a, runs each, and prints one line per tile and a summary:
-# "wgmma check: N ok, M failed, K not run".  Each program's output is in
-# OUTDIR/NAME.log.  Exits non-zero unless every tile is ok.
+# "wgmma check: N ok, M failed, K not run".  OUTDIR gets each program's
+# output (NAME.log), the hand-written headers (tiles/) and the summary
+# (summary.txt); the binaries stay in a temporary folder.  Exits non-zero
+# unless every tile is ok.
 #
 # Environment: NVCC, CC, JOBS (parallel compiles, default the CPU count).
 set -uo pipefail
@@ -31,48 +33,53 @@ nvcc=${NVCC:-nvcc}
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 8)}
 mkdir -p "$out/tiles" || { echo "wgmma_check.sh: cannot make $out" >&2; exit 1; }
 out=$(cd "$out" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+: >"$out/summary.txt"
+say() { echo "$*"; echo "$*" >>"$out/summary.txt"; }
 start=$(date +%s)
 
 # the generator needs two of bankc's sources and a C compiler (nvcc's host
 # compiler will do)
 cc=${CC:-cc}
 command -v "$cc" >/dev/null 2>&1 || cc=gcc
-"$cc" -std=c11 -D_POSIX_C_SOURCE=200809L -I"$root/compiler" -o "$out/gen_tiles" \
+"$cc" -std=c11 -D_POSIX_C_SOURCE=200809L -I"$root/compiler" -o "$tmp/gen_tiles" \
 	"$root/tests/wgmma/gen_tiles.c" "$root/compiler/wgmma.c" \
 	"$root/compiler/tables.c" || { echo "wgmma_check.sh: gen_tiles did not build" >&2; exit 1; }
-"$out/gen_tiles" "$out/tiles" >"$out/names" || exit 1
+"$tmp/gen_tiles" "$tmp/tiles" >"$tmp/names" || exit 1
+cp "$tmp"/tiles/*.cuh "$out/tiles/"
 progs=() notrun=0
-while read -r n; do progs+=("$out/tiles/${n}_check.cu"); done <"$out/names"
+while read -r n; do progs+=("$tmp/tiles/${n}_check.cu"); done <"$tmp/names"
 
 # the specs' check programs that include the wgmma check
 if [ $# -gt 0 ]; then
-	if "$bankc" build "$@" -o "$out/specs" >"$out/bankc.log" 2>&1; then
-		for f in "$out"/specs/*_check.cu; do
+	if "$bankc" build "$@" -o "$tmp/specs" >"$tmp/bankc.log" 2>&1; then
+		for f in "$tmp"/specs/*_check.cu; do
 			[ -e "$f" ] || continue
 			n=$(basename "$f" _check.cu)
-			grep -q '"op": *"wgmma\.[ab]"' "$out/specs/$n.json" || continue
+			grep -q '"op": *"wgmma\.[ab]"' "$tmp/specs/$n.json" || continue
 			if grep -q 'bankc_wgmma.cuh' "$f"; then progs+=("$f")
 			else
-				echo "wgmma $n: NOT RUN (its check program has no wgmma check)"
+				say "wgmma $n: NOT RUN (its check program has no wgmma check)"
 				notrun=$((notrun + 1))
 			fi
 		done
 	else
-		echo "wgmma_check.sh: bankc build failed:"; cat "$out/bankc.log"; exit 1
+		echo "wgmma_check.sh: bankc build failed:"; cat "$tmp/bankc.log"; exit 1
 	fi
 fi
 
 printf '%s\n' "${progs[@]}" | xargs -P "$jobs" -I{} sh -c \
-	"$nvcc -std=c++17 -O1 -gencode=arch=compute_90a,code=sm_90a -I$root/runtime -I\$(dirname {}) -o {}.bin {} >{}.nvcc.log 2>&1 || echo {} >>$out/nvcc_failed"
+	"$nvcc -std=c++17 -O1 -gencode=arch=compute_90a,code=sm_90a -I$root/runtime -I\$(dirname {}) -o {}.bin {} >{}.nvcc.log 2>&1 || echo {} >>$tmp/nvcc_failed"
 built=$(date +%s)
 
 ok=0 failed=0
 for src in "${progs[@]}"; do
 	name=$(basename "$src" _check.cu)
 	log=$out/$name.log
-	if grep -qx "$src" "$out/nvcc_failed" 2>/dev/null; then
+	if grep -qx "$src" "$tmp/nvcc_failed" 2>/dev/null; then
 		cp "$src.nvcc.log" "$log"
-		echo "wgmma $name: FAILED (nvcc; see $log)"
+		say "wgmma $name: FAILED (nvcc; see $log)"
 		failed=$((failed + 1))
 		continue
 	fi
@@ -86,8 +93,8 @@ for src in "${progs[@]}"; do
 	*": ok") failed=$((failed + 1)); last="$last, but the program's status is $rc (see $log)" ;;
 	*) failed=$((failed + 1)) ;;
 	esac
-	echo "$last"
+	say "$last"
 done
 end=$(date +%s)
-echo "wgmma check: $ok ok, $failed failed, $notrun not run (build $((built - start)) s, runs $((end - built)) s)"
+say "wgmma check: $ok ok, $failed failed, $notrun not run (build $((built - start)) s, runs $((end - built)) s)"
 [ "$failed" -eq 0 ] && [ "$notrun" -eq 0 ]
