@@ -135,6 +135,7 @@ check: bankc $(UNIT) check-werror
 	echo "== docs"; sh tests/run_docs.sh ./bankc || fail=1; \
 	echo "== nvcc"; sh tests/run_nvcc.sh || fail=1; \
 	echo "== generated code"; sh tests/run_generated.sh ./bankc || fail=1; \
+	echo "== wgmma check"; sh tests/run_wgmma.sh ./bankc || fail=1; \
 	echo "== json"; sh tests/run_json.sh ./bankc || fail=1; \
 	echo "== cute"; sh tests/run_cute.sh ./bankc || fail=1; \
 	echo "== cmake"; sh tests/run_cmake.sh ./bankc || fail=1; \
@@ -193,7 +194,8 @@ fuzz: $(B)/fuzz_pipeline
 # with DESTDIR or moved elsewhere as a whole still works; the pkg-config
 # file names $(prefix), as pkg-config files do.
 INSTALLED = $(bindir)/bankc $(includedir)/bankc/bankc_runtime.h \
-	$(includedir)/bankc/bankc_check.cuh $(pkgconfigdir)/bankc.pc \
+	$(includedir)/bankc/bankc_check.cuh $(includedir)/bankc/bankc_wgmma.cuh \
+	$(pkgconfigdir)/bankc.pc \
 	$(cmakedir)/bankcConfig.cmake $(cmakedir)/bankcConfigVersion.cmake \
 	$(cmakedir)/BankcTiles.cmake $(man1dir)/bankc.1 $(docdir)/README.md \
 	$(docdir)/json.md $(docdir)/examples/cmake/CMakeLists.txt \
@@ -223,7 +225,8 @@ install: $(BIN) $(B)/bankc.pc $(B)/bankcConfig.cmake $(B)/bankcConfigVersion.cma
 		$(DESTDIR)$(includedir)/bankc $(DESTDIR)$(pkgconfigdir) $(DESTDIR)$(cmakedir) \
 		$(DESTDIR)$(man1dir) $(DESTDIR)$(docdir)/examples/cmake
 	$(Q)$(INSTALL_PROGRAM) $(BIN) $(DESTDIR)$(bindir)/bankc
-	$(Q)$(INSTALL_DATA) runtime/bankc_runtime.h runtime/bankc_check.cuh $(DESTDIR)$(includedir)/bankc/
+	$(Q)$(INSTALL_DATA) runtime/bankc_runtime.h runtime/bankc_check.cuh \
+		runtime/bankc_wgmma.cuh $(DESTDIR)$(includedir)/bankc/
 	$(Q)$(INSTALL_DATA) $(B)/bankc.pc $(DESTDIR)$(pkgconfigdir)/bankc.pc
 	$(Q)$(INSTALL_DATA) $(B)/bankcConfig.cmake $(B)/bankcConfigVersion.cmake \
 		cmake/BankcTiles.cmake $(DESTDIR)$(cmakedir)/

@@ -2,7 +2,7 @@
  *
  * The one internal header, sectioned per module (chibicc style).  Each
  * module's exported names carry its prefix: pool_, diag_, lex_, parse_,
- * check_, expr_, dump_, sim_, tab_. */
+ * check_, expr_, dump_, sim_, tab_, wgmma_. */
 #ifndef BANKC_H
 #define BANKC_H
 
@@ -533,7 +533,7 @@ enum { SOLVE_XOR_ENUM = 1 << 10 };
 #define SOLVE_BUDGET_BASE (1 << 15)
 #define SOLVE_BUDGET_MAX 1000000000000000LL
 
-typedef unsigned __int128 SolveCount128;
+__extension__ typedef unsigned __int128 SolveCount128;
 
 typedef struct {
 	int64_t lower_bound;            /* weighted sum of ideal wavefronts */
@@ -797,6 +797,41 @@ int baseline_all(const Tile *t, const Geom *g, int64_t budget,
                  Baseline out[MAX_BASELINES]);
 /* The same layouts, uncosted (the search costs them first). */
 int baseline_layouts(const Tile *t, Layout out[MAX_BASELINES]);
+
+/* ---- wgmma.c: the matrix descriptor of a wgmma operand tile -------------- */
+
+/* The fields of wgmma.mma_async's matrix descriptor for a tile in one of
+ * its canonical layouts: columns in boxes of W = 16 << B bytes, box after
+ * box, each row-major with Swizzle<B,4,3> (B = 0: no swizzle). */
+typedef struct {
+	int B;
+	int swizzle;        /* descriptor bits 62-63: 0 none, 1 128B, 2 64B, 3 32B */
+	int box_bytes;      /* W */
+	int lbo, sbo;       /* bytes, multiples of 16 */
+	bool lbo_used;      /* false: not read (K-major swizzled; 16 written) */
+	int base_offset;    /* bits 49-51, the same in every stage */
+	bool operand_b, mn_major;
+} WgmmaDesc;
+
+/* A tile of `rows` rows of `row_bytes` bytes, stages stage_bytes apart
+ * from a base aligned to `align`: false (and *why) when wgmma cannot read
+ * it through a descriptor. */
+bool wgmma_desc(int B, int rows, int row_bytes, int elem_bytes,
+                bool operand_b, bool mn_major, int64_t stage_bytes,
+                int64_t align, WgmmaDesc *out, const char **why);
+/* The same for tile t, its operand and major axis from its wgmma access. */
+bool wgmma_tile_desc(const Tile *t, int B, int64_t stage_bytes,
+                     WgmmaDesc *out, const char **why);
+/* The 64-bit descriptor of a sub-block at shared address smem_addr. */
+uint64_t wgmma_desc_word(const WgmmaDesc *d, uint32_t smem_addr);
+/* NAME.cuh's wgmma part: NAME_WGMMA_* and name_wgmma_desc() (up: NAME in
+ * upper case, lo: as given). */
+void wgmma_emit(FILE *f, const char *up, const char *lo, const WgmmaDesc *d);
+/* NAME_check.cu's wgmma part: the include of runtime/bankc_wgmma.cuh and
+ * the tile's description for it; main then returns, besides the rest,
+ * bankc_wgmma_main<name_wgmma>(argc, argv). */
+void wgmma_emit_check(FILE *f, const char *up, const char *lo, Dtype dt);
+const char *wgmma_check_type(Dtype dt);     /* "BANKC_WG_BF16", ...; NULL */
 
 /* ---- emit_*.c: the outputs of bankc build --------------------------------- */
 

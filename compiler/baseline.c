@@ -10,7 +10,9 @@
  *   bytes, and Swizzle<B,4,3> XORs byte-offset bits 7.. into bits 4..: in
  *   rows of 16 << B bytes those are row bits 3-B .. 2 into the 16-byte
  *   chunk's bits 0 .. B-1.  Atoms tiled along a wider row put the same
- *   words in the same banks as this map on the whole row;
+ *   words in the same banks as this map on the whole row.  For a wgmma
+ *   operand the atoms' order matters too (the descriptor reads it): the
+ *   GMMA atoms fill the rows first, wgmma's boxes of 16 << B bytes;
  * - Triton (tiles read by ldmatrix, i.e. MMA operands): 16-byte vectors,
  *   perPhase = max(1, 128 / row bytes), maxPhase = max(1, 8 / perPhase),
  *   chunk ^= (row / perPhase) % maxPhase. */
@@ -75,7 +77,17 @@ static int propose(const Tile *t, Baseline out[MAX_BASELINES])
 	b = &out[n++];
 	b->name = "CuTe";
 	int bits = rb % 128 == 0 ? 3 : rb % 64 == 0 ? 2 : rb % 32 == 0 ? 1 : 0;
-	if (bits) {
+	if (tile_wgmma(t)) {
+		/* a GMMA operand: CUTLASS's atoms tiled down the rows first, then
+		 * along them, which are wgmma's canonical boxes (the interleave
+		 * where no swizzle atom divides the row) */
+		snprintf(b->note, sizeof b->note, bits ? "GMMA SW%d atom" :
+		         "GMMA INTER atom", 16 << bits);
+		b->c.l = layout_base(t, L_SWIZZLE, false);
+		b->c.l.M = 4, b->c.l.S = 3, b->c.l.B = bits;
+		b->c.l.boxes = (int)(rb / (16 << bits));
+		b->c.l.pitch = b->c.l.scols / b->c.l.boxes;
+	} else if (bits) {
 		snprintf(b->note, sizeof b->note, "SW%d atom, Swizzle<%d,4,3>",
 		         16 << bits, bits);
 		b->c.l = chunk_xor(t, 3 - bits, bits);

@@ -106,6 +106,11 @@ static void check_tile_keys(Diag *d, Tile *t)
 	if (t->stages < 1 || t->stages > MAX_STAGES)
 		diag_error(d, t->key[K_STAGES], "stages must be from 1 to %d",
 		           MAX_STAGES);
+	/* the swizzles TMA writes and wgmma reads repeat every 256 to 1024
+	 * bytes, from an aligned base: such a tile without `align` gets the
+	 * alignment that lets the solver take any of them */
+	if (!(t->given & (1u << K_ALIGN)) && (t->tma || tile_wgmma(t)))
+		t->align = 1024;
 	if (!pow2(t->align) || t->align < es || t->align > 1024)
 		diag_error(d, t->key[K_ALIGN], "alignment %d must be a power of two "
 		           "from %lld (the element size) to 1024", t->align,
@@ -377,6 +382,20 @@ static void expand_wgmma(Pool *p, Diag *d, const Tile *t, Access *a)
 		diag_error(d, t->key[K_SHAPE], "wgmma.a major k: the tile's rows are "
 		           "M, which wgmma takes 64 at a time; %d is not a multiple of "
 		           "64", t->rows);
+	if (!a->op.wg_b && a->op.mn_major && t->cols % 64)
+		diag_error(d, t->key[K_SHAPE], "wgmma.a major mn: the tile's columns "
+		           "are M, which wgmma takes 64 at a time; %d is not a "
+		           "multiple of 64", t->cols);
+	/* one instruction takes 32 bytes of K: k16 of 16-bit types, k8 of
+	 * tf32, k32 of 8-bit ones */
+	if (!a->op.mn_major && rb % 32 == 16)
+		diag_error(d, t->key[K_SHAPE], "%s: the tile's columns are K, which "
+		           "wgmma takes 32 bytes at a time; rows of %lld bytes are not "
+		           "a multiple of 32", opn, (long long)rb);
+	if (a->op.mn_major && t->rows % 16 == 8)
+		diag_error(d, t->key[K_SHAPE], "%s: the tile's rows are K, which "
+		           "wgmma takes 16 at a time; %d is not a multiple of 16", opn,
+		           t->rows);
 	int64_t n = (int64_t)t->stages * (t->rows / 8) * (rb / 16);
 	n = (n + 3) / 4;
 	if (n > MAX_INSTS)

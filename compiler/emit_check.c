@@ -53,7 +53,10 @@ void emit_check(FILE *f, const Geom *g, const Tile *t, const Solution *s)
 	        "%s_check.cu */\n", lo, lo, BANKC_VERSION, lo, lo);
 	if (t->tma)     /* the TMA load is checked too: cuda.h's enums */
 		fprintf(f, "#define BANKC_TMA 1\n#include <cuda.h>\n");
-	fprintf(f, "#include \"%s.cuh\"\n#include \"bankc_check.cuh\"\n\n", lo);
+	fprintf(f, "#include \"%s.cuh\"\n#include \"bankc_check.cuh\"\n", lo);
+	if (tile_wgmma(t))      /* and real wgmma through the descriptor */
+		wgmma_emit_check(f, up, lo, t->dtype);
+	fputc('\n', f);
 	/* the tables count bytes for sub-byte elements: the byte index */
 	const char *idx = tile_elem_bits(t) < 8 ? "BIDX" : "IDX";
 	/* accesses that walk the stages name stacked rows, s * ROWS + r: the
@@ -121,13 +124,24 @@ void emit_check(FILE *f, const Geom *g, const Tile *t, const Solution *s)
 	        "\t\t%s_acc, %s_coord, %s_mask, %s_pred, %s_pred_rm};\n", lo, lname,
 	        rows, t->cols, (int)tile_elem_bytes(t), bytes, t->nacc, lo, lo, lo,
 	        lo, lo);
+	char call[512];
 	if (t->tma) {
 		fprintf(f, "\tbankc_tma m = {%s_TMA_BOX_ROWS, %s_TMA_BOX_COLS, %s_TMA_BOXES,\n"
 		        "\t\t%s_TMA_BOX_BYTES, %s_TMA_SWIZZLE, %s_ROWS};\n", up, up, up, up,
 		        up, up);
-		fprintf(f, "\treturn bankc_check_main_tma(t, %s_layout{}, m, argc, argv);\n}\n",
-		        lo);
-		return;
+		snprintf(call, sizeof call, "bankc_check_main_tma(t, %s_layout{}, m, "
+		         "argc, argv)", lo);
+	} else {
+		snprintf(call, sizeof call, "bankc_check_main(t, %s_layout{}, argc, "
+		         "argv)", lo);
 	}
-	fprintf(f, "\treturn bankc_check_main(t, %s_layout{}, argc, argv);\n}\n", lo);
+	if (tile_wgmma(t))
+		fprintf(f, "\t/* --emulate: no GPU, the descriptors on the host model */\n"
+		        "\tif (argc > 1 && strcmp(argv[1], \"--emulate\") == 0)\n"
+		        "\t\treturn bankc_wgmma_main<%s_wgmma>(argc, argv);\n"
+		        "\tint rc = %s;\n\tint wg = bankc_wgmma_main<%s_wgmma>(argc, "
+		        "argv);\n\treturn rc ? rc : wg;\n", lo, call, lo);
+	else
+		fprintf(f, "\treturn %s;\n", call);
+	fputs("}\n", f);
 }

@@ -197,6 +197,15 @@ void emit_header(FILE *f, const Geom *g, const Tile *t, const Solution *s,
 		        "%d. */\n#define %s_IDX1(i) %s_IDX((i) / %d, (i) %% %d)\n", per,
 		        up, up, per, per);
 	}
+	if (tile_wgmma(t)) {
+		/* legal layouts of a wgmma tile are the ones a descriptor reads */
+		WgmmaDesc wd;
+		const char *why = "";
+		if (wgmma_tile_desc(t, l->B, step, &wd, &why))
+			wgmma_emit(f, up, lo, &wd);
+		else
+			fprintf(f, "#error \"bankc: no wgmma descriptor: %s\"\n", why);
+	}
 	for (int k = 0; k < t->nviews; k++)
 		emit_view(f, t, l, &t->views[k], up);
 	emit_cute(f, t, l);

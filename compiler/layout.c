@@ -157,7 +157,10 @@ void layout_describe(const Layout *l, const Tile *t, char *buf, size_t n)
 		         (int)(l->gran * tile_elem_bytes(t)));
 		break;
 	case L_SWIZZLE:
-		if (l->boxes > 1)
+		if (l->B == 0)  /* wgmma's no-swizzle boxes */
+			snprintf(buf, n, "interleave in %d box%s of %d columns",
+			         l->boxes, l->boxes > 1 ? "es" : "", l->pitch);
+		else if (l->boxes > 1)
 			snprintf(buf, n, "swizzle<%d,%d,%d> in %d boxes of %d columns",
 			         l->B, l->M, l->S, l->boxes, l->pitch);
 		else
@@ -306,8 +309,12 @@ bool layout_legal(const Layout *l, const Tile *t, int64_t budget,
 	}
 	if (t->tma && !tma_ok(l, t))
 		return fail(why, "not a layout TMA can write");
-	if (tile_wgmma(t) && !wgmma_ok(l, t))
-		return fail(why, "not a layout wgmma can read");
+	if (tile_wgmma(t)) {
+		WgmmaDesc wd;
+		if (!wgmma_ok(l, t) || !wgmma_tile_desc(t, l->B, layout_stage_step(l,
+		    t) * es, &wd, NULL))
+			return fail(why, "not a layout wgmma can read");
+	}
 	if (layout_bytes(l, t) > budget)
 		return fail(why, "over the footprint budget");
 	return true;

@@ -39,9 +39,10 @@
 
 /* BANKC_ATOM is any 4-byte shared atomic but compare-and-swap (they
  * cost the same: issued as atom.add), BANKC_ATOMCAS compare-and-swap of
- * 4 or 8 bytes. */
+ * 4 or 8 bytes.  BANKC_WGMMA reads (wgmma's descriptor reads) are not in
+ * the LSU counters: bankc_wgmma.cuh checks them with real wgmma. */
 enum { BANKC_LOAD, BANKC_STORE, BANKC_LDMATRIX, BANKC_STMATRIX,
-	BANKC_CPASYNC, BANKC_ATOM, BANKC_ATOMCAS };
+	BANKC_CPASYNC, BANKC_ATOM, BANKC_ATOMCAS, BANKC_WGMMA };
 
 struct bankc_access {
 	const char *name;
@@ -719,7 +720,7 @@ static long long bankc_sum(const unsigned short *p, const bankc_access &x)
 
 static bool bankc_supported(const bankc_access &x, int cc)
 {
-	return !(x.op == BANKC_STMATRIX && cc < 90) &&
+	return x.op != BANKC_WGMMA && !(x.op == BANKC_STMATRIX && cc < 90) &&
 	       !(x.op == BANKC_LDMATRIX && cc < 75) &&
 	       !(x.op == BANKC_CPASYNC && cc < 80);
 }
@@ -776,7 +777,7 @@ static int bankc_check_main(const bankc_tile &t, const L &lay, int argc,
 	for (int a = 0; a < t.nacc; a++) {
 		const bankc_access &x = t.acc[a];
 		static const char *const opn[] = {"load", "store", "ldmatrix",
-			"stmatrix", "cp.async"};
+			"stmatrix", "cp.async", "atom", "atom.cas", "wgmma"};
 		char op[32];
 		snprintf(op, sizeof op, "%s%s%s", opn[x.op],
 		         x.nmat ? (x.nmat == 1 ? ".x1" : x.nmat == 2 ? ".x2" : ".x4") : "",

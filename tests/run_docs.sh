@@ -13,6 +13,8 @@
 #     man page (THE SPEC LANGUAGE) and the README (The spec language), in
 #     the README as code; and the lists of element types, architectures and
 #     operations there are exactly the program's;
+#   - the README's comparison table is `bankc compare --json specs/*.tile`
+#     rendered (tests/docs/comparison_table.c);
 #   - the man page renders without a warning.
 # usage: run_docs.sh BANKC
 bankc=${1:-./bankc}
@@ -133,6 +135,19 @@ for cls in $(awk '{ print $1 }' "$tmp/words" | sort -u); do
 		same "$cls: the list in the $where (\"$(echo $best)\")" "$tmp/cls" "$tmp/best"
 	done
 done
+
+# ---- the README's comparison table is compare's report on specs/
+# (tests/docs/comparison_table.c renders it; to refresh the README after a
+# change, put its output in place of the table)
+if cc -std=c11 -Wall -Wextra -Werror -o "$tmp/ctab" tests/docs/comparison_table.c \
+	-ljansson 2>"$tmp/ctab.log" &&
+   "$bankc" compare --json specs/*.tile | "$tmp/ctab" >"$tmp/table.want"; then
+	awk '/^\| tile \| row-major \| pad by one \|/ { on = 1 } on && !/^\|/ { exit } on' \
+		"$readme" >"$tmp/table.have"
+	if cmp -s "$tmp/table.want" "$tmp/table.have"; then ok
+	else bad "the README's comparison table is not compare's report on specs/:"
+		diff "$tmp/table.have" "$tmp/table.want" | head -n 20 | sed 's/^/    /'; fi
+else bad "comparison_table did not build or run: $(head -n 3 "$tmp/ctab.log")"; fi
 
 # ---- the man page itself
 if command -v groff >/dev/null 2>&1; then

@@ -65,6 +65,7 @@ else bad "the build after check-werror did something" "$tmp/after.log"; fi
 d=$tmp/stage P=/opt/bankc
 if m install DESTDIR="$d" prefix="$P" >"$tmp/install.log" 2>&1; then ok; else bad "make install" "$tmp/install.log"; fi
 files="bin/bankc include/bankc/bankc_runtime.h include/bankc/bankc_check.cuh
+	include/bankc/bankc_wgmma.cuh
 	lib/pkgconfig/bankc.pc lib/cmake/bankc/bankcConfig.cmake
 	lib/cmake/bankc/bankcConfigVersion.cmake lib/cmake/bankc/BankcTiles.cmake
 	share/man/man1/bankc.1 share/doc/bankc/README.md share/doc/bankc/json.md
