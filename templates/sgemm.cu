@@ -191,25 +191,18 @@ __global__ void fill_uniform(float *p, size_t n, uint64_t seed)
 		p[i] = bench::uniform(seed, i);
 }
 
-// ||x - ref|| / ||ref|| over n device floats, in double on the host.
-double rel_err(const float *dx, const float *dref, size_t n, size_t cols)
+// x against the reference (n device floats, `cols` columns): bench::compare
+// with 1e-3 per element; the first element off is printed.
+bench::Diff diff_of(const float *dx, const float *dref, size_t n, size_t cols)
 {
 	std::vector<float> x(n), r(n);
 	CUDA_CHECK(cudaMemcpy(x.data(), dx, n * 4, cudaMemcpyDeviceToHost));
 	CUDA_CHECK(cudaMemcpy(r.data(), dref, n * 4, cudaMemcpyDeviceToHost));
-	double num = 0, den = 0;
-	size_t bad = 0, first = 0;
-	for (size_t i = 0; i < n; i++) {
-		const double d = static_cast<double>(x[i]) - r[i];
-		num += d * d;
-		den += static_cast<double>(r[i]) * r[i];
-		if (!(std::fabs(d) <= 1e-3 * (std::fabs(r[i]) + 1)) && !bad++)
-			first = i;
-	}
-	if (bad)
-		std::printf("    %zu elements off; first C[%zu][%zu] = %g, reference %g\n", bad, first / cols, first % cols,
-			    x[first], r[first]);
-	return std::sqrt(num / den);	// NaN if anything was NaN
+	const bench::Diff d = bench::compare(x, r, 1e-3, [](float v) { return static_cast<double>(v); });
+	if (d.off)
+		std::printf("    %zu elements off by more than 1e-3 (|reference| + rms %.3g); first C[%zu][%zu] = %g, reference %g\n",
+			    d.off, d.rms, d.first / cols, d.first % cols, x[d.first], r[d.first]);
+	return d;
 }
 
 // A few entries of C against a dot product in double on the host: checks
@@ -303,10 +296,10 @@ int main(int argc, char **argv)
 			f(M, N, K, A, B, C);
 			LAUNCH_CHECK();
 			CUDA_CHECK(cudaDeviceSynchronize());
-			const double err = rel_err(C, R, nc, N);
+			const bench::Diff d = diff_of(C, R, nc, N);
 			const double ms = bench::median_ms([&] { f(M, N, K, A, B, C); });
-			table.add({"sgemm", name, size, "TFLOP/s", err < 1e-4 ? "ok" : "FAIL", ms, flop / (ms * 1e9),
-				   "cublas", ref_tf, err});
+			table.add({"sgemm", name, size, "TFLOP/s", d.ok(1e-4) ? "ok" : "FAIL", ms, flop / (ms * 1e9),
+				   "cublas", ref_tf, d.rel});
 		};
 		run("bankc sgemm 128x128x8", sgemm<Sg8>);
 		if (args.explore) {
