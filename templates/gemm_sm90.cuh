@@ -269,12 +269,10 @@ __global__ void __launch_bounds__(THREADS, 1)
 				coords(t, bm, bn);
 				for (int kt = 0; kt < nk; kt++, it++) {
 					const int s = it % STAGES;
-					if (it >= STAGES) {
-						if constexpr (CLUSTER > 1)
-							mbar_wait_cluster(empty(s), (it / STAGES - 1) & 1);
-						else
-							mbar_wait(empty(s), (it / STAGES - 1) & 1);
-					}
+					// Acquired at CTA scope: the wait guards the TMA
+					// writes that follow, not data of the peer's.
+					if (it >= STAGES)
+						mbar_wait(empty(s), (it / STAGES - 1) & 1);
 					mbar_expect_tx(full(s), A_STAGE + B_STAGE);
 					tma_load(sA + s * A_STAGE, &map_a, kt * BK, bm, full(s));
 					if constexpr (CLUSTER == 1)
@@ -594,8 +592,10 @@ template <class Epi> size_t probe_staging()
 // ---- configurations for the benchmarks -------------------------------------
 
 // The template's configuration: 4 stages, the 128 x 128 staging tile as a
-// ring of two boxes, clusters of 2, persistent, 16 block rows per group.
-template <class In> using Template = Gemm<In, EpiC128, 4, 2>;
+// ring of two boxes, persistent, 16 block rows per group, clusters of
+// TEMPLATE_CLUSTER.  The other cluster size is timed beside it.
+constexpr int TEMPLATE_CLUSTER = 1;
+template <class In> using Template = Gemm<In, EpiC128, 4, TEMPLATE_CLUSTER>;
 constexpr int GROUP_ROWS = 16;	// 128-row block rows per group
 
 // A variant of the persistent kernel, as one table row.
@@ -615,17 +615,22 @@ Variant<In> variant(int group_rows = GROUP_ROWS, bool persistent = true)
 	return {b, Gemm<In, Epi, STAGES, CLUSTER>::run, CLUSTER, group_rows, persistent};
 }
 
-// The template first, then (--explore) the variants it was chosen from.
+// The template and the same kernel in the other cluster size, then
+// (--explore) the variants they were chosen from.
 template <class In> std::vector<Variant<In>> variants(bool explore)
 {
 	using G = Template<In>;
-	std::vector<Variant<In>> v{variant<In, typename G::EpiTile, G::stages, G::cluster>()};
+	constexpr int other = 3 - G::cluster;
+	std::vector<Variant<In>> v{variant<In, typename G::EpiTile, G::stages, G::cluster>(),
+				   variant<In, typename G::EpiTile, G::stages, other>()};
 	if (explore) {
-		v.push_back(variant<In, EpiC128, 4, 1>());
-		v.push_back(variant<In, EpiC256, 3, 2>());
 		v.push_back(variant<In, EpiC256, 3, 1>());
+		v.push_back(variant<In, EpiC256, 3, 2>());
+		v.push_back(variant<In, EpiC128, 4, 1>(GROUP_ROWS, false));
 		v.push_back(variant<In, EpiC128, 4, 2>(GROUP_ROWS, false));
+		v.push_back(variant<In, EpiC128, 4, 1>(8));
 		v.push_back(variant<In, EpiC128, 4, 2>(8));
+		v.push_back(variant<In, EpiC128, 4, 1>(32));
 		v.push_back(variant<In, EpiC128, 4, 2>(32));
 	}
 	return v;
