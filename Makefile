@@ -183,6 +183,7 @@ fuzz: $(B)/fuzz_pipeline
 	@mkdir -p out/fuzz/corpus out/fuzz/crashes
 	@cp -n specs/*.tile tests/bad/*.tile out/fuzz/corpus/ 2>/dev/null || true
 	./$(B)/fuzz_pipeline -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
+		-dict=tests/fuzz/bankc.dict \
 		-artifact_prefix=out/fuzz/crashes/ -print_final_stats=1 out/fuzz/corpus
 
 # Installed: bankc, the runtime headers with their pkg-config file, the

@@ -205,7 +205,7 @@ typedef struct {
 } ArchInfo;
 
 typedef enum { OP_LOAD, OP_STORE, OP_LDMATRIX, OP_STMATRIX, OP_CPASYNC,
-	OP_ATOM } OpKind;
+	OP_ATOM, OP_WGMMA } OpKind;
 
 /* Shared-memory atomics: the operation, which decides the cost only by
  * being a compare-and-swap or not (measured, tests/data/probe_h200_atom). */
@@ -218,6 +218,8 @@ typedef struct {
 	bool trans;
 	bool red;           /* OP_ATOM: red (no value returned), not atom */
 	AtomOp aop;         /* OP_ATOM: the operation (AOP_NONE: unnamed) */
+	bool wg_b;          /* OP_WGMMA: operand B (else A) */
+	bool mn_major;      /* OP_WGMMA: M or N contiguous (else K) */
 } Op;
 
 extern const DtypeInfo tab_dtype[DT_COUNT];
@@ -236,7 +238,7 @@ int op_min_cc(Op op);       /* first compute capability that has it */
 enum { XF_PAD = 1, XF_SKEW = 2, XF_SWAP = 4, XF_SWIZZLE = 8,
 	XF_ALL = 15 };
 
-typedef enum { PL_ROW, PL_COL, PL_GENERAL } Placement;
+typedef enum { PL_ROW, PL_COL, PL_GENERAL, PL_WGMMA } Placement;
 
 typedef struct {
 	char *name;
@@ -268,6 +270,7 @@ typedef struct Access {
 	int evec;           /* sub-byte types: the elements vec was given as */
 	Pos vec_pos;
 	bool vec_given;
+	bool major_given;   /* wgmma: `major k|mn` */
 	int64_t weight;
 	Placement place;
 	Loop loops[MAX_LOOPS];
@@ -281,10 +284,27 @@ typedef struct Access {
 	Expr *row, *col, *idx, *active, *weight_e, *stage_e;
 	Pos weight_pos;
 	Pos end;            /* the closing brace of the body */
+	int view;           /* 0: the tile's own; k: its view k - 1's */
 	/* filled by the checker */
 	Inst *inst;
 	int ninst;
 } Access;
+
+/* A view of a tile (`view NAME of TILE { shape ...; dtype ...; access
+ * ...; }`): another shape and element type over the same bytes, read in
+ * its own row-major order (the tile's stages one after another); its
+ * accesses join the tile's (converted to the tile's elements), so one
+ * layout is chosen for all. */
+enum { MAX_VIEWS = 8 };
+
+typedef struct {
+	char *name;
+	Pos pos, shape_pos, dtype_pos;
+	int rows, cols, len;
+	Dtype dtype;
+	bool dtype_given;
+	int first, nacc;    /* its accesses in the tile's acc[] */
+} View;
 
 /* Tile keys, for "given twice" and "missing" errors. */
 typedef enum { K_SHAPE, K_STAGES, K_DTYPE, K_ARCH, K_ALLOW, K_BUDGET, K_ALIGN,
@@ -311,7 +331,9 @@ typedef struct {
 	int64_t tradeoff;   /* bytes worth one weighted wavefront; 0 = none:
 	                     * wavefronts first, then bytes, then arithmetic */
 	Access *acc;
-	int nacc;
+	int nacc;           /* its own accesses, then its views' */
+	View views[MAX_VIEWS];
+	int nviews;
 } Tile;
 
 typedef struct {

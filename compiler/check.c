@@ -322,6 +322,61 @@ static void expand_sweep(Pool *p, Diag *d, const Tile *t, Access *a)
 	}
 }
 
+/* A wgmma operand: the instruction reads every core matrix (8 rows of
+ * 16 bytes) of the tile; four make one instruction here, each one phase.
+ * What it may be checked against: the operand's shape and type rules. */
+static void expand_wgmma(Pool *p, Diag *d, const Tile *t, Access *a)
+{
+	const ArchInfo *ar = &tab_arch[t->arch];
+	int64_t es = tile_elem_bytes(t), rb = t->cols * es;
+	Dtype dt = t->dtype;
+	bool b16 = dt == DT_F16 || dt == DT_BF16;
+	bool b8 = dt == DT_FP8E4M3 || dt == DT_FP8E5M2 || dt == DT_I8 ||
+	          dt == DT_U8;
+	char opn[32];
+	tab_op_name(a->op, opn, sizeof opn);
+	if (ar->cc != 90 || !ar->specific)
+		diag_error(d, a->op_pos, "%s needs sm_90a (wgmma is Hopper's and "
+		           "architecture-specific), not %s", opn, ar->name);
+	if (!b16 && !b8 && dt != DT_TF32)
+		diag_error(d, a->op_pos, "%s takes f16, bf16, tf32, fp8e4m3, fp8e5m2, "
+		           "i8 or u8 operands, not %s", opn, tab_dtype[dt].name);
+	if (a->op.mn_major && !b16)
+		diag_error(d, a->op_pos, "%s of %s must be 'major k': only 16-bit "
+		           "operands can be M- or N-major", opn, tab_dtype[dt].name);
+	if (t->len)
+		diag_error(d, a->op_pos, "%s needs a tile with rows and columns",
+		           opn);
+	if (t->rows % 8 || rb % 16)
+		diag_error(d, t->key[K_SHAPE], "a wgmma operand is made of core "
+		           "matrices of 8 rows of 16 bytes: %d rows of %lld bytes are "
+		           "not", t->rows, (long long)rb);
+	if (!a->op.wg_b && !a->op.mn_major && t->rows % 64)
+		diag_error(d, t->key[K_SHAPE], "wgmma.a major k: the tile's rows are "
+		           "M, which wgmma takes 64 at a time; %d is not a multiple of "
+		           "64", t->rows);
+	int64_t n = (int64_t)t->stages * (t->rows / 8) * (rb / 16);
+	n = (n + 3) / 4;
+	if (n > MAX_INSTS)
+		diag_error(d, a->pos, "access '%s' has %lld instructions (limit %d)",
+		           a->name, (long long)n, MAX_INSTS);
+	a->ninst = (int)n;
+	a->inst = pool_alloc(p, (size_t)n * sizeof *a->inst);
+	int64_t k = 0, per_row = rb / 16;
+	for (int s = 0; s < t->stages; s++)
+		for (int g = 0; g < t->rows / 8; g++)
+			for (int64_t q = 0; q < per_row; q++, k++) {
+				Inst *in = &a->inst[k / 4];
+				in->weight = 1;
+				for (int i = 0; i < 8; i++) {
+					int lane = (int)(k % 4) * 8 + i;
+					in->mask |= 1u << lane;
+					in->lane[lane] = (Coord){s * t->rows + 8 * g + i,
+					                         (int32_t)(q * 16 / es)};
+				}
+			}
+}
+
 /* ---- the general form ------------------------------------------------------ */
 
 /* Lets that `active` needs, directly or through other lets: they are
@@ -544,7 +599,7 @@ static void expand_general(Pool *p, Diag *d, const Tile *t, Access *a,
  * row address must have one. */
 static void check_matrix_lanes(Diag *d, const Access *a)
 {
-	if (!op_is_matrix(a->op))
+	if (!op_is_matrix(a->op) || a->op.kind == OP_WGMMA)
 		return;
 	int lanes = op_lanes(a->op);
 	uint32_t full = lanes == WARP ? 0xffffffffu : (1u << lanes) - 1;
@@ -558,6 +613,85 @@ static void check_matrix_lanes(Diag *d, const Access *a)
 		}
 }
 
+/* A view's shape and element type, as a tile of their own for checking
+ * its accesses: one stage, the tile's arch. */
+static Tile view_tile(Diag *d, const Tile *t, View *v)
+{
+	if (!v->dtype_given)
+		v->dtype = t->dtype;
+	Tile vt = *t;
+	vt.name = v->name;
+	vt.rows = v->rows;
+	vt.cols = v->cols;
+	vt.len = v->len;
+	vt.dtype = v->dtype;
+	vt.stages = 1;
+	vt.key[K_SHAPE] = v->shape_pos;
+	int64_t ev = tab_dtype[v->dtype].bytes, eb = tile_elem_bytes(t);
+	if (tab_dtype[v->dtype].bits < 8 || tile_elem_bits(t) < 8)
+		diag_error(d, v->dtype_pos.line ? v->dtype_pos : v->pos, "views of "
+		           "sub-byte element types are not supported");
+	if (ev % eb)
+		diag_error(d, v->dtype_pos.line ? v->dtype_pos : v->pos, "view '%s': "
+		           "its %s elements (%lld bytes) are not whole %s elements of "
+		           "tile '%s'; make the tile the one with the smaller element",
+		           v->name, tab_dtype[v->dtype].name, (long long)ev,
+		           tab_dtype[t->dtype].name, t->name);
+	if (v->rows < 1 || v->cols < 1 || (!v->len && (v->rows > MAX_DIM ||
+	                                              v->cols > MAX_DIM)))
+		diag_error(d, v->shape_pos, "view '%s': shape %d x %d is empty or "
+		           "too large", v->name, v->rows, v->cols);
+	int64_t vbytes = (int64_t)v->rows * v->cols * ev;
+	int64_t tbytes = (int64_t)t->stages * t->rows * t->cols * eb;
+	if (vbytes > tbytes)
+		diag_error(d, v->shape_pos, "view '%s' is %lld bytes, more than the "
+		           "%lld of tile '%s'%s", v->name, (long long)vbytes,
+		           (long long)tbytes, t->name, t->stages > 1 ? " (all stages)"
+		           : "");
+	return vt;
+}
+
+/* A view access's instructions in the tile's elements: view element
+ * (r, c) is byte (r * cols + c) * E' of the tile read row by row, stage
+ * after stage. */
+static void view_to_tile(Diag *d, const Tile *t, const Tile *vt, Access *a)
+{
+	int64_t ev = tile_elem_bytes(vt), eb = tile_elem_bytes(t);
+	int64_t vb = a->vec * ev, stage = (int64_t)t->rows * t->cols;
+	if ((t->cols * eb) % vb)
+		diag_error(d, a->vec_pos, "view access '%s': its %lld-byte vectors "
+		           "do not fit whole into the %lld-byte rows of tile '%s'",
+		           a->name, (long long)vb, (long long)(t->cols * eb), t->name);
+	for (int i = 0; i < a->ninst; i++)
+		for (int n = 0; n < WARP; n++) {
+			if (!(a->inst[i].mask >> n & 1))
+				continue;
+			Coord *c = &a->inst[i].lane[n];
+			int64_t e = ((int64_t)c->row * vt->cols + c->col) * ev / eb;
+			int64_t s = e / stage, w = e % stage;
+			c->row = (int32_t)(s * t->rows + w / t->cols);
+			c->col = (int32_t)(w % t->cols);
+		}
+	a->vec = (int)(vb / eb);   /* evec keeps the view's count, for dump */
+}
+
+static void check_access(Pool *p, Diag *d, Tile *t, Access *a, int64_t *work)
+{
+	check_vec(d, t, a);
+	if (a->place == PL_GENERAL)
+		expand_general(p, d, t, a, work);
+	else if (a->place == PL_WGMMA)
+		expand_wgmma(p, d, t, a);
+	else
+		expand_sweep(p, d, t, a);
+	check_matrix_lanes(d, a);
+	bool any = false;
+	for (int k = 0; k < a->ninst && !any; k++)
+		any = a->inst[k].mask != 0;
+	if (!any)
+		diag_error(d, a->pos, "access '%s' has no active lane", a->name);
+}
+
 void check_unit(Pool *p, Diag *d, Unit *u)
 {
 	int64_t file_insts = 0, work = 0;
@@ -567,15 +701,14 @@ void check_unit(Pool *p, Diag *d, Unit *u)
 		int64_t tile_insts = 0;
 		for (int j = 0; j < t->nacc; j++) {
 			Access *a = &t->acc[j];
-			check_vec(d, t, a);
-			if (a->place == PL_GENERAL)
-				expand_general(p, d, t, a, &work);
-			else
-				expand_sweep(p, d, t, a);
-			bool any = false;
-			for (int k = 0; k < a->ninst && !any; k++)
-				any = a->inst[k].mask != 0;
-			check_matrix_lanes(d, a);
+			if (a->view) {
+				View *v = &t->views[a->view - 1];
+				Tile vt = view_tile(d, t, v);
+				check_access(p, d, &vt, a, &work);
+				view_to_tile(d, t, &vt, a);
+			} else {
+				check_access(p, d, t, a, &work);
+			}
 			tile_insts += a->ninst;
 			file_insts += a->ninst;
 			if (tile_insts > MAX_TILE_INSTS)
@@ -586,9 +719,6 @@ void check_unit(Pool *p, Diag *d, Unit *u)
 				diag_error(d, a->pos, "this file has more warp instructions "
 				           "than the limit of %d a file; split it",
 				           MAX_FILE_INSTS);
-			if (!any)
-				diag_error(d, a->pos, "access '%s' has no active lane",
-				           a->name);
 		}
 	}
 }

@@ -10,6 +10,11 @@ static void dump_access(FILE *f, const Access *a)
 {
 	char op[32];
 	tab_op_name(a->op, op, sizeof op);
+	if (a->place == PL_WGMMA) {
+		fprintf(f, "    access %s: %s major %s weight %lld;\n", a->name, op,
+		        a->op.mn_major ? "mn" : "k", (long long)a->weight);
+		return;
+	}
 	fprintf(f, "    access %s: %s vec %d weight %lld", a->name, op, a->evec,
 	        (long long)a->weight);
 	if (a->place != PL_GENERAL) {
@@ -79,8 +84,21 @@ void dump_text(FILE *f, const Unit *u)
 		if (t->tradeoff)
 			fprintf(f, "    tradeoff %lld;\n", (long long)t->tradeoff);
 		for (int j = 0; j < t->nacc; j++)
-			dump_access(f, &t->acc[j]);
+			if (!t->acc[j].view)
+				dump_access(f, &t->acc[j]);
 		fputs("}\n", f);
+		for (int k = 0; k < t->nviews; k++) {
+			const View *v = &t->views[k];
+			fprintf(f, "\nview %s of %s {\n", v->name, t->name);
+			if (v->len)
+				fprintf(f, "    shape %d;\n", v->len);
+			else
+				fprintf(f, "    shape %d x %d;\n", v->rows, v->cols);
+			fprintf(f, "    dtype %s;\n", tab_dtype[v->dtype].name);
+			for (int j = v->first; j < v->first + v->nacc; j++)
+				dump_access(f, &t->acc[j]);
+			fputs("}\n", f);
+		}
 	}
 }
 
@@ -110,7 +128,8 @@ static json_t *access_json(const Access *a)
 	                      a->name, "op", op, "vec", a->evec, "weight",
 	                      (json_int_t)a->weight, "placement",
 	                      a->place == PL_ROW ? "row" :
-	                      a->place == PL_COL ? "col" : "general",
+	                      a->place == PL_COL ? "col" :
+	                      a->place == PL_WGMMA ? "wgmma" : "general",
 	                      "instructions", a->ninst, "active_lanes", lanes);
 	if (a->place == PL_GENERAL) {
 		json_t *loops = json_array();
@@ -163,6 +182,17 @@ json_t *dump_tile_json(const Tile *t)
 	                      tab_arch[t->arch].name, "allow", allow, "align",
 	                      t->align, "tma", t->tma, "bytes",
 	                      (json_int_t)tile_bytes(t), "accesses", acc);
+	json_t *views = json_array();
+	for (int k = 0; k < t->nviews; k++) {
+		const View *v = &t->views[k];
+		json_t *va = json_array();
+		for (int j = v->first; j < v->first + v->nacc; j++)
+			json_array_append_new(va, json_string(t->acc[j].name));
+		json_array_append_new(views, json_pack("{s:s, s:i, s:i, s:s, s:o}",
+		                      "name", v->name, "rows", v->rows, "cols", v->cols,
+		                      "dtype", tab_dtype[v->dtype].name, "accesses", va));
+	}
+	json_object_set_new(o, "views", views);
 	if (t->given & (1u << K_BUDGET))
 		json_object_set_new(o, "budget", json_integer(t->budget));
 	if (t->threads)

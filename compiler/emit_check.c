@@ -11,6 +11,7 @@ static int op_code(Op op)
 	case OP_STMATRIX: return 3;
 	case OP_CPASYNC: return 4;
 	case OP_ATOM: return op.aop == AOP_CAS ? 6 : 5;
+	case OP_WGMMA: return 7;
 	}
 	return 0;
 }

@@ -57,6 +57,37 @@ static void account(FILE *f, const Geom *g, const Tile *t,
 	        (long long)layout_bytes(&rm, t), c->blocks, s->blocks_rowmajor);
 }
 
+/* A view's macros: its element (r, c) is byte (r * COLS + c) * E' of the
+ * tile read row by row and stage after stage; OFF gives that byte's
+ * place under the tile's layout, IDX the same in the view's elements. */
+static void emit_view(FILE *f, const Tile *t, const Layout *l, const View *v,
+                      const char *tup)
+{
+	char up[256];
+	emit_upper(up, sizeof up, v->name);
+	int64_t ev = tab_dtype[v->dtype].bytes, eb = tile_elem_bytes(t);
+	int64_t k = ev / eb, se = (int64_t)t->rows * t->cols;
+	bool staged = (int64_t)v->rows * v->cols * k > se;
+	char e[160], rr[256], cc[256], ex[2048];
+	snprintf(e, sizeof e, "(((r) * %d + (c)) * %lld)", v->cols, (long long)k);
+	snprintf(rr, sizeof rr, "(%s %% %lld / %d)", e, (long long)se, t->cols);
+	snprintf(cc, sizeof cc, "(%s %% %lld %% %d)", e, (long long)se, t->cols);
+	layout_c_expr(l, t, rr, cc, ex, sizeof ex);
+	fprintf(f, "\n/* View %s of this tile: %d x %d %s over the same bytes. */\n",
+	        v->name, v->rows, v->cols, tab_dtype[v->dtype].name);
+	fprintf(f, "#define %s_ROWS %d\n#define %s_COLS %d\n#define %s_ELEM_BYTES "
+	        "%lld\n", up, v->rows, up, v->cols, up, (long long)ev);
+	if (staged)
+		fprintf(f, "#define %s_OFF(r, c) (%s / %lld * %s_STAGE_ELEMS * %lld + "
+		        "(%s) * %lld)\t/* bytes */\n", up, e, (long long)se, tup,
+		        (long long)eb, ex, (long long)eb);
+	else
+		fprintf(f, "#define %s_OFF(r, c) ((%s) * %lld)\t/* bytes */\n", up, ex,
+		        (long long)eb);
+	fprintf(f, "#define %s_IDX(r, c) (%s_OFF(r, c) / %lld)\t/* %s elements */\n",
+	        up, up, (long long)ev, tab_dtype[v->dtype].name);
+}
+
 void emit_header(FILE *f, const Geom *g, const Tile *t, const Solution *s,
                  const char *spec)
 {
@@ -150,6 +181,8 @@ void emit_header(FILE *f, const Geom *g, const Tile *t, const Solution *s,
 		        "%d. */\n#define %s_IDX1(i) %s_IDX((i) / %d, (i) %% %d)\n", per,
 		        up, up, per, per);
 	}
+	for (int k = 0; k < t->nviews; k++)
+		emit_view(f, t, l, &t->views[k], up);
 	emit_cute(f, t, l);
 	fprintf(f, "\n#endif\n");
 }

@@ -629,6 +629,12 @@ static void access(Parser *ps, Tile *t)
 		expected(ps, "an operation");
 	a->op_pos = ps->tok.pos;
 	if (!tab_parse_op(ps->tok.s, ps->tok.n, &a->op)) {
+		if ((ps->tok.n == 7 && memcmp(ps->tok.s, "red.cas", 7) == 0) ||
+		    (ps->tok.n == 8 && memcmp(ps->tok.s, "red.exch", 8) == 0))
+			diag_error(ps->d, ps->tok.pos, "'%.*s' does not exist: a reduction "
+			           "returns nothing, so it cannot compare-and-swap or "
+			           "exchange (use atom%.*s)", (int)ps->tok.n, ps->tok.s,
+			           (int)ps->tok.n - 3, ps->tok.s + 3);
 		static const char *const ops[] = {
 			"load", "store", "cp.async", "ldmatrix.x1", "ldmatrix.x2",
 			"ldmatrix.x4", "ldmatrix.x1.trans", "ldmatrix.x2.trans",
@@ -637,10 +643,11 @@ static void access(Parser *ps, Tile *t)
 			"stmatrix.x4.trans", "atom", "atom.add", "atom.min", "atom.max",
 			"atom.inc", "atom.dec", "atom.and", "atom.or", "atom.xor",
 			"atom.exch", "atom.cas", "red", "red.add", "red.min", "red.max",
-			"red.inc", "red.dec", "red.and", "red.or", "red.xor", NULL};
+			"red.inc", "red.dec", "red.and", "red.or", "red.xor", "wgmma.a",
+			"wgmma.b", NULL};
 		unknown_of(ps, "operation", ops, "load, store, cp.async, "
 		           "ldmatrix/stmatrix .x1, .x2 or .x4 (optionally .trans), "
-		           "atom[.OP] or red[.OP]");
+		           "atom[.OP], red[.OP], wgmma.a or wgmma.b");
 	}
 	next(ps);
 	bool weight_given = false;
@@ -662,9 +669,35 @@ static void access(Parser *ps, Tile *t)
 			a->weight_pos = ps->tok.pos;
 			a->weight = small_num(ps, "a weight");
 			weight_given = true;
+		} else if (is(ps, "major")) {
+			if (a->op.kind != OP_WGMMA)
+				diag_error(ps->d, kw.pos, "'major' is for the wgmma operands "
+				           "wgmma.a and wgmma.b");
+			if (a->major_given)
+				diag_error(ps->d, kw.pos, "'major' given twice in access '%s'",
+				           a->name);
+			next(ps);
+			if (is(ps, "k"))
+				a->op.mn_major = false;
+			else if (is(ps, "mn"))
+				a->op.mn_major = true;
+			else
+				expected(ps, "'k' or 'mn' after 'major'");
+			a->major_given = true;
+			next(ps);
 		} else {
 			break;
 		}
+	}
+	if (a->op.kind == OP_WGMMA) {
+		/* the instruction reads the whole tile, core matrix by core
+		 * matrix, through a descriptor: no lanes to describe */
+		if (!a->major_given)
+			expected(ps, "'major k' or 'major mn' (which dimension of the "
+			         "wgmma operand is contiguous)");
+		a->place = PL_WGMMA;
+		expect(ps, T_SEMI);
+		return;
 	}
 	if (is(ps, "along")) {
 		next(ps);
@@ -679,7 +712,7 @@ static void access(Parser *ps, Tile *t)
 	} else if (ps->tok.kind == T_LBRACE) {
 		body(ps, a);
 	} else {
-		expected(ps, "'vec', 'weight', 'along' or '{'");
+		expected(ps, "'vec', 'weight', 'major', 'along' or '{'");
 	}
 }
 
@@ -899,7 +932,104 @@ static void tile(Parser *ps, Unit *u, Tile *t)
 	next(ps);
 }
 
-/* unit = tile* EOF */
+/* view = "view" NAME "of" NAME "{" ("shape" NUM ["x" NUM] ";" |
+ *        "dtype" NAME ";" | "access" access)* "}"
+ * The tile must come before it in the file. */
+static void view(Parser *ps, Unit *u)
+{
+	expect_word(ps, "view");
+	Tok name = expect_name(ps, "view");
+	expect_word(ps, "of");
+	Tok of = expect(ps, T_IDENT);
+	Tile *t = NULL;
+	for (int i = 0; i < u->ntiles; i++)
+		if (strlen(u->tiles[i].name) == of.n &&
+		    memcmp(u->tiles[i].name, of.s, of.n) == 0)
+			t = &u->tiles[i];
+	if (!t)
+		diag_error(ps->d, of.pos, "view '%.*s' is of tile '%.*s', which is "
+		           "not defined before it in this file", (int)name.n, name.s,
+		           (int)of.n, of.s);
+	for (int i = 0; i < t->nviews; i++)
+		if (strlen(t->views[i].name) == name.n &&
+		    memcmp(t->views[i].name, name.s, name.n) == 0)
+			diag_error(ps->d, name.pos, "tile '%s' has a view '%.*s' already "
+			           "(line %d)", t->name, (int)name.n, name.s,
+			           t->views[i].pos.line);
+	if (t->nviews == MAX_VIEWS)
+		diag_error(ps->d, name.pos, "too many views of tile '%s' (limit %d)",
+		           t->name, MAX_VIEWS);
+	View *v = &t->views[t->nviews];
+	memset(v, 0, sizeof *v);
+	v->name = pool_strndup(ps->p, name.s, name.n);
+	v->pos = name.pos;
+	v->first = t->nacc;
+	Tok open = expect(ps, T_LBRACE);
+	bool shape = false;
+	while (ps->tok.kind != T_RBRACE) {
+		if (ps->tok.kind == T_EOF) {
+			char what[64];
+			snprintf(what, sizeof what, "'}' to close '{' at line %d",
+			         open.pos.line);
+			expected(ps, what);
+		}
+		Tok kw = ps->tok;
+		if (is(ps, "access")) {
+			next(ps);
+			access(ps, t);
+			t->acc[t->nacc - 1].view = t->nviews + 1;
+			continue;
+		}
+		if (is(ps, "shape")) {
+			if (shape)
+				diag_error(ps->d, kw.pos, "'shape' given twice in view '%s'",
+				           v->name);
+			shape = true;
+			next(ps);
+			v->shape_pos = ps->tok.pos;
+			v->rows = small_num(ps, "the number of rows");
+			if (ps->tok.kind == T_SEMI) {
+				v->len = v->cols = v->rows;
+				v->rows = 1;
+			} else {
+				if (!is(ps, "x"))
+					expected(ps, "'x' between rows and columns, or ';'");
+				next(ps);
+				v->cols = small_num(ps, "the number of columns");
+			}
+		} else if (is(ps, "dtype")) {
+			if (v->dtype_given)
+				diag_error(ps->d, kw.pos, "'dtype' given twice in view '%s'",
+				           v->name);
+			next(ps);
+			v->dtype_pos = ps->tok.pos;
+			if (ps->tok.kind != T_IDENT)
+				expected(ps, "an element type");
+			int dt = tab_find_dtype(ps->tok.s, ps->tok.n);
+			if (dt < 0)
+				unknown(ps, "element type", dtype_names());
+			v->dtype = (Dtype)dt;
+			v->dtype_given = true;
+			next(ps);
+		} else {
+			static const char *const words[] = {"shape", "dtype", "access",
+				NULL};
+			if (ps->tok.kind != T_IDENT)
+				expected(ps, "'shape', 'dtype', 'access' or '}'");
+			unknown(ps, "key of a view", words);
+		}
+		expect(ps, T_SEMI);
+	}
+	next(ps);
+	if (!shape)
+		diag_error(ps->d, v->pos, "view '%s' has no 'shape'", v->name);
+	v->nacc = t->nacc - v->first;
+	if (!v->nacc)
+		diag_error(ps->d, v->pos, "view '%s' has no accesses", v->name);
+	t->nviews++;
+}
+
+/* unit = (tile | view)* EOF */
 void parse_unit(Pool *p, Diag *d, Unit *u)
 {
 	Parser ps = {.p = p, .d = d};
@@ -909,8 +1039,12 @@ void parse_unit(Pool *p, Diag *d, Unit *u)
 	u->src = d->src;
 	int cap = 0;
 	while (ps.tok.kind != T_EOF) {
+		if (is(&ps, "view")) {
+			view(&ps, u);
+			continue;
+		}
 		if (!is(&ps, "tile"))
-			expected(&ps, "'tile'");
+			expected(&ps, "'tile' or 'view'");
 		if (u->ntiles == MAX_TILES)
 			diag_error(d, ps.tok.pos, "too many tiles in one file (limit %d)",
 			           MAX_TILES);

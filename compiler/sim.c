@@ -249,7 +249,8 @@ bool sim_inst(const Geom *g, Op op, int bytes, uint32_t mask,
 		r->wavefronts += ph->wavefronts;
 		r->ideal += ph->ideal;
 	}
-	r->counted = r->wavefronts;
+	/* wgmma reads through its own pipe: the LSU counters do not see it */
+	r->counted = op.kind == OP_WGMMA ? 0 : r->wavefronts;
 	return true;
 }
 

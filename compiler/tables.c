@@ -105,6 +105,15 @@ bool tab_parse_op(const char *s, size_t n, Op *op)
 			}
 		return false;
 	}
+	if (eq(s, n, "wgmma.a") || eq(s, n, "wgmma.b")) {
+		/* a warpgroup MMA's operand, read through a descriptor as core
+		 * matrices of 8 rows of 16 bytes: four to an instruction here */
+		o.kind = OP_WGMMA;
+		o.wg_b = s[6] == 'b';
+		o.nmat = 4;
+		*op = o;
+		return true;
+	}
 	if (eq(s, n, "load")) {
 		o.kind = OP_LOAD;
 	} else if (eq(s, n, "store")) {
@@ -144,6 +153,9 @@ void tab_op_name(Op op, char *buf, size_t n)
 	case OP_LOAD: snprintf(buf, n, "load"); break;
 	case OP_STORE: snprintf(buf, n, "store"); break;
 	case OP_CPASYNC: snprintf(buf, n, "cp.async"); break;
+	case OP_WGMMA:
+		snprintf(buf, n, "wgmma.%c", op.wg_b ? 'b' : 'a');
+		break;
 	case OP_ATOM:
 		snprintf(buf, n, "%s%s%s", op.red ? "red" : "atom",
 		         op.aop ? "." : "", atom_names[op.aop]);
@@ -159,12 +171,15 @@ void tab_op_name(Op op, char *buf, size_t n)
 
 bool op_is_load(Op op)
 {
-	return op.kind == OP_LOAD || op.kind == OP_LDMATRIX;
+	return op.kind == OP_LOAD || op.kind == OP_LDMATRIX || op.kind == OP_WGMMA;
 }
 
+/* Rows of 16 bytes, 8 a phase: ldmatrix, stmatrix, and wgmma's core
+ * matrices. */
 bool op_is_matrix(Op op)
 {
-	return op.kind == OP_LDMATRIX || op.kind == OP_STMATRIX;
+	return op.kind == OP_LDMATRIX || op.kind == OP_STMATRIX ||
+	       op.kind == OP_WGMMA;
 }
 
 int op_lanes(Op op)
@@ -177,6 +192,7 @@ int op_min_cc(Op op)
 	switch (op.kind) {
 	case OP_LDMATRIX: return 75;
 	case OP_STMATRIX: return 90;
+	case OP_WGMMA: return 90;
 	case OP_CPASYNC: return 80;
 	default: return 70;
 	}

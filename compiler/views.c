@@ -12,7 +12,7 @@
 
 #include "bankc.h"
 
-enum { MAX_VIEWS = 128, MAX_ROW_BYTES = 8192 };
+enum { MAX_FOLDS = 128, MAX_ROW_BYTES = 8192 };
 
 static bool pow2(int64_t v)
 {
@@ -30,7 +30,7 @@ static int candidates(const Tile *t, int *cols)
 	int k = 0;
 	/* rows of one bank period first, then powers of two, then the rest */
 	for (int pass = 0; pass < 3; pass++)
-		for (int64_t c = 1; c <= n && k < MAX_VIEWS; c++) {
+		for (int64_t c = 1; c <= n && k < MAX_FOLDS; c++) {
 			int64_t rb = c * es;
 			if (n % c || c % vec || rb < 4 || rb > MAX_ROW_BYTES ||
 			    c > MAX_DIM || n / c > MAX_DIM)
@@ -102,7 +102,7 @@ void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
 		solve_layout(t, g, o, s);
 		return;
 	}
-	int cols[MAX_VIEWS];
+	int cols[MAX_FOLDS];
 	int n = candidates(t, cols);
 	bool have = false;
 	for (int i = 0; i < n; i++) {

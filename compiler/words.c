@@ -94,12 +94,12 @@ static void operations(void)
 	static const int nmats[] = {0, 1, 2, 4};
 	char seen[128][32];
 	int nseen = 0;
-	for (int kind = 0; kind <= OP_ATOM; kind++)
+	for (int kind = 0; kind <= OP_WGMMA; kind++)
 		for (int m = 0; m < 4 * (AOP_CAS + 1) * 2; m++)
 			for (int tr = 0; tr < 2; tr++) {
 				Op op = {.kind = (OpKind)kind, .nmat = nmats[m % 4],
 				         .trans = tr, .aop = (AtomOp)(m / 4 % (AOP_CAS + 1)),
-				         .red = m / 4 / (AOP_CAS + 1)}, back;
+				         .red = m / 4 / (AOP_CAS + 1), .wg_b = tr}, back;
 				char name[32] = "";
 				tab_op_name(op, name, sizeof name);
 				if (!name[0] || !tab_parse_op(name, strlen(name), &back) ||
@@ -110,7 +110,7 @@ static void operations(void)
 				bool dup = strcmp(again, name) != 0;
 				for (int i = 0; i < nseen && !dup; i++)
 					dup = strcmp(seen[i], name) == 0;
-				if (dup || nseen == 64)
+				if (dup || nseen == 128)
 					continue;
 				snprintf(seen[nseen++], sizeof seen[0], "%s", name);
 				printf("operation %s\n", name);
