@@ -36,8 +36,6 @@ enum {
 	MAX_NAME = 128,             /* characters of a tile, access or variable
 	                             * name (outputs are named after tiles) */
 };
-/* The most instruction simulations a search may need before pruning. */
-#define SOLVE_WORK_LIMIT 1000000000.0
 
 /* ---- pool.c: allocation that is freed all at once ----------------------- */
 
@@ -350,6 +348,9 @@ void parse_unit(Pool *p, Diag *d, Unit *u);
 void check_unit(Pool *p, Diag *d, Unit *u);
 int64_t tile_elem_bytes(const Tile *t);
 int tile_elem_bits(const Tile *t);     /* 4 or 6 for sub-byte types */
+bool tile_wgmma(const Tile *t);        /* has a wgmma operand access */
+/* Does an access reach past stage 0 (`stage =`, or a view)? */
+bool tile_walks_stages(const Tile *t);
 int64_t tile_bytes(const Tile *t);      /* row-major, all stages */
 
 /* Read FILE and run parse + check; returns false (diagnostics printed) on
@@ -449,6 +450,9 @@ typedef struct {
 	int gran;           /* L_SKEW, L_XOR: elements per chunk */
 	int skew;           /* L_SKEW: chunks of rotation per row */
 	int B, M, S;        /* L_SWIZZLE */
+	int boxes;          /* L_SWIZZLE: column blocks of scols / boxes
+	                     * columns, one after another (TMA boxes); 1 for
+	                     * every other layout */
 	int nx;             /* L_XOR: row bits that feed the map */
 	uint32_t x[MAX_XOR_BITS];   /* L_XOR: chunk mask of row bit i */
 } Layout;
@@ -460,9 +464,21 @@ bool layout_same(const Layout *a, const Layout *b);
 Layout layout_base(const Tile *t, LayoutKind kind, bool swap);
 /* Bytes of one stage, and of all stages (each stage aligned). */
 int64_t layout_stage_bytes(const Layout *l, const Tile *t);
+int64_t layout_stage_step(const Layout *l, const Tile *t);
 int64_t layout_bytes(const Layout *l, const Tile *t);
 /* Extra integer operations per index beyond r * pitch + c. */
 int layout_arith(const Layout *l);
+/* L_XOR: the chunks of a block the map permutes (the least power of two
+ * above every mask), and the columns it moves: the row's whole blocks,
+ * from column 0; the columns after them keep their place. */
+int layout_xor_span(const Layout *l);
+int layout_xor_cols(const Layout *l);
+/* L_XOR: is the map f(r) = ((r >> a) & (2^n - 1)) << b, n consecutive row
+ * bits into chunk bits, computed with one shift, mask and shift as a
+ * swizzle's?  Its arithmetic: 3 so, or with one nonzero mask; 1 + 2 per
+ * nonzero mask otherwise. */
+bool layout_xor_shift(const Layout *l, int *a, int *n, int *b);
+int layout_xor_map_arith(const Layout *l);
 /* "pad +4 (pitch 36)", "swizzle<3,4,3>", ... */
 void layout_describe(const Layout *l, const Tile *t, char *buf, size_t n);
 const char *layout_kind_name(const Layout *l);
@@ -495,33 +511,53 @@ typedef struct {
 	int64_t bytes;                  /* footprint, all stages */
 	int arith;
 	int blocks;                     /* resident blocks per SM */
-	long order;                     /* enumeration order: the last tie-break */
+	long order;                     /* the layout's place in the space: the
+	                                 * last tie-break (xor maps of one
+	                                 * family then by their masks) */
 } Cand;
 
 typedef struct {
 	int top;            /* candidates kept in the ranking (at least 1) */
-	bool exhaustive;    /* no pruning at all (for tests) */
+	bool exhaustive;    /* no pruning (for tests): every layout costed in
+	                     * full, the xor maps too where there are at most
+	                     * SOLVE_XOR_ENUM of them */
+	int64_t budget;     /* work units the search may spend; 0: the default,
+	                     * solve_default_budget */
+	unsigned families;  /* 1 << LayoutKind searched; 0: all (for tests) */
 } SolveOpts;
+
+enum { SOLVE_XOR_ENUM = 1 << 10 };
+/* Work units: one warp instruction (or instruction class) simulated; the
+ * xor search counts its bound computations in the same unit. */
+#define SOLVE_BUDGET_PER_INST 32
+#define SOLVE_BUDGET_BASE (1 << 15)
+#define SOLVE_BUDGET_MAX 1000000000000000LL
+
+typedef unsigned __int128 SolveCount128;
 
 typedef struct {
 	int64_t lower_bound;            /* weighted sum of ideal wavefronts */
 	int64_t aligned_bound;          /* the same, knowing granule alignment */
 	int64_t acc_ideal[MAX_ACCESSES], acc_bound[MAX_ACCESSES];
-	int *inst_bound[MAX_ACCESSES];  /* each instruction's aligned bound */
-	int *inst_order[MAX_ACCESSES];  /* the order instructions are costed */
-	int acc_order[MAX_ACCESSES];    /* costed most-conflicted first */
-	int64_t budget;
+	int64_t budget;                 /* footprint limit, bytes */
 	bool found;
 	Cand best;
 	Cand *top;                      /* the ranking, best first */
 	int ntop;
 	long evaluated, cut, illegal;   /* candidates costed, cut short, refused */
-	bool xor_full;                  /* every xor map was searched */
-	int xor_bits;                   /* row bits the xor maps used */
+	int64_t work, work_budget;      /* units spent, units allowed */
+	bool budget_reached;            /* the search stopped before it had
+	                                 * decided every layout of its space */
+	SolveCount128 xor_total;        /* maps of the xor families */
+	SolveCount128 xor_searched;     /* ... of them decided: costed, or
+	                                 * proven unable to enter the ranking */
+	int xor_bits;                   /* row bits the xor maps read */
+	int classes;                    /* distinct warp instructions */
 	int blocks_rowmajor;
 	Tile *view;         /* 1-D tiles: the 2-D view the layout is of */
 } Solution;
 
+int64_t solve_default_budget(const Tile *t);
 /* Choose t's layout (views.c): a 1-D tile gets the best of its 2-D
  * views, in s->view; use solution_tile() for the tile the layout is of. */
 void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
@@ -541,16 +577,210 @@ Tile *view_make(const Tile *t, int cols);
 void view_free(Tile *v);
 int view_arith(const Tile *v);
 void solve_free(Solution *s);
-/* Is the search of t small enough to run (at most SOLVE_WORK_LIMIT
- * instruction simulations without pruning)?  If not, says so on `diag`,
- * in the form of a compiler error at the tile, with how to narrow it. */
-bool solve_feasible(const Tile *t, const Src *src, const Geom *g, FILE *diag);
-/* solve_feasible for every tile of n units; true if all are. */
-bool solve_feasible_all(const Unit *u, const Src *src, int n, const Geom *g,
-                        FILE *diag);
 int solve_blocks(const Tile *t, int64_t bytes);   /* resident blocks per SM */
 /* Cost one layout fully (no pruning). */
 void solve_cost(const Tile *t, const Geom *g, const Layout *l, Cand *c);
+/* <0 when a ranks before b in t's objective. */
+int solve_cmp(const Tile *t, const Cand *a, const Cand *b);
+/* The canonical place of l in the space (Cand.order). */
+long solve_order(const Layout *l);
+/* "--search-budget N": N from 1 to SOLVE_BUDGET_MAX; false if it is not. */
+bool solve_parse_budget(const char *s, int64_t *out);
+/* Decimal digits of v into buf (at least 40 bytes). */
+const char *solve_u128(SolveCount128 v, char *buf);
+/* "not proven optimal: search budget reached" and its numbers, or NULL
+ * when the choice is optimal or the search covered its whole space. */
+bool solve_unproven(const Solution *s);
+
+/* ---- solve_class.c, solve_xor.c: the search's own parts -------------------- */
+
+/* Warp instructions that cost the same under a set of layouts, merged:
+ * one member is simulated for all of them. */
+typedef struct {
+	int acc;            /* the member's access */
+	const Inst *in;     /* the member simulated */
+	int64_t weight;     /* members, each times its access's weight */
+	int64_t bound;      /* members' aligned bounds, times the same */
+	int64_t excess;     /* row-major cost above the bound, times the same */
+	int ib, ideal, rm;  /* KEY_EXACT: one member's aligned bound, ideal,
+	                     * row-major cost */
+	int ph, nph;        /* KEY_EXACT: its phases, SolveClasses.ph[ph..] */
+	int units;          /* work units of one simulation: its words / 32 */
+	uint64_t hash;      /* of its key */
+	int cnt, ncnt;      /* members per access: SolveClasses.cnt[cnt..] */
+} SolveClass;
+
+/* A phase of an exact class's member under row-major: the lanes it
+ * serves (the same under every layout), its cost there, its ideal and
+ * its aligned bound. */
+typedef struct {
+	uint32_t lanes;
+	int cost, ideal, bound;
+} SolvePhase;
+
+typedef struct {
+	int acc;
+	int64_t n;
+} SolveAccCount;
+
+typedef struct {
+	SolveClass *c;
+	int n;
+	SolveAccCount *cnt;
+	int ncnt;
+	SolvePhase *ph;     /* KEY_EXACT */
+	int nph, phcap;
+	int64_t bound;      /* sum of the classes' bounds */
+} SolveClasses;
+
+/* What merges two instructions: their stored coordinates under a family
+ * (swapped or not), translated by whole periods of the family. */
+typedef enum {
+	KEY_EXACT,          /* the same instruction: every layout */
+	KEY_GRID,           /* row-major and pad: any translation by
+	                     * multiples of Q / element bytes rows and
+	                     * columns, Q = bank bytes (128 for cp.async) */
+	KEY_LINEAR,         /* swizzles with M+S+B <= k: linear byte offsets
+	                     * translated by multiples of max(2^k, Q) */
+} SolveKey;
+
+enum { SOLVE_MAX_SEEDS = 8, SOLVE_MAX_K = 48 };
+
+/* One search: what solve.c and solve_xor.c share. */
+typedef struct SolveSearch {
+	const Tile *t;
+	const Geom *g;
+	const SolveOpts *o;
+	Solution *s;
+	SolveClasses exact;             /* identical instructions merged */
+	SolveClasses grid[2];           /* row-major and pad, by swap */
+	SolveClasses linear[2][SOLVE_MAX_K];    /* swizzles, by swap, M+S+B */
+	bool have_grid[2], have_linear[2][SOLVE_MAX_K];
+	int64_t rent[2][SOLVE_MAX_K + 1];       /* see family_classes */
+	int64_t base_bytes;             /* row-major footprint */
+	bool forced;                    /* costing a seed: no budget applies */
+	bool stopped;                   /* the budget is spent */
+	Layout seeds[SOLVE_MAX_SEEDS];
+	int nseeds;
+	Cand seed_c[SOLVE_MAX_SEEDS];   /* each seed's cost, where complete */
+	bool seed_full[SOLVE_MAX_SEEDS];
+	void *xcache[2];                /* solve_xor.c: the dives' trees */
+} SolveSearch;
+
+int solve_phase_bound(const Geom *g, int gran, int bytes, const int64_t *addr,
+                      uint32_t lanes);
+
+/* The classes of `from` under key (for KEY_EXACT, from NULL: every
+ * instruction of t); rm_cost and bound per instruction of the exact
+ * classes feed SolveClass.excess and .bound. */
+void solve_classes(const Tile *t, const Geom *g, SolveKey key, bool swap,
+                   int k, const SolveClasses *from, SolveClasses *out);
+void solve_classes_free(SolveClasses *c);
+/* A candidate being costed class by class, to go on later. */
+typedef struct {
+	Cand c;
+	const SolveClasses *cs;
+	int k;              /* classes costed */
+	int64_t rest;       /* the bound of the classes not yet costed */
+} SolvePartial;
+void solve_partial_start(SolvePartial *p, const SolveSearch *se,
+                         const Layout *l, const SolveClasses *cs);
+/* Cost classes up to `upto`; false once the candidate cannot enter the
+ * ranking (or the budget ran out). */
+bool solve_partial_run(SolveSearch *se, SolvePartial *p, int upto);
+/* solve_family.c: the seeds (row-major, the baselines' layouts, a pad),
+ * chosen, then costed and searched with the small families. */
+void solve_make_seeds(SolveSearch *se);
+void solve_search(SolveSearch *se);
+/* Cost layout l over the classes cs; false when it was cut short (it
+ * cannot enter the ranking) or the budget ran out. */
+bool solve_evaluate(SolveSearch *se, const Layout *l, const SolveClasses *cs,
+                    Cand *c);
+/* Could a candidate of at least `wave`, with c's footprint, arithmetic
+ * and order, still enter the ranking? */
+bool solve_can_enter(const SolveSearch *se, const Cand *c, int64_t wave);
+/* The same test whatever SolveOpts.exhaustive says. */
+bool solve_ranks(const SolveSearch *se, const Cand *c, int64_t wave);
+void solve_keep(SolveSearch *se, const Cand *c);
+/* Spend units of work; false once the budget is spent (the search stops). */
+bool solve_spend(SolveSearch *se, int64_t units);
+bool solve_is_seed(const SolveSearch *se, const Layout *l);
+/* Seed i is costed in full as c: a second pass keeps it as it is. */
+void solve_seed_costed(SolveSearch *se, int i, const Cand *c);
+
+/* solve_xor.c, solve_xbound.c: the xor tree's state. */
+enum { SOLVE_XOR_PHASES = 1 << 16 };  /* phase classes the bound follows */
+
+typedef struct {
+	uint32_t r;         /* stored row (linear: xor the phase's first word's) */
+	uint32_t vr;        /* the same with its bits in the search's order */
+	int32_t c;          /* generic: chunk */
+	uint16_t bank;      /* linear: bank, xor the first word's */
+	uint8_t boff;       /* generic: byte offset in the chunk */
+	uint8_t bytes;      /* generic: bytes of the lane */
+} SolveXItem;
+
+typedef struct {
+	int item, nitem;    /* items, sorted by row */
+	int64_t weight;
+	int pb;             /* aligned bound, the largest of its members' */
+	bool cpasync;       /* generic: costed in 128-byte segments */
+	bool byword;        /* generic: items are distinct words, not lanes */
+	int cur;            /* cost of what is known so far */
+	uint32_t active;    /* depths at which more becomes known */
+} SolveXPhase;
+
+typedef struct {
+	SolveSearch *se;
+	const Tile *t;
+	bool linear, noprune;
+	bool dive;          /* the best child only, down to one map */
+	int nb;             /* row bits */
+	int span;           /* masks below it */
+	int top;            /* a mask must have this bit (0: none) */
+	bool tail;          /* this span leaves columns in place */
+	int k;              /* linear: log2 of the words of a chunk */
+	int bmask;          /* banks - 1 */
+	int64_t pb_row;     /* generic: bytes of a stored row */
+	int64_t pw_row;     /* ... and words, when whole */
+	int gwords;         /* words of a chunk */
+	int gbytes;         /* chunk bytes */
+	int tchunks;        /* generic: chunks that move */
+	Layout l;           /* the map being built */
+	int sigma[MAX_XOR_BITS];    /* the row bit decided at each depth */
+	uint32_t vx[MAX_XOR_BITS];  /* the masks in that order */
+	SolveXPhase *ph;
+	int nph;
+	SolveXItem *it;
+	int *act[MAX_XOR_BITS], nact[MAX_XOR_BITS];
+	int *saved[MAX_XOR_BITS];
+	int64_t lb;         /* the node's bound */
+	uint32_t forced;    /* row bits whose masks cannot be 0 (solve_xforced) */
+	int reforce;        /* times it was computed again this run */
+	uint32_t tlo[256], thi[256];    /* f on row bits 0-7 and 8-15 */
+	int64_t ops;        /* elementary steps, for the work count */
+} SolveXor;
+
+
+/* Choose mask d (the d-th row bit decided) to be v. */
+void solve_xset(SolveXor *x, int d, uint32_t v);
+/* The phases of the tree, its bound at the root, the order of its bits;
+ * false if the budget ran out. */
+bool solve_xphases(SolveXor *x);
+/* For each v0 .. v0+nv-1 of mask d, the phase's bound in out. */
+void solve_xchildren(SolveXor *x, SolveXPhase *p, int d, int nv, int v0,
+                     int *out);
+/* Row bits whose masks no map that enters the ranking can leave 0. */
+uint32_t solve_xforced(SolveXor *x);
+void solve_xfree(SolveXor *x);
+
+/* Search the xor family (swapped or not) by branch and bound over its
+ * maps, row bit by row bit. */
+void solve_xor(SolveSearch *se, bool swap);
+/* Before that: the best child at every level, down to one map, costed
+ * and kept as a seed (a bound for the rest of the search). */
+void solve_xor_dive(SolveSearch *se, bool swap);
+void solve_xor_done(SolveSearch *se);
 
 /* ---- baseline.c: what other systems would choose -------------------------- */
 
@@ -565,6 +795,8 @@ typedef struct {
 
 int baseline_all(const Tile *t, const Geom *g, int64_t budget,
                  Baseline out[MAX_BASELINES]);
+/* The same layouts, uncosted (the search costs them first). */
+int baseline_layouts(const Tile *t, Layout out[MAX_BASELINES]);
 
 /* ---- emit_*.c: the outputs of bankc build --------------------------------- */
 
@@ -622,7 +854,9 @@ typedef struct {
 
 /* Long-only option codes; a command's own start at OPT_CMD. */
 enum { CLI_STOP = -2, OPT_BANKS = 1000, OPT_BANK_BYTES, OPT_NO_MERGE,
-	OPT_CMD = 1100 };
+	OPT_SEARCH_BUDGET, OPT_CMD = 1100 };
+#define CLI_BUDGET_OPTION {"search-budget", required_argument, NULL, \
+	OPT_SEARCH_BUDGET}
 #define CLI_HELP_OPTION {"help", no_argument, NULL, 'h'}
 #define CLI_GEOM_OPTIONS {"banks", required_argument, NULL, OPT_BANKS}, \
 	{"bank-bytes", required_argument, NULL, OPT_BANK_BYTES}, \
@@ -634,6 +868,8 @@ enum { CLI_STOP = -2, OPT_BANKS = 1000, OPT_BANK_BYTES, OPT_NO_MERGE,
 int cli_next(Cli *c, char **arg, int *rc);
 /* Handle a geometry option's code; false if code is none of them. */
 bool cli_geom(int code, const char *arg, Geom *g, int *rc);
+/* Handle --search-budget; false if code is not it. */
+bool cli_budget(int code, const char *arg, int64_t *work, int *rc);
 /* An integer option value in lo..hi; false (usage error, *rc) if not. */
 bool cli_number(const char *opt, const char *arg, long lo, long hi,
                 long *out, int *rc);

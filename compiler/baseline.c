@@ -55,8 +55,8 @@ static Layout chunk_xor(const Tile *t, int first_bit, int nbits)
 	return l;
 }
 
-int baseline_all(const Tile *t, const Geom *g, int64_t budget,
-                 Baseline out[MAX_BASELINES])
+/* Each baseline's name, note and layout, not yet costed. */
+static int propose(const Tile *t, Baseline out[MAX_BASELINES])
 {
 	int n = 0;
 	int64_t rb = (int64_t)t->cols * tile_elem_bytes(t);
@@ -65,14 +65,12 @@ int baseline_all(const Tile *t, const Geom *g, int64_t budget,
 	Baseline *b = &out[n++];
 	b->name = "row-major";
 	b->c.l = layout_rowmajor(t);
-	finish(t, g, budget, b);
 
 	b = &out[n++];
 	b->name = "pad by one";
 	b->c.l = layout_base(t, L_PAD, false);
 	b->c.l.pitch = t->cols + 1;
 	snprintf(b->note, sizeof b->note, "pitch %d", t->cols + 1);
-	finish(t, g, budget, b);
 
 	b = &out[n++];
 	b->name = "CuTe";
@@ -86,7 +84,6 @@ int baseline_all(const Tile *t, const Geom *g, int64_t budget,
 		         "%lld-byte row", (long long)rb);
 		b->c.l = layout_rowmajor(t);
 	}
-	finish(t, g, budget, b);
 
 	if (has_ldmatrix(t)) {
 		b = &out[n++];
@@ -101,7 +98,24 @@ int baseline_all(const Tile *t, const Geom *g, int64_t budget,
 		snprintf(b->note, sizeof b->note, "vec %d, perPhase %d, maxPhase %d",
 		         (int)(16 / tile_elem_bytes(t)), per_phase, max_phase);
 		b->c.l = chunk_xor(t, pp, mp);
-		finish(t, g, budget, b);
 	}
+	return n;
+}
+
+int baseline_all(const Tile *t, const Geom *g, int64_t budget,
+                 Baseline out[MAX_BASELINES])
+{
+	int n = propose(t, out);
+	for (int i = 0; i < n; i++)
+		finish(t, g, budget, &out[i]);
+	return n;
+}
+
+int baseline_layouts(const Tile *t, Layout out[MAX_BASELINES])
+{
+	Baseline b[MAX_BASELINES];
+	int n = propose(t, b);
+	for (int i = 0; i < n; i++)
+		out[i] = b[i].c.l;
 	return n;
 }

@@ -16,6 +16,27 @@ int tile_elem_bits(const Tile *t)
 	return tab_dtype[t->dtype].bits;
 }
 
+bool tile_wgmma(const Tile *t)
+{
+	for (int j = 0; j < t->nacc; j++)
+		if (t->acc[j].op.kind == OP_WGMMA)
+			return true;
+	return false;
+}
+
+bool tile_walks_stages(const Tile *t)
+{
+	if (t->stages == 1)
+		return false;
+	for (int j = 0; j < t->nacc; j++)
+		for (int i = 0; i < t->acc[j].ninst; i++)
+			for (int n = 0; n < WARP; n++)
+				if ((t->acc[j].inst[i].mask >> n & 1) &&
+				    t->acc[j].inst[i].lane[n].row >= t->rows)
+					return true;
+	return false;
+}
+
 /* Sub-byte types: a tile of them is a tile of bytes, rows whole bytes. */
 static void to_bytes(Diag *d, Tile *t)
 {
@@ -216,6 +237,7 @@ static void check_vec(Diag *d, const Tile *t, Access *a)
 static void where(char *buf, size_t n, const Access *a, int lane,
                   const int64_t *vars, int nvars)
 {
+	buf[0] = 0;
 	int k = lane >= 0 ? snprintf(buf, n, " (lane %d", lane)
 	                  : nvars ? snprintf(buf, n, " (") : 0;
 	for (int i = 0; i < nvars && k > 0 && (size_t)k < n; i++)

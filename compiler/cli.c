@@ -9,6 +9,11 @@
 
 #include "bankc.h"
 
+static const char budget_help[] =
+"  --search-budget N       work units each tile's search may spend (default\n"
+"                          32768 + 32 per warp instruction); a search that\n"
+"                          ends on it says \"not proven optimal\"\n";
+
 static const char geom_help[] =
 "  --banks N               number of banks, a power of two from 1 to 64\n"
 "                          (default 32)\n"
@@ -23,22 +28,23 @@ typedef struct {
 	const char *what;       /* one paragraph */
 	const char *options;    /* the command's own options */
 	bool geom;              /* takes the geometry options */
+	bool budget;            /* takes --search-budget */
 } CmdHelp;
 
 static const CmdHelp cmds[] = {
 	{"check", "check FILE...", NULL,
 	 "Parse and check .tile specs; print nothing if they are good.\n",
-	 "", false},
+	 "", false, false},
 	{"dump", "dump [--json] FILE", NULL,
 	 "Print the checked tiles in canonical form (or JSON).\n",
 	 "  --json                  JSON instead of the canonical text\n",
-	 false},
+	 false, false},
 	{"compare", "compare [--json] [--top N] FILE...", NULL,
 	 "Choose each tile's layout: the candidates ranked, the lower bound,\n"
 	 "baselines, occupancy.\n",
 	 "  --json                  the report as JSON (docs/json.md)\n"
 	 "  --top N                 candidates ranked, 1 to 1000 (default 5)\n",
-	 true},
+	 true, true},
 	{"build", "build FILE... -o DIR [-MD [-MF DEPFILE]]", NULL,
 	 "Write each tile's NAME.cuh (layout macros), NAME_check.cu (GPU check\n"
 	 "program), NAME.json and NAME.svg into DIR, all or nothing.\n",
@@ -49,7 +55,7 @@ static const CmdHelp cmds[] = {
 	 "                          lower bound\n"
 	 "  --max-excess N          fail for a tile whose weighted wavefronts\n"
 	 "                          exceed its lower bound by more than N\n",
-	 true},
+	 true, true},
 	{"sim", "sim --table FILE",
 	 "sim --op OP --width W --offsets A,B,... [--mask HEX]",
 	 "Predict the wavefronts of each pattern of a table and compare them\n"
@@ -60,7 +66,7 @@ static const CmdHelp cmds[] = {
 	 "  --width W               bytes per lane\n"
 	 "  --offsets A,B,...       the 32 lanes' byte offsets\n"
 	 "  --mask HEX              active lanes (default ffffffff)\n",
-	 true},
+	 true, false},
 	{"explain", "explain [--summary] [--chosen] [--json] FILE... [--tile T] "
 	 "[--access A]", NULL,
 	 "Every warp instruction of a spec's accesses with its wavefronts and\n"
@@ -70,7 +76,7 @@ static const CmdHelp cmds[] = {
 	 "  --json                  the same as JSON (docs/json.md)\n"
 	 "  --tile T                only tile T\n"
 	 "  --access A              only access A\n",
-	 true},
+	 true, true},
 };
 enum { NCMDS = sizeof cmds / sizeof *cmds };
 
@@ -108,6 +114,8 @@ void cli_print_usage(FILE *f)
 	}
 	fputs("\nOptions for compare, build, explain and sim:\n", f);
 	fputs(geom_help, f);
+	fputs("Option for compare, build and explain --chosen:\n", f);
+	fputs(budget_help, f);
 	fputs(usage_tail, f);
 }
 
@@ -130,6 +138,8 @@ int cli_command_help(const char *name)
 	printf("\n%s\nOptions:\n%s", c->what, c->options);
 	if (c->geom)
 		fputs(geom_help, stdout);
+	if (c->budget)
+		fputs(budget_help, stdout);
 	fputs("  -h, --help              show this help\n", stdout);
 	return 0;
 }
@@ -231,6 +241,17 @@ bool cli_geom(int code, const char *arg, Geom *g, int *rc)
 		g->banks = (int)v;
 	else
 		g->bank_bytes = (int)v;
+	return true;
+}
+
+bool cli_budget(int code, const char *arg, int64_t *work, int *rc)
+{
+	*rc = 0;
+	if (code != OPT_SEARCH_BUDGET)
+		return false;
+	if (!solve_parse_budget(arg, work))
+		*rc = cli_usage_error("--search-budget takes 1 to 10^15 work units, "
+		                      "not '%s'", arg);
 	return true;
 }
 

@@ -45,6 +45,14 @@ static void print_row(const Tile *t, const Solution *s, const char *rank,
 	       c->blocks, c->arith);
 }
 
+static bool tile_has_atomics(const Tile *t)
+{
+	for (int j = 0; j < t->nacc; j++)
+		if (t->acc[j].op.kind == OP_ATOM)
+			return true;
+	return false;
+}
+
 static void print_tile(const Tile *t, const Solution *s, const Baseline *b,
                        int nb, int show)
 {
@@ -79,10 +87,15 @@ static void print_tile(const Tile *t, const Solution *s, const Baseline *b,
 	       c->blocks, s->blocks_rowmajor);
 	printf("  lower bound %lld (sum of ideal)", (long long)s->lower_bound);
 	if (s->aligned_bound != s->lower_bound)
-		printf(", %lld knowing that %d-byte vectors stay whole and aligned",
-		       (long long)s->aligned_bound, tile_granule(t));
+		printf(", %lld knowing that %d-byte vectors stay whole and aligned%s",
+		       (long long)s->aligned_bound, tile_granule(t),
+		       tile_has_atomics(t) ? " and that atomics on one word serialise"
+		                           : "");
 	if (gap == 0)
 		printf(": optimal\n");
+	else if (solve_unproven(s))
+		printf(": not proven optimal: search budget reached, %lld above the "
+		       "bound\n", (long long)gap);
 	else
 		printf(": best found, %lld above the bound\n", (long long)gap);
 	print_header(t);
@@ -104,7 +117,15 @@ static void print_tile(const Tile *t, const Solution *s, const Baseline *b,
 		print_row(t, s, "", label, &b[i].c);
 	}
 	printf("  searched: %ld layouts costed, %ld cut short by the bound, %ld "
-	       "illegal\n\n", s->evaluated, s->cut, s->illegal);
+	       "illegal", s->evaluated, s->cut, s->illegal);
+	if (s->xor_total) {
+		char a[48], b[48];
+		printf("; %s of %s xor maps", solve_u128(s->xor_searched, a),
+		       solve_u128(s->xor_total, b));
+	}
+	printf("; %lld of %lld work units%s\n\n", (long long)s->work,
+	       (long long)s->work_budget,
+	       s->budget_reached ? ", search budget reached" : "");
 }
 
 static json_t *cand_json(const Tile *t, const Solution *s, const Cand *c)
@@ -127,6 +148,14 @@ static json_t *cand_json(const Tile *t, const Solution *s, const Cand *c)
 	                 "blocks_per_sm", c->blocks, "accesses", acc);
 }
 
+/* A count that may pass 2^63: an integer where it fits, else a real. */
+static json_t *count_json(SolveCount128 v)
+{
+	if (v <= (SolveCount128)INT64_MAX)
+		return json_integer((json_int_t)v);
+	return json_real((double)v);
+}
+
 json_t *compare_tile_json(const Tile *t, const Solution *s,
                           const Baseline *b, int nb)
 {
@@ -142,15 +171,21 @@ json_t *compare_tile_json(const Tile *t, const Solution *s,
 		json_array_append_new(bases, o);
 	}
 	json_t *o = json_pack("{s:s, s:I, s:I, s:i, s:o, s:o, s:{s:I, s:I, s:I, "
-	                      "s:b, s:i}}", "name", t->name, "lower_bound",
-	                      (json_int_t)s->lower_bound, "aligned_bound",
-	                      (json_int_t)s->aligned_bound,
+	                      "s:i, s:I, s:I, s:b, s:b, s:i, s:o, s:o}}", "name",
+	                      t->name, "lower_bound", (json_int_t)s->lower_bound,
+	                      "aligned_bound", (json_int_t)s->aligned_bound,
 	                      "rowmajor_blocks_per_sm", s->blocks_rowmajor,
 	                      "candidates", cands, "baselines", bases, "search",
 	                      "costed", (json_int_t)s->evaluated, "cut",
 	                      (json_int_t)s->cut, "illegal", (json_int_t)s->illegal,
-	                      "xor_full", s->xor_full, "xor_row_bits",
-	                      s->xor_bits);
+	                      "instruction_classes", s->classes,
+	                      "work", (json_int_t)s->work,
+	                      "work_budget", (json_int_t)s->work_budget,
+	                      "budget_reached", s->budget_reached,
+	                      "not_proven_optimal", solve_unproven(s),
+	                      "xor_row_bits", s->xor_bits,
+	                      "xor_maps", count_json(s->xor_total),
+	                      "xor_maps_searched", count_json(s->xor_searched));
 	json_object_set_new(o, "chosen", s->found ? cand_json(t, s, &s->best)
 	                                          : json_null());
 	return o;
@@ -168,15 +203,17 @@ int cmd_compare(int argc, char **argv)
 	static const struct option lo[] = {
 		{"json", no_argument, NULL, O_JSON},
 		{"top", required_argument, NULL, O_TOP},
-		CLI_GEOM_OPTIONS, CLI_HELP_OPTION, {0}};
+		CLI_GEOM_OPTIONS, CLI_BUDGET_OPTION, CLI_HELP_OPTION, {0}};
 	Cli cl = {"compare", argc, argv, ":h", lo, false};
 	Geom g = sim_geom_default;
 	bool json = false;
 	long top = 5;
+	int64_t work = 0;
 	char *arg;
 	int ch, rc;
 	while ((ch = cli_next(&cl, &arg, &rc)) != -1) {
-		if (ch == CLI_STOP || (cli_geom(ch, arg, &g, &rc) && rc))
+		if (ch == CLI_STOP || (cli_geom(ch, arg, &g, &rc) && rc) ||
+		    (cli_budget(ch, arg, &work, &rc) && rc))
 			return rc;
 		if (ch == O_JSON)
 			json = true;
@@ -191,11 +228,10 @@ int cmd_compare(int argc, char **argv)
 	Pool *p = pool_new();
 	Src *src = calloc((size_t)nfiles, sizeof *src);
 	Unit *u = calloc((size_t)nfiles, sizeof *u);
-	rc = frontend_files(argv, nfiles, p, stderr, src, u) &&
-	         solve_feasible_all(u, src, nfiles, &g, stderr) ? 0 : 1;
+	rc = frontend_files(argv, nfiles, p, stderr, src, u) ? 0 : 1;
 	if (rc == 0) {
 		json_t *tiles = json ? json_array() : NULL;
-		SolveOpts o = {(int)top, false};
+		SolveOpts o = {.top = (int)top, .budget = work};
 		for (int i = 0; i < nfiles; i++)
 			for (int k = 0; k < u[i].ntiles; k++) {
 				const Tile *t = &u[i].tiles[k];

@@ -51,11 +51,27 @@ void emit_check(FILE *f, const Geom *g, const Tile *t, const Solution *s)
 	        "`%s_check --count` launches each access once per layout for\n"
 	        " * Nsight Compute's counters.  Build: nvcc -I<runtime> "
 	        "%s_check.cu */\n", lo, lo, BANKC_VERSION, lo, lo);
+	if (t->tma)     /* the TMA load is checked too: cuda.h's enums */
+		fprintf(f, "#define BANKC_TMA 1\n#include <cuda.h>\n");
 	fprintf(f, "#include \"%s.cuh\"\n#include \"bankc_check.cuh\"\n\n", lo);
 	/* the tables count bytes for sub-byte elements: the byte index */
+	const char *idx = tile_elem_bits(t) < 8 ? "BIDX" : "IDX";
+	/* accesses that walk the stages name stacked rows, s * ROWS + r: the
+	 * check sees all stages as one tile of STAGES * ROWS rows */
+	bool walks = tile_walks_stages(t);
+	int64_t step = layout_stage_step(&s->best.l, t);
+	int rows = walks ? t->stages * t->rows : t->rows;
+	long long bytes = walks ? (t->stages - 1) * step * tile_elem_bytes(t) +
+	                  layout_stage_bytes(&s->best.l, t) :
+	                  layout_stage_bytes(&s->best.l, t);
 	fprintf(f, "struct %s_layout {\n\t__host__ __device__ long long idx(int r, "
-	        "int c) const\n\t{\n\t\treturn %s_%s(r, c);\n\t}\n};\n\n", lo, up,
-	        tile_elem_bits(t) < 8 ? "BIDX" : "IDX");
+	        "int c) const\n\t{\n", lo);
+	if (walks)
+		fprintf(f, "\t\treturn (long long)(r / %d) * %lldLL + %s_%s(r %% %d, c);"
+		        "\n", t->rows, (long long)step, up, idx, t->rows);
+	else
+		fprintf(f, "\t\treturn %s_%s(r, c);\n", up, idx);
+	fputs("\t}\n};\n\n", f);
 
 	int first = 0;
 	fprintf(f, "static const bankc_access %s_acc[] = {\n", lo);
@@ -91,15 +107,27 @@ void emit_check(FILE *f, const Geom *g, const Tile *t, const Solution *s)
 	char name[300];
 	snprintf(name, sizeof name, "%s_pred", lo);
 	pred_table(f, g, name, t, &s->best.l);
+	/* the harness's row-major is r * COLS + c through all the rows: stages
+	 * packed, which the tile's alignment may not give */
 	Layout rm = layout_rowmajor(t);
+	Tile packed = *t;
+	if (walks)
+		packed.align = (int)tile_elem_bytes(t);
 	snprintf(name, sizeof name, "%s_pred_rm", lo);
-	pred_table(f, g, name, t, &rm);
+	pred_table(f, g, name, &packed, &rm);
 
 	fprintf(f, "\nint main(int argc, char **argv)\n{\n");
 	fprintf(f, "\tbankc_tile t = {\"%s\", \"%s\", %d, %d, %d, %lldLL, %d,\n"
 	        "\t\t%s_acc, %s_coord, %s_mask, %s_pred, %s_pred_rm};\n", lo, lname,
-	        t->rows, t->cols, (int)tile_elem_bytes(t),
-	        (long long)layout_stage_bytes(&s->best.l, t), t->nacc, lo, lo, lo,
+	        rows, t->cols, (int)tile_elem_bytes(t), bytes, t->nacc, lo, lo, lo,
 	        lo, lo);
+	if (t->tma) {
+		fprintf(f, "\tbankc_tma m = {%s_TMA_BOX_ROWS, %s_TMA_BOX_COLS, %s_TMA_BOXES,\n"
+		        "\t\t%s_TMA_BOX_BYTES, %s_TMA_SWIZZLE, %s_ROWS};\n", up, up, up, up,
+		        up, up);
+		fprintf(f, "\treturn bankc_check_main_tma(t, %s_layout{}, m, argc, argv);\n}\n",
+		        lo);
+		return;
+	}
 	fprintf(f, "\treturn bankc_check_main(t, %s_layout{}, argc, argv);\n}\n", lo);
 }

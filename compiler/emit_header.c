@@ -14,6 +14,23 @@ void emit_upper(char *dst, size_t n, const char *s)
 	dst[i] = 0;
 }
 
+/* A TMA tile's boxes, for cuTensorMapEncodeTiled: every box is BOX_ROWS
+ * x BOX_COLS elements in the mode's swizzle, box b holding columns
+ * b * BOX_COLS.. from byte b * BOX_BYTES of the stage. */
+static void emit_tma(FILE *f, const Tile *t, const Layout *l, const char *up)
+{
+	int es = (int)tile_elem_bytes(t);
+	const char *mode = l->kind == L_SWIZZLE
+		? (l->B == 1 ? "32B" : l->B == 2 ? "64B" : "128B") : "NONE";
+	fprintf(f, "#define %s_TMA_SWIZZLE CU_TENSOR_MAP_SWIZZLE_%s\n", up, mode);
+	fprintf(f, "#define %s_TMA_BOX_ROWS %d\n", up, l->srows);
+	fprintf(f, "#define %s_TMA_BOX_COLS %d\n", up, l->pitch);
+	fprintf(f, "#define %s_TMA_BOXES %d\t/* boxes per stage */\n", up,
+	        l->boxes);
+	fprintf(f, "#define %s_TMA_BOX_BYTES %d\t/* box b starts at byte b * "
+	        "BOX_BYTES of its stage */\n", up, l->srows * l->pitch * es);
+}
+
 static void account(FILE *f, const Geom *g, const Tile *t,
                     const Solution *s, const char *spec)
 {
@@ -50,7 +67,9 @@ static void account(FILE *f, const Geom *g, const Tile *t,
 		        tab_arch[t->arch].name);
 	fprintf(f, " * weighted wavefronts %lld, lower bound %lld: %s\n",
 	        (long long)c->wave, (long long)s->aligned_bound,
-	        c->wave == s->aligned_bound ? "optimal" : "best found");
+	        c->wave == s->aligned_bound ? "optimal"
+	        : solve_unproven(s) ? "not proven optimal: search budget reached"
+	        : "best found");
 	Layout rm = layout_rowmajor(t);
 	fprintf(f, " * footprint %lld bytes (row-major %lld), %d blocks per SM "
 	        "(row-major %d)\n", (long long)c->bytes,
@@ -139,11 +158,8 @@ void emit_header(FILE *f, const Geom *g, const Tile *t, const Solution *s,
 	        (long long)layout_bytes(l, t));
 	fprintf(f, "#define %s_ALIGN %d\t/* base alignment in bytes */\n", up,
 	        t->align);
-	if (t->tma) {
-		const char *mode = l->kind == L_SWIZZLE
-			? (l->B == 1 ? "32B" : l->B == 2 ? "64B" : "128B") : "NONE";
-		fprintf(f, "#define %s_TMA_SWIZZLE CU_TENSOR_MAP_SWIZZLE_%s\n", up, mode);
-	}
+	if (t->tma)
+		emit_tma(f, t, l, up);
 	fputc('\n', f);
 	/* One expression in both languages: a constexpr function in C++ and
 	 * CUDA, a macro in C, so NAME_IDX is a constant expression for

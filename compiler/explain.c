@@ -160,7 +160,7 @@ static json_t *access_json(const Geom *g, const Layout *l, const Tile *t,
 
 static int explain_file(const Geom *g, const char *file, const char *tname,
                         const char *aname, bool summary, bool chosen,
-                        json_t *tiles)
+                        json_t *tiles, int64_t work)
 {
 	Pool *p = pool_new();
 	Src src;
@@ -176,9 +176,7 @@ static int explain_file(const Geom *g, const char *file, const char *tname,
 		Layout l = layout_rowmajor(t);
 		Solution s = {0};
 		if (chosen) {
-			if (!solve_feasible(t, &src, g, stderr))
-				goto out;
-			SolveOpts o = {1, false};
+			SolveOpts o = {.top = 1, .budget = work};
 			solve_tile(t, g, &o, &s);
 			if (!s.found) {
 				diag_report(stderr, &src, t->pos, "tile '%s' has no legal "
@@ -238,15 +236,17 @@ int cmd_explain(int argc, char **argv)
 		{"access", required_argument, NULL, O_ACCESS},
 		{"summary", no_argument, NULL, O_SUMMARY},
 		{"chosen", no_argument, NULL, O_CHOSEN},
-		CLI_GEOM_OPTIONS, CLI_HELP_OPTION, {0}};
+		CLI_GEOM_OPTIONS, CLI_BUDGET_OPTION, CLI_HELP_OPTION, {0}};
 	Cli cl = {"explain", argc, argv, ":h", lo, false};
 	Geom g = sim_geom_default;
 	const char *tname = NULL, *aname = NULL;
 	bool summary = false, chosen = false, json = false;
+	int64_t work = 0;
 	char *arg;
 	int ch, rc;
 	while ((ch = cli_next(&cl, &arg, &rc)) != -1) {
-		if (ch == CLI_STOP || (cli_geom(ch, arg, &g, &rc) && rc))
+		if (ch == CLI_STOP || (cli_geom(ch, arg, &g, &rc) && rc) ||
+		    (cli_budget(ch, arg, &work, &rc) && rc))
 			return rc;
 		if (ch == O_TILE)
 			tname = arg;
@@ -269,7 +269,8 @@ int cmd_explain(int argc, char **argv)
 	json_t *tiles = json ? json_array() : NULL;
 	rc = 0;
 	for (int i = 0; i < nfiles; i++)
-		if (explain_file(&g, argv[i], tname, aname, summary, chosen, tiles))
+		if (explain_file(&g, argv[i], tname, aname, summary, chosen, tiles,
+		                 work))
 			rc = 1;
 	if (json) {
 		json_t *root = json_pack("{s:i, s:s, s:o, s:o}", "schema", 1, "bankc",

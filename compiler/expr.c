@@ -71,8 +71,11 @@ static bool binop(EvalCtx *cx, const Expr *e, int64_t a, int64_t b,
  * loop so the loops vectorise; faults are collected as a lane mask and
  * only lanes in `mask` count (the others hold whatever they hold). */
 static bool vbin(EvalCtx *cx, const Expr *e, uint32_t mask,
-                 const int64_t *a, const int64_t *b, int64_t *o)
+                 const int64_t *a, const int64_t *b, int64_t *out)
 {
+	/* computed into t, then blended: lanes outside the mask keep their
+	 * values (the other side of a ?: may have put them there) */
+	int64_t t[WARP], *o = t;
 	uint32_t bad = 0;
 	const char *msg = "integer overflow";
 	switch (e->op) {
@@ -135,6 +138,8 @@ static bool vbin(EvalCtx *cx, const Expr *e, uint32_t mask,
 	}
 	if (bad & mask)
 		return fail(cx, e, msg, __builtin_ctz(bad & mask));
+	for (int n = 0; n < WARP; n++)
+		out[n] = (mask >> n & 1) ? t[n] : out[n];
 	return true;
 }
 

@@ -27,6 +27,7 @@ Layout layout_base(const Tile *t, LayoutKind kind, bool swap)
 	l.srows = swap ? t->cols : t->rows;
 	l.scols = swap ? t->rows : t->cols;
 	l.pitch = l.scols;
+	l.boxes = 1;
 	int es = (int)tile_elem_bytes(t);
 	int g = tile_granule(t);
 	if (kind == L_XOR && g < 4)
@@ -46,7 +47,7 @@ bool layout_same(const Layout *a, const Layout *b)
 	if (a->kind != b->kind || a->swap != b->swap || a->srows != b->srows ||
 	    a->scols != b->scols || a->pitch != b->pitch || a->gran != b->gran ||
 	    a->skew != b->skew || a->B != b->B || a->M != b->M || a->S != b->S ||
-	    a->nx != b->nx)
+	    a->boxes != b->boxes || a->nx != b->nx)
 		return false;
 	for (int i = 0; i < a->nx; i++)
 		if (a->x[i] != b->x[i])
@@ -56,7 +57,7 @@ bool layout_same(const Layout *a, const Layout *b)
 
 int64_t layout_stage_bytes(const Layout *l, const Tile *t)
 {
-	return (int64_t)l->srows * l->pitch * tile_elem_bytes(t);
+	return (int64_t)l->srows * l->pitch * l->boxes * tile_elem_bytes(t);
 }
 
 int64_t layout_bytes(const Layout *l, const Tile *t)
@@ -71,19 +72,62 @@ static bool pow2(int64_t v)
 	return v > 0 && (v & (v - 1)) == 0;
 }
 
+int layout_xor_span(const Layout *l)
+{
+	uint32_t all = 0;
+	for (int i = 0; i < l->nx; i++)
+		all |= l->x[i];
+	int span = 1;
+	while ((uint32_t)span <= all)
+		span <<= 1;
+	return span;
+}
+
+int layout_xor_cols(const Layout *l)
+{
+	int span = layout_xor_span(l), k = l->scols / l->gran;
+	return k / span * span * l->gran;
+}
+
+bool layout_xor_shift(const Layout *l, int *a, int *n, int *b)
+{
+	int i = 0;
+	while (i < l->nx && !l->x[i])
+		i++;
+	if (i == l->nx || !pow2(l->x[i]))
+		return false;
+	int k = 1;
+	while (i + k < l->nx && l->x[i + k] == l->x[i] << k)
+		k++;
+	for (int j = i + k; j < l->nx; j++)
+		if (l->x[j])
+			return false;
+	*a = i;
+	*n = k;
+	for (*b = 0; (1u << *b) < l->x[i]; ++*b)
+		;
+	return true;
+}
+
+int layout_xor_map_arith(const Layout *l)
+{
+	int nnz = 0;
+	for (int i = 0; i < l->nx; i++)
+		nnz += l->x[i] != 0;
+	int a, n, b;
+	return layout_xor_shift(l, &a, &n, &b) || nnz < 2 ? 3 : 1 + 2 * nnz;
+}
+
 int layout_arith(const Layout *l)
 {
 	switch (l->kind) {
 	case L_ROWMAJOR: return 0;
 	case L_PAD: return pow2(l->pitch) ? 0 : 1;
 	case L_SKEW: return 3;
-	case L_SWIZZLE: return 3;
-	case L_XOR: {
-		int nnz = 0;
-		for (int i = 0; i < l->nx; i++)
-			nnz += l->x[i] != 0;
-		return 1 + 2 * nnz;
-	}
+	case L_SWIZZLE: return l->boxes > 1 ? 5 : 3;   /* a box: divide, rest */
+	case L_XOR:
+		/* columns past the last whole block: one compare */
+		return layout_xor_map_arith(l) + (layout_xor_cols(l) < l->scols);
 	}
 	return 0;
 }
@@ -113,13 +157,20 @@ void layout_describe(const Layout *l, const Tile *t, char *buf, size_t n)
 		         (int)(l->gran * tile_elem_bytes(t)));
 		break;
 	case L_SWIZZLE:
-		snprintf(buf, n, "swizzle<%d,%d,%d>", l->B, l->M, l->S);
+		if (l->boxes > 1)
+			snprintf(buf, n, "swizzle<%d,%d,%d> in %d boxes of %d columns",
+			         l->B, l->M, l->S, l->boxes, l->pitch);
+		else
+			snprintf(buf, n, "swizzle<%d,%d,%d>", l->B, l->M, l->S);
 		break;
 	case L_XOR: {
 		k = snprintf(buf, n, "xor %dB:", (int)(l->gran * tile_elem_bytes(t)));
 		for (int i = 0; i < l->nx && k > 0 && (size_t)k < n; i++)
 			if (l->x[i])
 				k += snprintf(buf + k, n - (size_t)k, " r%d>%u", i, l->x[i]);
+		int cols = layout_xor_cols(l);
+		if (cols < l->scols && k > 0 && (size_t)k < n)
+			snprintf(buf + k, n - (size_t)k, " (columns 0-%d)", cols - 1);
 		break;
 	}
 	}
@@ -143,6 +194,7 @@ json_t *layout_params_json(const Layout *l, const Tile *t)
 		json_object_set_new(p, "B", json_integer(l->B));
 		json_object_set_new(p, "M", json_integer(l->M));
 		json_object_set_new(p, "S", json_integer(l->S));
+		json_object_set_new(p, "boxes", json_integer(l->boxes));
 		break;
 	case L_XOR: {
 		json_t *x = json_array();
@@ -150,6 +202,7 @@ json_t *layout_params_json(const Layout *l, const Tile *t)
 			json_array_append_new(x, json_integer(l->x[i]));
 		json_object_set_new(p, "chunk_bytes", json_integer(l->gran * es));
 		json_object_set_new(p, "row_bit_masks", x);
+		json_object_set_new(p, "xor_cols", json_integer(layout_xor_cols(l)));
 		break;
 	}
 	}
@@ -162,16 +215,47 @@ static bool fail(const char **why, const char *msg)
 	return false;
 }
 
-/* TMA writes only its own swizzle modes, on rows of exactly the span. */
+/* TMA writes boxes of at most 256 x 256 elements whose rows are a
+ * multiple of 16 bytes, densely, box after box: row-major in one box, or
+ * its own swizzle modes (Swizzle<B,4,3>, B = 1, 2, 3) in boxes of exactly
+ * the span's width, each box starting where the mode's pattern starts
+ * (8 rows of the span; the base aligned to the pattern). */
 static bool tma_ok(const Layout *l, const Tile *t)
 {
-	if (l->swap)
+	int64_t es = tile_elem_bytes(t);
+	if (l->swap || l->srows > 256)
 		return false;
 	if (l->kind == L_ROWMAJOR)
-		return true;
+		return l->scols <= 256 && l->scols * es % 16 == 0;
 	return l->kind == L_SWIZZLE && l->M == 4 && l->S == 3 && l->B >= 1 &&
-	       l->B <= 3 && l->scols * tile_elem_bytes(t) == (16 << l->B) &&
-	       t->align >= (128 << l->B);
+	       l->B <= 3 && l->pitch * es == (16 << l->B) &&
+	       t->align >= (128 << l->B) && (l->boxes == 1 || l->srows % 8 == 0);
+}
+
+/* wgmma reads its canonical layouts (PTX ISA, the warpgroup MMA's shared
+ * memory layouts): core matrices of 8 rows of 16 bytes in column blocks
+ * of 16 << B bytes, each block in Swizzle<B,4,3> (B = 0: no swizzle, the
+ * interleave), the tile aligned to the swizzle's repeat. */
+static bool wgmma_ok(const Layout *l, const Tile *t)
+{
+	int64_t es = tile_elem_bytes(t);
+	return !l->swap && l->kind == L_SWIZZLE && l->M == 4 && l->S == 3 &&
+	       l->B >= 0 && l->B <= 3 && l->pitch * es == (16 << l->B) &&
+	       t->align >= (l->B ? 128 << l->B : 16) && l->srows % 8 == 0;
+}
+
+/* Swizzle<B,M,S> with S >= B flips bits M.. M+B-1 by bits M+S.., which
+ * it leaves alone: it is an involution that keeps every aligned
+ * 2^(M+B)-byte block, so on n bytes it is a bijection iff the addresses
+ * of the last, partial block stay below n. */
+static bool swizzle_within(const Layout *l, int64_t n, int64_t es)
+{
+	int64_t block = 1LL << (l->M + l->B), base = n / block * block;
+	int64_t v = ((base >> (l->M + l->S)) & ((1LL << l->B) - 1)) << l->M;
+	for (int64_t o = base; v && o < n; o += es)
+		if ((o ^ v) >= n)
+			return false;
+	return true;
 }
 
 bool layout_legal(const Layout *l, const Tile *t, int64_t budget,
@@ -186,7 +270,7 @@ bool layout_legal(const Layout *l, const Tile *t, int64_t budget,
 		return fail(why, "not allowed by the spec");
 	if (l->swap && g != es)
 		return fail(why, "swapping the axes breaks the vectors");
-	if (l->pitch < l->scols || (l->pitch * es) % g)
+	if ((int64_t)l->pitch * l->boxes < l->scols || (l->pitch * es) % g)
 		return fail(why, "the pitch breaks the vectors' alignment");
 	switch (l->kind) {
 	case L_ROWMAJOR:
@@ -202,37 +286,46 @@ bool layout_legal(const Layout *l, const Tile *t, int64_t budget,
 			return fail(why, "bad skew");
 		break;
 	case L_SWIZZLE:
-		if (l->pitch != l->scols || (1 << l->M) < g || l->M < 2 ||
-		    l->B < 1 || l->S < l->B ||
-		    layout_stage_bytes(l, t) % (1LL << (l->M + l->B)))
-			return fail(why, "the swizzle breaks the vectors or leaves the tile");
+		/* B = 0 only as wgmma's interleave: boxes of 16 bytes */
+		if (l->boxes < 1 || l->scols % l->boxes ||
+		    l->pitch != l->scols / l->boxes || (1 << l->M) < g ||
+		    l->B < (tile_wgmma(t) ? 0 : 1) || l->S < l->B ||
+		    l->M + l->S + l->B > 40)
+			return fail(why, "the swizzle breaks the vectors");
+		if (!swizzle_within(l, (int64_t)l->srows * l->pitch * es, es))
+			return fail(why, "the swizzle leaves the tile");
 		break;
-	case L_XOR: {
-		/* the map flips the low chunk bits: they must stay in the row */
-		int k = l->scols / l->gran;
-		uint32_t all = 0;
-		for (int i = 0; i < l->nx; i++)
-			all |= l->x[i];
-		uint32_t span = 1;
-		while (span <= all)
-			span <<= 1;
-		if (l->pitch != l->scols || l->gran * es < g || l->scols % l->gran ||
+	case L_XOR:
+		/* whole chunks move within whole blocks of their own row */
+		if (l->pitch != l->scols || l->gran * es < g || l->nx < 0 ||
 		    l->nx > MAX_XOR_BITS)
 			return fail(why, "the chunks break the vectors");
-		if (k % span)
+		if (layout_xor_span(l) > l->scols / l->gran)
 			return fail(why, "the map leaves the row");
 		break;
 	}
-	}
 	if (t->tma && !tma_ok(l, t))
 		return fail(why, "not a layout TMA can write");
+	if (tile_wgmma(t) && !wgmma_ok(l, t))
+		return fail(why, "not a layout wgmma can read");
 	if (layout_bytes(l, t) > budget)
 		return fail(why, "over the footprint budget");
 	return true;
 }
 
+/* Elements from one stage to the next (each stage aligned). */
+int64_t layout_stage_step(const Layout *l, const Tile *t)
+{
+	int64_t st = layout_stage_bytes(l, t);
+	return (st + t->align - 1) / t->align * t->align / tile_elem_bytes(t);
+}
+
 int64_t layout_offset(const Layout *l, const Tile *t, int r, int c)
 {
+	/* rows count through the stages: stage s's row r is s * rows + r */
+	if (r >= t->rows)
+		return r / t->rows * layout_stage_step(l, t) + layout_offset(l, t,
+		       r % t->rows, c);
 	int64_t sr = l->swap ? c : r, sc = l->swap ? r : c;
 	switch (l->kind) {
 	case L_ROWMAJOR:
@@ -245,11 +338,14 @@ int64_t layout_offset(const Layout *l, const Tile *t, int r, int c)
 	}
 	case L_SWIZZLE: {
 		int64_t es = tile_elem_bytes(t);
-		int64_t o = (sr * l->pitch + sc) * es;
+		int64_t box = sc / l->pitch, in = sc % l->pitch;
+		int64_t o = (sr * l->pitch + in) * es;
 		o ^= ((o >> (l->M + l->S)) & ((1 << l->B) - 1)) << l->M;
-		return o / es;
+		return box * l->srows * l->pitch + o / es;
 	}
 	case L_XOR: {
+		if (sc >= layout_xor_cols(l))
+			return sr * l->pitch + sc;
 		uint32_t f = 0;
 		for (int i = 0; i < l->nx; i++)
 			if (sr >> i & 1)
@@ -263,7 +359,7 @@ int64_t layout_offset(const Layout *l, const Tile *t, int r, int c)
 /* The layout as one C expression in the names r and c (which may be
  * parenthesised macro arguments): the body of NAME_idx and, in C, of the
  * NAME_IDX macro, so both are constant expressions for constant
- * arguments.  It computes exactly layout_offset. */
+ * arguments.  It computes exactly layout_offset within a stage. */
 void layout_c_expr(const Layout *l, const Tile *t, const char *r,
                    const char *c, char *buf, size_t n)
 {
@@ -280,64 +376,162 @@ void layout_c_expr(const Layout *l, const Tile *t, const char *r,
 		         l->gran, sc, l->gran);
 		return;
 	case L_SWIZZLE: {
-		/* Swizzle<B,M,S> on the byte offset o = (sr * pitch + sc) * E */
-		char o[256];
-		if (es == 1)
-			snprintf(o, sizeof o, "(%s * %d + %s)", sr, l->pitch, sc);
+		/* Swizzle<B,M,S> on the byte offset o within a box; box b holds
+		 * columns b * pitch .. and starts at element b * rows * pitch */
+		char o[512], in[256], box[256] = "", sw[1200];
+		if (l->boxes > 1) {
+			snprintf(in, sizeof in, "%s %% %d", sc, l->pitch);
+			snprintf(box, sizeof box, "%s / %d * %d + ", sc, l->pitch,
+			         l->srows * l->pitch);
+		} else {
+			snprintf(in, sizeof in, "%s", sc);
+		}
+		snprintf(o, sizeof o, "(%s * %d + %s)", sr, l->pitch, in);
+		if (es > 1) {
+			size_t k = strlen(o);
+			snprintf(o + k, sizeof o - k, " * %d", es);
+		}
+		if (l->B == 0)          /* wgmma's interleave: no swizzle */
+			snprintf(sw, sizeof sw, "(%s)", o);
 		else
-			snprintf(o, sizeof o, "(%s * %d + %s) * %d", sr, l->pitch, sc, es);
-		if (es == 1)
-			snprintf(buf, n, "(%s ^ ((%s >> %d & %d) << %d))", o, o,
+			snprintf(sw, sizeof sw, "(%s ^ ((%s >> %d & %d) << %d))", o, o,
 			         l->M + l->S, (1 << l->B) - 1, l->M);
+		if (es > 1)
+			snprintf(buf, n, "%s%s / %d", box, sw, es);
 		else
-			snprintf(buf, n, "(%s ^ ((%s >> %d & %d) << %d)) / %d", o, o,
-			         l->M + l->S, (1 << l->B) - 1, l->M, es);
+			snprintf(buf, n, "%s%s", box, sw);
 		return;
 	}
 	case L_XOR: {
-		/* chunk sc / gran XOR the row bits' masks */
-		char x[1024] = "";
-		size_t k = 0;
-		for (int i = 0; i < l->nx && k < sizeof x; i++)
-			if (l->x[i])
-				k += (size_t)snprintf(x + k, sizeof x - k, "%s(%s >> %d & 1) * %u",
-				                      k ? " ^ " : "", sr, i, l->x[i]);
-		if (!k)
+		/* chunk sc / gran XOR the row bits' masks (one shift and mask
+		 * where the map is one); columns past the whole blocks stay */
+		char x[1024] = "", body[2048];
+		int a, nb, b;
+		if (layout_xor_shift(l, &a, &nb, &b))
+			snprintf(x, sizeof x, "(%s >> %d & %d) << %d", sr, a,
+			         (1 << nb) - 1, b);
+		for (int i = 0; !x[0] && i < l->nx; i++)
+			if (l->x[i]) {
+				for (int k = i; k < l->nx; k++)
+					if (l->x[k]) {
+						size_t m = strlen(x);
+						snprintf(x + m, sizeof x - m, "%s(%s >> %d & 1) * %u",
+						         m ? " ^ " : "", sr, k, l->x[k]);
+					}
+				break;
+			}
+		if (!x[0])
 			snprintf(x, sizeof x, "0");
-		snprintf(buf, n, "%s * %d + ((%s / %d) ^ (%s)) * %d + %s %% %d", sr,
-		         l->pitch, sc, l->gran, x, l->gran, sc, l->gran);
+		if (l->gran == 1)
+			snprintf(body, sizeof body, "%s * %d + (%s ^ (%s))", sr, l->pitch,
+			         sc, x);
+		else
+			snprintf(body, sizeof body, "%s * %d + ((%s / %d) ^ (%s)) * %d + "
+			         "%s %% %d", sr, l->pitch, sc, l->gran, x, l->gran, sc,
+			         l->gran);
+		int cols = layout_xor_cols(l);
+		if (cols < l->scols)
+			snprintf(buf, n, "(%s >= %d ? %s * %d + %s : %s)", sc, cols, sr,
+			         l->pitch, sc, body);
+		else
+			snprintf(buf, n, "%s", body);
 		return;
 	}
 	}
 	snprintf(buf, n, "0");
 }
 
-/* The solver's inner loop: the common kinds get their own loops, with
- * the layout's constants hoisted; the rest go through layout_offset. */
+/* The solver's inner loop: each kind has its own loop, with the
+ * layout's constants hoisted out of it (the same function as
+ * layout_offset, which the tests hold it to). */
+static void addrs_in_stage(const Layout *l, const Tile *t, const Inst *in,
+                           int64_t addr[WARP]);
+
 void layout_inst_addrs(const Layout *l, const Tile *t, const Inst *in,
                        int64_t addr[WARP])
 {
-	int64_t es = tile_elem_bytes(t);
-	uint32_t m = in->mask;
-	if (!l->swap && (l->kind == L_ROWMAJOR || l->kind == L_PAD)) {
-		for (int n = 0; n < WARP; n++)
-			addr[n] = m >> n & 1 ? ((int64_t)in->lane[n].row * l->pitch +
-			                        in->lane[n].col) * es : 0;
+	if (t->stages == 1) {
+		addrs_in_stage(l, t, in, addr);
 		return;
 	}
-	if (!l->swap && l->kind == L_SWIZZLE) {
-		int sh = l->M + l->S, mask = (1 << l->B) - 1, m0 = l->M;
+	/* rows through the stages: each lane's stage, then its row in it */
+	Inst in1 = *in;
+	int64_t step = layout_stage_step(l, t) * tile_elem_bytes(t), off[WARP];
+	for (int n = 0; n < WARP; n++) {
+		off[n] = in->lane[n].row / t->rows * step;
+		in1.lane[n].row = in->lane[n].row % t->rows;
+	}
+	addrs_in_stage(l, t, &in1, addr);
+	for (int n = 0; n < WARP; n++)
+		if (in->mask >> n & 1)
+			addr[n] += off[n];
+}
+
+static void addrs_in_stage(const Layout *l, const Tile *t, const Inst *in,
+                           int64_t addr[WARP])
+{
+	int64_t es = tile_elem_bytes(t);
+	uint32_t m = in->mask;
+	int64_t pitch = l->pitch;
+	for (int n = 0; n < WARP; n++) {
+		if (!(m >> n & 1)) {
+			addr[n] = 0;
+			continue;
+		}
+		int64_t sr = l->swap ? in->lane[n].col : in->lane[n].row;
+		int64_t sc = l->swap ? in->lane[n].row : in->lane[n].col;
+		addr[n] = (sr * pitch + sc) * es;
+	}
+	switch (l->kind) {
+	case L_ROWMAJOR:
+	case L_PAD:
+		return;
+	case L_SWIZZLE:
+		if (l->boxes == 1) {
+			int sh = l->M + l->S, mask = (1 << l->B) - 1, m0 = l->M;
+			for (int n = 0; n < WARP; n++)
+				addr[n] ^= ((addr[n] >> sh) & mask) << m0;
+			return;
+		}
+		break;
+	case L_XOR: {
+		int64_t cols = layout_xor_cols(l), g = l->gran;
+		uint32_t f[256];
+		int lo = l->nx < 8 ? l->nx : 8;
+		f[0] = 0;
+		for (int b = 0; b < lo; b++)
+			for (int j = 0; j < 1 << b; j++)
+				f[(1 << b) + j] = f[j] ^ l->x[b];
 		for (int n = 0; n < WARP; n++) {
-			int64_t o = ((int64_t)in->lane[n].row * l->pitch +
-			             in->lane[n].col) * es;
-			addr[n] = m >> n & 1 ? o ^ (((o >> sh) & mask) << m0) : 0;
+			if (!(m >> n & 1))
+				continue;
+			int64_t sr = l->swap ? in->lane[n].col : in->lane[n].row;
+			int64_t sc = l->swap ? in->lane[n].row : in->lane[n].col;
+			if (sc >= cols)
+				continue;
+			uint32_t x = f[sr & ((1 << lo) - 1)];
+			for (int b = 8; b < l->nx; b++)
+				if (sr >> b & 1)
+					x ^= l->x[b];
+			addr[n] = (sr * pitch + ((sc / g) ^ x) * g + sc % g) * es;
 		}
 		return;
 	}
+	case L_SKEW: {
+		int64_t g = l->gran, k = l->scols / l->gran, s = l->skew;
+		for (int n = 0; n < WARP; n++) {
+			if (!(m >> n & 1))
+				continue;
+			int64_t sr = l->swap ? in->lane[n].col : in->lane[n].row;
+			int64_t sc = l->swap ? in->lane[n].row : in->lane[n].col;
+			addr[n] = (sr * pitch + (sc / g + s * sr) % k * g + sc % g) * es;
+		}
+		return;
+	}
+	}
 	for (int n = 0; n < WARP; n++)
-		addr[n] = m >> n & 1
-		        ? layout_offset(l, t, in->lane[n].row, in->lane[n].col) * es
-		        : 0;
+		if (m >> n & 1)
+			addr[n] = layout_offset(l, t, in->lane[n].row, in->lane[n].col) * es;
 }
 
 void layout_sim_inst(const Geom *g, const Layout *l, const Tile *t,

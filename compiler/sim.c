@@ -24,19 +24,22 @@ static bool pairs_agree(uint32_t mask, const int64_t *addr, int x)
  * generation stamp empties it in O(1) between phases (bankc is single
  * threaded). */
 enum { SET_SLOTS = 512 };       /* at most 128 words a phase: load <= 1/4 */
-static int64_t set_word[SET_SLOTS];
-static uint32_t set_stamp[SET_SLOTS], set_gen;
+static struct {
+	int64_t word;
+	uint32_t stamp;
+} set[SET_SLOTS];
+static uint32_t set_gen;
 
 static bool set_insert(int64_t w)
 {
 	uint32_t h = (uint32_t)(((uint64_t)w * 0x9E3779B97F4A7C15ull) >> 55);
 	for (;; h = (h + 1) & (SET_SLOTS - 1)) {
-		if (set_stamp[h] != set_gen) {
-			set_stamp[h] = set_gen;
-			set_word[h] = w;
+		if (set[h].stamp != set_gen) {
+			set[h].stamp = set_gen;
+			set[h].word = w;
 			return true;
 		}
-		if (set_word[h] == w)
+		if (set[h].word == w)
 			return false;
 	}
 }
@@ -48,20 +51,22 @@ static inline int count_words(const Geom *g, int bytes, uint32_t lanes,
                               const int64_t *addr, int count[64], int *bank)
 {
 	if (++set_gen == 0) {           /* wrapped: forget every old stamp */
-		memset(set_stamp, 0, sizeof set_stamp);
+		memset(set, 0, sizeof set);
 		set_gen = 1;
 	}
 	int most = 0;
 	*bank = -1;
-	for (int n = 0; n < WARP; n++) {
-		if (!(lanes >> n & 1))
-			continue;
-		int64_t w0 = addr[n] / g->bank_bytes;
-		int64_t w1 = (addr[n] + bytes - 1) / g->bank_bytes;
+	/* addresses are not negative, and the geometry is powers of two */
+	int sh = g->bank_bytes == 8 ? 3 : 2;
+	int64_t bmask = g->banks - 1;
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		int n = __builtin_ctz(m);
+		int64_t w0 = addr[n] >> sh;
+		int64_t w1 = (addr[n] + bytes - 1) >> sh;
 		for (int64_t w = w0; w <= w1; w++) {
 			if (!set_insert(w))
 				continue;
-			int b = (int)(w % g->banks);
+			int b = (int)(w & bmask);
 			if (++count[b] > most || (count[b] == most && b < *bank))
 				most = count[b], *bank = b;
 		}
@@ -97,44 +102,6 @@ int sim_phase_banks(const Geom *g, Op op, int bytes, uint32_t lanes,
 					most = count[b];
 			}
 	return most;
-}
-
-/* cp.async's shared-memory side is not a bank access (rule 9): it does
- * not show in the wavefront counters, and its time follows the number of
- * 128-byte segments the warp's destinations touch.  That count is its
- * cost here. */
-static void cost_cpasync(uint32_t mask, int bytes, const int64_t *addr,
-                         SimResult *r)
-{
-	int64_t seg[WARP * 2];
-	int ns = 0;
-	for (int n = 0; n < WARP; n++) {
-		if (!(mask >> n & 1))
-			continue;
-		for (int64_t s = addr[n] / 128; s <= (addr[n] + bytes - 1) / 128; s++) {
-			int k;
-			for (k = 0; k < ns && seg[k] != s; k++)
-				;
-			if (k == ns)
-				seg[ns++] = s;
-		}
-	}
-	/* the least any placement could touch: the distinct destinations'
-	 * bytes, packed (lanes naming one element share it) */
-	int distinct = 0;
-	for (int n = 0; n < WARP; n++) {
-		if (!(mask >> n & 1))
-			continue;
-		int m;
-		for (m = 0; m < n && !((mask >> m & 1) && addr[m] == addr[n]); m++)
-			;
-		distinct += m == n;
-	}
-	r->nphase = 1;
-	r->ideal = (distinct * bytes + 127) / 128;
-	r->phase[0] = (Phase){mask, ns, r->ideal, -1};
-	r->wavefronts = ns;
-	r->counted = 0;
 }
 
 /* Shared-memory atomics (measured on an H200, tests/data/
@@ -176,10 +143,50 @@ static void cost_atomic(const Geom *g, Op op, int bytes, uint32_t mask,
 	r->counted = r->wavefronts;
 }
 
+/* cp.async's shared-memory side is not a bank access (rule 9): it does
+ * not show in the wavefront counters, and its time follows the number of
+ * 128-byte segments the warp's destinations touch.  That count is its
+ * cost here. */
+static void cost_cpasync(uint32_t mask, int bytes, const int64_t *addr,
+                         SimResult *r)
+{
+	int64_t seg[WARP * 2];
+	int ns = 0;
+	for (int n = 0; n < WARP; n++) {
+		if (!(mask >> n & 1))
+			continue;
+		for (int64_t s = addr[n] / 128; s <= (addr[n] + bytes - 1) / 128; s++) {
+			int k;
+			for (k = 0; k < ns && seg[k] != s; k++)
+				;
+			if (k == ns)
+				seg[ns++] = s;
+		}
+	}
+	/* the least any placement could touch: the distinct destinations'
+	 * bytes, packed (lanes naming one element share it) */
+	int distinct = 0;
+	for (int n = 0; n < WARP; n++) {
+		if (!(mask >> n & 1))
+			continue;
+		int m;
+		for (m = 0; m < n && !((mask >> m & 1) && addr[m] == addr[n]); m++)
+			;
+		distinct += m == n;
+	}
+	r->nphase = 1;
+	r->ideal = (distinct * bytes + 127) / 128;
+	r->phase[0] = (Phase){mask, ns, r->ideal, -1};
+	r->wavefronts = ns;
+	r->counted = 0;
+}
+
 bool sim_inst(const Geom *g, Op op, int bytes, uint32_t mask,
               const int64_t addr[WARP], SimResult *r, const char **err)
 {
-	memset(r, 0, sizeof *r);
+	/* the header only: phases are written as they are costed */
+	r->wavefronts = r->ideal = r->counted = r->nphase = 0;
+	r->merged = false;
 	if (g->banks < 1 || g->banks > 64 || (g->banks & (g->banks - 1)) ||
 	    (g->bank_bytes != 4 && g->bank_bytes != 8)) {
 		*err = "bank geometry must have a power of two from 1 to 64 banks "
@@ -212,7 +219,7 @@ bool sim_inst(const Geom *g, Op op, int bytes, uint32_t mask,
 			*err = "negative address";
 			return false;
 		}
-		if (addr[n] % bytes) {
+		if (addr[n] & (bytes - 1)) {
 			*err = "address not aligned to the access width";
 			return false;
 		}

@@ -6,13 +6,17 @@
  * vectors and make rows of 4 to 8192 bytes), searches each, and keeps the
  * best by the spec's objective, with the index arithmetic of the view
  * itself (i / C and i % C) counted; ties go to rows of 128 bytes (one
- * bank period), then to the shorter rows. */
+ * bank period), then to the shorter rows.  At most MAX_FOLDS views are
+ * tried (the first in that order), sharing the tile's search budget:
+ * half for the first, the rest evenly. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "bankc.h"
 
-enum { MAX_FOLDS = 128, MAX_ROW_BYTES = 8192 };
+/* The views tried, in the order below; the tile's search budget is
+ * shared among them. */
+enum { MAX_FOLDS = 24, MAX_ROW_BYTES = 8192 };
 
 static bool pow2(int64_t v)
 {
@@ -104,11 +108,20 @@ void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
 	}
 	int cols[MAX_FOLDS];
 	int n = candidates(t, cols);
-	bool have = false;
+	bool have = false, cut = false;
+	SolveOpts vo = *o;
+	int64_t total = o->budget ? o->budget : solve_default_budget(t);
 	for (int i = 0; i < n; i++) {
+		/* the first view (rows of one bank period, where most tiles
+		 * find their best) takes half the budget, the others share the
+		 * rest */
+		int64_t share = n == 1 ? total : i == 0 ? total / 2
+		              : total / 2 / (n - 1);
+		vo.budget = share > 0 ? share : 1;
 		Tile *v = view_make(t, cols[i]);
 		Solution vs;
-		solve_layout(v, g, o, &vs);
+		solve_layout(v, g, &vo, &vs);
+		cut |= vs.budget_reached;
 		vs.view = v;
 		if (vs.found) {
 			vs.best.arith += view_arith(v);
@@ -127,4 +140,6 @@ void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
 			solve_free(&vs);
 		}
 	}
+	/* a view searched short may have held a better layout */
+	s->budget_reached |= cut;
 }

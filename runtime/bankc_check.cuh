@@ -809,4 +809,165 @@ static int bankc_check_main(const bankc_tile &t, const L &lay, int argc,
 	return faults || slow ? 1 : 0;
 }
 
+/* ---- TMA tiles ------------------------------------------------------------- */
+
+#ifdef BANKC_TMA
+/* A tile the TMA engine writes (`tma yes`): the generated header's box
+ * shape, count and swizzle mode, which a kernel passes to
+ * cuTensorMapEncodeTiled.  The check encodes such a map of a global
+ * matrix twice the tile's size, loads the tile's boxes from its second
+ * position down and across (box b at byte b * box_bytes, columns
+ * b * box_cols.. of the tile), and compares every element with where the
+ * layout says it is, as templates/hgemm_wgmma.cu checks its tiles. */
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+struct bankc_tma {
+	int box_rows, box_cols, boxes, box_bytes;
+	CUtensorMapSwizzle swizzle;
+	int stage_rows;     /* the load fills stage 0: rows of one stage */
+};
+
+template <class L>
+__global__ void bankc_tma_kernel(const __grid_constant__ CUtensorMap map, L lay,
+                                 int rows, int cols, int elem, int boxes,
+                                 int box_cols, int box_bytes,
+                                 const unsigned char *g, unsigned *bad)
+{
+#if __CUDA_ARCH__ >= 900
+	extern __shared__ __align__(128) unsigned char smem[];
+	/* the swizzle patterns start at 1024-byte boundaries */
+	unsigned s0 = (unsigned)__cvta_generic_to_shared(smem);
+	unsigned base = (s0 + 1023) & ~1023u;
+	const unsigned char *tile = smem + (base - s0);
+	unsigned bar = base + (unsigned)(boxes * box_bytes);
+	if (threadIdx.x == 0) {
+		asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(bar) : "memory");
+		asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+	}
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
+		             :: "r"(bar), "r"(boxes * box_bytes) : "memory");
+		for (int b = 0; b < boxes; b++)
+			asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile"
+			             ".mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+			             :: "r"(base + (unsigned)(b * box_bytes)),
+			                "l"(reinterpret_cast<unsigned long long>(&map)),
+			                "r"(cols + b * box_cols), "r"(rows), "r"(bar)
+			             : "memory");
+	}
+	unsigned done = 0;
+	while (!done)
+		asm volatile("{\n.reg .pred p;\n"
+		             "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n"
+		             "selp.u32 %0, 1, 0, p;\n}" : "=r"(done) : "r"(bar) : "memory");
+	unsigned n = 0;
+	for (int i = threadIdx.x; i < rows * cols; i += blockDim.x) {
+		int r = i / cols, c = i % cols;
+		const unsigned char *a = tile + lay.idx(r, c) * elem;
+		const unsigned char *w = g + ((size_t)(rows + r) * 2 * cols + cols + c) * elem;
+		for (int e = 0; e < elem; e++)
+			n += a[e] != w[e];
+	}
+	atomicAdd(bad, n);
+#endif
+}
+
+/* Differing bytes after the load, or -1 where it could not run. */
+template <class L>
+static long long bankc_tma_run(const bankc_tile &t, const L &lay,
+                               const bankc_tma &m)
+{
+	void *fn = nullptr;
+	cudaDriverEntryPointQueryResult q;
+	if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000,
+	                                     cudaEnableDefault, &q) != cudaSuccess ||
+	    !fn || q != cudaDriverEntryPointSuccess)
+		return -1;
+	auto encode = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+	int h = 2 * t.rows, w = 2 * t.cols;
+	size_t bytes = (size_t)h * w * t.elem;
+	std::vector<unsigned char> host(bytes);
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++)
+			bankc_put(&host[((size_t)y * w + x) * t.elem], t.elem,
+			          bankc_value(y, x));
+	unsigned char *g;
+	unsigned *bad;
+	BANKC_CUDA(cudaMalloc(&g, bytes));
+	BANKC_CUDA(cudaMalloc(&bad, sizeof *bad));
+	BANKC_CUDA(cudaMemcpy(g, host.data(), bytes, cudaMemcpyHostToDevice));
+	BANKC_CUDA(cudaMemset(bad, 0, sizeof *bad));
+	CUtensorMapDataType type = t.elem == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+	                         : t.elem == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
+	                         : t.elem == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32
+	                                       : CU_TENSOR_MAP_DATA_TYPE_UINT64;
+	const cuuint64_t dims[2] = {(cuuint64_t)w, (cuuint64_t)h};
+	const cuuint64_t strides[1] = {(cuuint64_t)w * t.elem};
+	const cuuint32_t box[2] = {(cuuint32_t)m.box_cols, (cuuint32_t)m.box_rows};
+	const cuuint32_t step[2] = {1, 1};
+	CUtensorMap map;
+	long long n = -1;
+	if (encode(&map, type, 2, g, dims, strides, box, step,
+	           CU_TENSOR_MAP_INTERLEAVE_NONE, m.swizzle,
+	           CU_TENSOR_MAP_L2_PROMOTION_NONE,
+	           CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS) {
+		int smem = m.boxes * m.box_bytes + 8 + 1024;
+		BANKC_CUDA(cudaFuncSetAttribute(bankc_tma_kernel<L>,
+		           cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+		bankc_tma_kernel<L><<<1, 256, smem>>>(map, lay, t.rows, t.cols, t.elem,
+		                                       m.boxes, m.box_cols, m.box_bytes,
+		                                       g, bad);
+		BANKC_CUDA(cudaGetLastError());
+		BANKC_CUDA(cudaDeviceSynchronize());
+		unsigned b;
+		BANKC_CUDA(cudaMemcpy(&b, bad, sizeof b, cudaMemcpyDeviceToHost));
+		n = b;
+	}
+	BANKC_CUDA(cudaFree(g));
+	BANKC_CUDA(cudaFree(bad));
+	return n;
+}
+
+/* bankc_check_main, with the TMA load checked first (not under --count,
+ * whose launches are paired with Nsight Compute's counters). */
+template <class L>
+static int bankc_check_main_tma(const bankc_tile &t, const L &lay,
+                                const bankc_tma &m, int argc, char **argv)
+{
+	bool count = argc > 1 && strcmp(argv[1], "--count") == 0;
+	int fail = 0;
+	if (!count) {
+		int dev;
+		cudaDeviceProp prop;
+		BANKC_CUDA(cudaGetDevice(&dev));
+		BANKC_CUDA(cudaGetDeviceProperties(&prop, dev));
+		static const char *const mode[] = {"NONE", "32B", "64B", "128B"};
+		int mi = m.swizzle == CU_TENSOR_MAP_SWIZZLE_32B ? 1
+		       : m.swizzle == CU_TENSOR_MAP_SWIZZLE_64B ? 2
+		       : m.swizzle == CU_TENSOR_MAP_SWIZZLE_128B ? 3 : 0;
+		printf("tile %s: TMA load of %d box%s of %d x %d, swizzle %s: ", t.name,
+		       m.boxes, m.boxes > 1 ? "es" : "", m.box_rows, m.box_cols, mode[mi]);
+		if (prop.major < 9) {
+			printf("not checked (needs sm_90)\n");
+		} else {
+			bankc_tile one = t;     /* t's rows may stack the stages */
+			one.rows = m.stage_rows;
+			long long n = bankc_tma_run(one, lay, m);
+			if (n < 0)
+				printf("FAILED (cuTensorMapEncodeTiled refused the box or is "
+				       "missing)\n");
+			else if (n)
+				printf("FAILED (%lld bytes not where the layout puts them)\n", n);
+			else
+				printf("ok, every element where the layout puts it\n");
+			fail = n != 0;
+		}
+	}
+	int rc = bankc_check_main(t, lay, argc, argv);
+	return rc ? rc : fail;
+}
+#endif
+
 #endif

@@ -7,11 +7,17 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # expect STATUS PATTERN -- ARGS...: run bankc, check status and that the
-# combined output matches the grep pattern (empty: no check).
+# combined output matches the grep pattern (empty: no check).  With
+# limit=SECONDS set, bankc must also finish within that time.
+limit=
 expect() {
 	want=$1 pat=$2
 	shift 3
-	"$bankc" "$@" >"$tmp/out" 2>&1
+	if [ -n "$limit" ]; then
+		timeout "$limit" "$bankc" "$@" >"$tmp/out" 2>&1
+	else
+		"$bankc" "$@" >"$tmp/out" 2>&1
+	fi
 	got=$?
 	if [ "$got" -ne "$want" ]; then
 		echo "FAIL: bankc $*: exit $got, expected $want"
@@ -67,8 +73,33 @@ expect 2 "--top takes 1 to 1000" -- compare --top 0 specs/seeds.tile
 expect 2 "compare needs a FILE" -- compare
 expect 1 "empty.tile:1:1: error" -- compare specs/seeds.tile tests/bad/empty.tile
 
-expect 1 "is too large to search" -- compare tests/data/too_big.tile
-expect 1 "narrow it with 'allow'" -- build tests/data/too_big.tile -o "$tmp/big"
+# the search budget: a search cut short says so, everywhere
+expect 0 "not proven optimal: search budget reached, 4352 above the bound" -- compare --search-budget 1 specs/kernels.tile
+expect 0 "search budget reached$" -- compare --top 1 --search-budget 1 specs/kernels.tile
+expect 0 '"not_proven_optimal": true' -- compare --json --search-budget 1 specs/kernels.tile
+expect 0 '"budget_reached": false' -- compare --json specs/seeds.tile
+expect 0 "of 34816 work units$" -- compare --top 1 specs/seeds.tile
+expect 0 "" -- build --search-budget 1 specs/kernels.tile -o "$tmp/small"
+if grep -q "not proven optimal: search budget reached" "$tmp/small/bitonic_2048.cuh"; then
+	pass=$((pass + 1))
+else
+	echo "FAIL: the header of a search cut short does not say so"; fail=$((fail + 1))
+fi
+expect 0 "layout pad +1 (pitch 33)" -- explain --chosen --search-budget 1 specs/kernels.tile --tile bitonic_2048 --access cmp_j1
+expect 2 "--search-budget takes 1 to 10^15" -- compare --search-budget 0 specs/seeds.tile
+expect 2 "--search-budget takes 1 to 10^15" -- build --search-budget x specs/seeds.tile -o "$tmp/x"
+expect 2 "--search-budget needs a value" -- explain --chosen specs/seeds.tile --search-budget
+# the worst inputs within the limits finish in seconds (the limits here
+# are generous, for slow and sanitized builds; make bench measures them)
+limit=120
+expect 0 "search budget reached" -- compare tests/data/scattered.tile
+expect 0 "" -- build tests/data/scattered.tile -o "$tmp/scattered"
+expect 0 "tile rotate_fixed" -- compare --top 1000 tests/data/rotate.tile
+expect 0 "tile rotate_fixed" -- compare --banks 4 tests/data/rotate.tile
+expect 0 "1 layouts costed" -- compare tests/data/rotate.tile
+expect 0 "optimal" -- compare tests/data/too_big.tile
+expect 0 "^huge  *a  *load" -- explain --chosen --summary tests/data/too_big.tile
+limit=
 expect 2 "--banks takes a power of two" -- compare --banks 24 specs/seeds.tile
 expect 0 "tile transpose_f32" -- compare --banks 8 specs/seeds.tile
 expect 0 "2 wavefronts (ideal 2)" -- sim --banks 16 --op load --width 4 --offsets "$(seq -s, 0 4 124)"

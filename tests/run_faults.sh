@@ -59,7 +59,7 @@ if [ $? -eq 1 ] && grep -q "_check.cu': File too large" "$tmp/err"; then ok; els
 intact "full disk midway"
 
 # a signal during the build (here during the search of a slow tile)
-"$bankc" build tests/data/slow.tile -o "$tmp/prev" 2>"$tmp/err" &
+"$bankc" build tests/data/scattered.tile -o "$tmp/prev" 2>"$tmp/err" &
 pid=$!
 sleep 0.3
 kill -TERM "$pid" 2>/dev/null

@@ -15,10 +15,11 @@
 static FILE *sink;
 
 /* A ranking beyond the first is exact, so it prunes less: it is
- * exercised on small tiles only, where it stays quick. */
+ * exercised on small tiles only, where it stays quick.  A small search
+ * budget keeps each input fast and exercises the budget's end too. */
 static void emit_all(const Tile *t, const Src *src, double insts)
 {
-	SolveOpts o = {insts <= 64 ? 2 : 1, false};
+	SolveOpts o = {.top = insts <= 64 ? 2 : 1, .budget = 1 << 16};
 	Solution s;
 	const Geom *g = &sim_geom_default;
 	solve_tile(t, g, &o, &s);
@@ -55,8 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			double insts = 0;
 			for (int j = 0; j < t->nacc; j++)
 				insts += t->acc[j].ninst;
-			if (insts * 20000 <= FUZZ_WORK &&
-			    solve_feasible(t, &src, &sim_geom_default, sink))
+			if (insts * 20000 <= FUZZ_WORK)
 				emit_all(t, &src, insts);
 		}
 	}

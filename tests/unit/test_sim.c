@@ -115,8 +115,8 @@ static void test_atomic_rules(void **state)
 {
 	(void)state;
 	const Geom *g = &sim_geom_default;
-	Op atom = {OP_ATOM, 0, false, false, AOP_ADD};
-	Op cas = {OP_ATOM, 0, false, false, AOP_CAS};
+	Op atom = {.kind = OP_ATOM, .aop = AOP_ADD};
+	Op cas = {.kind = OP_ATOM, .aop = AOP_CAS};
 	int64_t a[WARP];
 	fill(a, 0, 0);                              /* one address */
 	assert_int_equal(sim(g, atom, 4, 0xffffffffu, a).wavefronts, 32);

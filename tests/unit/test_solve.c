@@ -7,7 +7,7 @@ static const Geom *geom = &sim_geom_default;
 
 static Solution solve(const Tile *t, int top, bool exhaustive)
 {
-	SolveOpts o = {top, exhaustive};
+	SolveOpts o = {.top = top, .exhaustive = exhaustive};
 	Solution s;
 	solve_tile(t, geom, &o, &s);
 	return s;
@@ -143,7 +143,7 @@ static void test_bruteforce_specs(void **state)
 	(void)state;
 	static const char *const files[] = {"specs/seeds.tile",
 		"specs/transpose.tile", "specs/reduce.tile", "specs/sgemm.tile",
-		"specs/gemm.tile", "specs/templates.tile"};
+		"specs/gemm.tile", "specs/templates.tile", "specs/kernels.tile"};
 	for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
 		Run *r = run_file(files[f]);
 		for (int i = 0; i < r->unit.ntiles; i++)
@@ -194,7 +194,7 @@ static void test_bruteforce_random(void **state)
 			continue;
 		}
 		agree(&r->unit.tiles[0]);
-		Solution all = solve(&r->unit.tiles[0], 1000, true);
+		Solution all = solve(&r->unit.tiles[0], 64, true);
 		for (int i = 0; i < all.ntop; i++)
 			assert_true(all.top[i].wave >= all.aligned_bound);
 		solve_free(&all);
@@ -249,13 +249,288 @@ static void test_geometries(void **state)
 		geom = &gs[k];
 		for (int i = 0; i < r->unit.ntiles; i++) {
 			agree(&r->unit.tiles[i]);
-			Solution all = solve(&r->unit.tiles[i], 1000, true);
+			Solution all = solve(&r->unit.tiles[i], 64, true);
 			for (int j = 0; j < all.ntop; j++)
 				assert_true(all.top[j].wave >= all.aligned_bound);
 			solve_free(&all);
 		}
 	}
 	geom = &sim_geom_default;
+	run_free(r);
+}
+
+/* ---- the xor family against every one of its maps ------------------------ */
+
+static int log2floor_(int64_t v)
+{
+	int k = 0;
+	while ((2LL << k) <= v)
+		k++;
+	return k;
+}
+
+/* The family as the README defines it, costed map by map by the plain
+ * simulation (solve_cost), ranked by solve_cmp: the best `top` into out.
+ * Returns the number of maps, or -1 when there are more than `limit`. */
+static long xor_brute(const Tile *t, const Geom *g, bool swap, int top,
+                      Cand *out, int *nout, long limit)
+{
+	Layout l = layout_base(t, L_XOR, swap);
+	int64_t es = tile_elem_bytes(t);
+	int gb = tile_granule(t) > g->bank_bytes ? tile_granule(t) : g->bank_bytes;
+	l.gran = (int)(gb / es);
+	int kc = l.scols / l.gran, window = g->banks * g->bank_bytes;
+	if (l.srows < 2 || kc < 2 || 2 * gb > window)
+		return 0;
+	int nb = log2floor_(l.srows - 1) + 1;
+	int cb = log2floor_(window / gb);
+	if (log2floor_(kc) < cb)
+		cb = log2floor_(kc);
+	if ((long)cb * nb > 30 || (1L << (cb * nb)) - 1 > limit)
+		return -1;
+	l.nx = nb;
+	long n = 0;
+	for (long code = 1; code < 1L << (cb * nb); code++) {
+		for (int b = 0; b < nb; b++)
+			l.x[b] = (uint32_t)(code >> (b * cb) & ((1 << cb) - 1));
+		const char *why;
+		assert_true(layout_legal(&l, t, 1 << 30, &why));
+		Cand c;
+		solve_cost(t, g, &l, &c);
+		n++;
+		int i = *nout;
+		if (i == top) {
+			if (solve_cmp(t, &c, &out[top - 1]) >= 0)
+				continue;
+			i--;
+		}
+		while (i > 0 && solve_cmp(t, &c, &out[i - 1]) < 0) {
+			out[i] = out[i - 1];
+			i--;
+		}
+		out[i] = c;
+		if (*nout < top)
+			++*nout;
+	}
+	return n;
+}
+
+/* The search over the xor family alone against xor_brute: the same
+ * ranking, map for map, and every map of the family searched. */
+static bool xor_agree(const Tile *t, const Geom *g, int top, long limit)
+{
+	Cand *want = calloc((size_t)top, sizeof *want);
+	int nwant = 0;
+	long maps = 0;
+	for (int sw = 0; sw < 2; sw++) {
+		if (sw && (!(t->allow & XF_SWAP) ||
+		           tile_granule(t) != tile_elem_bytes(t)))
+			continue;
+		long n = xor_brute(t, g, sw, top, want, &nwant, limit);
+		if (n < 0) {
+			free(want);
+			return false;
+		}
+		maps += n;
+	}
+	SolveOpts o = {.top = top, .families = 1u << L_XOR, .budget = 1 << 30};
+	Solution s;
+	solve_tile(t, g, &o, &s);
+	assert_int_equal(s.ntop, nwant);
+	for (int i = 0; i < nwant; i++) {
+		if (s.top[i].wave != want[i].wave ||
+		    !layout_same(&s.top[i].l, &want[i].l)) {
+			char a[160], b[160];
+			layout_describe(&s.top[i].l, t, a, sizeof a);
+			layout_describe(&want[i].l, t, b, sizeof b);
+			fail_msg("tile %s rank %d: search %s (%lld), every map %s (%lld)",
+			         t->name, i + 1, a, (long long)s.top[i].wave, b,
+			         (long long)want[i].wave);
+		}
+		assert_int_equal(s.top[i].arith, want[i].arith);
+		for (int j = 0; j < t->nacc; j++)
+			assert_int_equal(s.top[i].acc_wave[j], want[i].acc_wave[j]);
+	}
+	assert_false(s.budget_reached);
+	assert_true(s.xor_total == (SolveCount128)maps);
+	assert_true(s.xor_searched == s.xor_total);
+	solve_free(&s);
+	free(want);
+	return true;
+}
+
+/* Random small tiles whose xor family can be costed map by map: rows
+ * that are and are not powers of two, rows whose chunks leave a tail,
+ * several widths, broadcasts and masks, the other bank geometries. */
+static void test_xor_exhaustive_random(void **state)
+{
+	(void)state;
+	static const char *const dts[] = {"i8", "f16", "f32", "f64"};
+	static const int es[] = {1, 2, 4, 8};
+	static const Geom gs[] = {{32, 4, true}, {32, 4, true}, {16, 4, true},
+		{32, 8, true}, {8, 4, false}};
+	int done = 0, tails = 0, nonlinear = 0;
+	for (int it = 0; done < 48 && it < 4000; it++) {
+		const Geom *g = &gs[rnd() % 5];
+		int d = (int)(rnd() % 4);
+		int rows = 2 + (int)(rnd() % 15);
+		int vec = 1 << (rnd() % 3);
+		while (vec * es[d] > 16)
+			vec /= 2;
+		int chunk = vec * es[d] > g->bank_bytes ? vec * es[d] : g->bank_bytes;
+		int kc = 2 + (int)(rnd() % 11);
+		int cols = kc * chunk / es[d] + (rnd() % 3 == 0 ? vec : 0);
+		int a = 1 + (int)(rnd() % 7), b = (int)(rnd() % 5);
+		int ni = 1 + (int)(rnd() % 6);
+		char text[1024];
+		snprintf(text, sizeof text,
+		         "tile r { shape %d x %d; dtype %s; arch sm_90; allow %s;\n"
+		         "  access w: store vec %d along %s;\n"
+		         "  access x: load vec %d weight %d { for i in 0..%d;\n"
+		         "    row = (%d * lane + i) %% %d;\n"
+		         "    col = %d * ((%d * lane / %d + 3 * i) %% %d);\n"
+		         "    active = lane %% %d != 1; }\n"
+		         "}\n",
+		         rows, cols, dts[d], rnd() % 2 ? "swizzle swap" : "swizzle",
+		         vec, rnd() % 2 ? "row" : "col", vec, 1 + (int)(rnd() % 3), ni,
+		         a, rows, vec, b + 1, 1 + (int)(rnd() % 4), cols / vec,
+		         2 + (int)(rnd() % 5));
+		Run *r = run(text);
+		if (!r->ok) {
+			run_free(r);
+			continue;
+		}
+		const Tile *t = &r->unit.tiles[0];
+		geom = g;
+		if (xor_agree(t, g, 1 + (int)(rnd() % 4), 1 << 13)) {
+			done++;
+			int64_t rb = (int64_t)t->cols * es[d];
+			tails += t->cols % (chunk / es[d]) != 0 ||
+			         (kc & (kc - 1)) != 0;
+			nonlinear += rb % (g->banks * g->bank_bytes) != 0 &&
+			             (rb & (rb - 1)) != 0;
+		}
+		geom = &sim_geom_default;
+		run_free(r);
+	}
+	assert_int_equal(done, 48);
+	assert_true(tails >= 8);
+	assert_true(nonlinear >= 8);
+}
+
+/* Small instances of the kernels of specs/kernels.tile, whose xor
+ * families can be costed map by map. */
+static void test_xor_exhaustive_kernels(void **state)
+{
+	(void)state;
+	static const char *const specs[] = {
+		/* bitonic sort of 128 keys: 64 threads, steps j = 1 .. 64 */
+		"tile s { shape 4 x 32; dtype f32; arch sm_90;\n"
+		"  access j1: load weight 7 { for h in 0..2, w in 0..2;\n"
+		"    row = (2 * (32 * w + lane) + h) / 32; col = (2 * (32 * w + lane) + h) % 32; }\n"
+		"  access j4: load weight 5 { for h in 0..2, w in 0..2;\n"
+		"    row = ((32 * w + lane) >> 2 << 3 | (32 * w + lane) & 3 | h << 2) / 32;\n"
+		"    col = ((32 * w + lane) >> 2 << 3 | (32 * w + lane) & 3 | h << 2) % 32; }\n"
+		"  access j32: load weight 2 { for h in 0..2, w in 0..2;\n"
+		"    row = ((32 * w + lane) >> 5 << 6 | (32 * w + lane) & 31 | h << 5) / 32;\n"
+		"    col = ((32 * w + lane) >> 5 << 6 | (32 * w + lane) & 31 | h << 5) % 32; } }",
+		/* Blelloch scan of 128: levels 0-6 */
+		"tile b { shape 4 x 32; dtype f32; arch sm_90;\n"
+		"  access up: load { for l in 0..7, h in 0..2, w in 0..2;\n"
+		"    row = (((2 * (32 * w + lane) + 1 + h) << l) - 1) / 32;\n"
+		"    col = (((2 * (32 * w + lane) + 1 + h) << l) - 1) % 32;\n"
+		"    active = 32 * w + lane < 64 >> l; } }",
+		/* stride-2 convolution input, 1 x 8 outputs */
+		"tile c { shape 3 x 17; dtype f32; arch sm_90;\n"
+		"  access fill: store along row;\n"
+		"  access taps: load { for dy in 0..3, dx in 0..3;\n"
+		"    row = dy; col = 2 * (lane % 8) + dx; active = lane < 8; } }",
+		/* four-step FFT transpose, 8 x 8 complex */
+		"tile f { shape 8 x 16; dtype f32; arch sm_90;\n"
+		"  access write: store vec 2 { for k in 0..8; row = k; col = 2 * (lane % 8);\n"
+		"    active = lane < 8; }\n"
+		"  access read: load vec 2 { for n in 0..8; row = lane % 8; col = 2 * n;\n"
+		"    active = lane < 8; } }",
+		/* per-thread stacks, 8 threads of 8 entries */
+		"tile p { shape 8 x 8; dtype i32; arch sm_90;\n"
+		"  access push: store { for d in 0..8; row = lane % 8; col = d; active = lane < 8; }\n"
+		"  access apart: load { for d in 0..8; row = lane % 8; col = (d + lane / 2) % 8;\n"
+		"    active = lane < 8; } }",
+		/* cp.async fills and ldmatrix reads: rows of 64 bytes (banks
+		 * linear in the map), and of 48 bytes with a tail */
+		"tile g { shape 8 x 32; dtype f16; arch sm_90;\n"
+		"  access fill: cp.async vec 8 along col;\n"
+		"  access frag: ldmatrix.x4 { row = lane % 8; col = 8 * (lane / 8); } }",
+		"tile h { shape 16 x 24; dtype f16; arch sm_90;\n"
+		"  access fill: cp.async vec 8 along col;\n"
+		"  access frag: ldmatrix.x2 { for k in 0..2; row = 8 * k + lane % 8;\n"
+		"    col = 8 * (lane / 8); } }",
+		/* float4 columns and block diagonals */
+		"tile q { shape 8 x 32; dtype f32; arch sm_90;\n"
+		"  access fill: store vec 4 along row;\n"
+		"  access columns: load vec 4 { for c in 0..8; row = lane % 8; col = 4 * c;\n"
+		"    active = lane < 8; }\n"
+		"  access diagonals: load vec 4 { for c in 0..8; row = lane % 8;\n"
+		"    col = 4 * ((lane + c) % 8); active = lane < 8; } }",
+	};
+	for (size_t k = 0; k < sizeof specs / sizeof *specs; k++) {
+		Run *r = run(specs[k]);
+		assert_true(r->ok);
+		for (int top = 1; top <= 3; top += 2)
+			assert_true(xor_agree(&r->unit.tiles[0], geom, top, 1 << 13));
+		agree(&r->unit.tiles[0]);
+		run_free(r);
+	}
+}
+
+/* The budget: a search cut short keeps the best it found, says so, and
+ * does the same on every run; a larger budget never does worse; and the
+ * kernels' tiles need a small part of the default. */
+static void test_budget(void **state)
+{
+	(void)state;
+	Run *r = run_file("specs/kernels.tile");
+	for (int i = 0; i < r->unit.ntiles; i++) {
+		const Tile *t = &r->unit.tiles[i];
+		SolveOpts o = {.top = 1};
+		Solution full;
+		solve_tile(t, geom, &o, &full);
+		assert_false(full.budget_reached);
+		assert_true(full.work * 4 < full.work_budget);
+		assert_int_equal(full.work_budget, solve_default_budget(t));
+		/* every tile reaches its bound but one, whose maps were all
+		 * searched */
+		if (strcmp(t->name, "float4_col_diag") == 0) {
+			assert_int_equal(full.best.wave, 224);
+			assert_true(full.xor_searched == full.xor_total);
+		} else {
+			assert_int_equal(full.best.wave, full.aligned_bound);
+		}
+		int64_t last = -1;
+		for (int64_t b = 1; b < full.work * 2; b = b * 4 + 1) {
+			o.budget = b;
+			Solution s1, s2;
+			solve_tile(t, geom, &o, &s1);
+			solve_tile(t, geom, &o, &s2);
+			assert_true(s1.found);
+			assert_int_equal(s1.best.wave, s2.best.wave);
+			assert_int_equal(s1.work, s2.work);
+			assert_true(layout_same(&s1.best.l, &s2.best.l));
+			assert_int_equal(s1.budget_reached, b < full.work);
+			assert_int_equal(solve_unproven(&s1),
+			                 s1.budget_reached && s1.best.wave > s1.aligned_bound);
+			if (last >= 0)
+				assert_true(s1.best.wave <= last);
+			last = s1.best.wave;
+			if (!s1.budget_reached) {
+				assert_int_equal(s1.best.wave, full.best.wave);
+				assert_true(layout_same(&s1.best.l, &full.best.l));
+			}
+			solve_free(&s1);
+			solve_free(&s2);
+		}
+		solve_free(&full);
+	}
 	run_free(r);
 }
 
@@ -271,6 +546,12 @@ int main(void)
 		cmocka_unit_test(test_cpasync_duplicates),
 		cmocka_unit_test(test_tradeoff_overflow),
 		cmocka_unit_test(test_geometries),
+		cmocka_unit_test(test_xor_exhaustive_random),
+		cmocka_unit_test(test_xor_exhaustive_kernels),
+		cmocka_unit_test(test_budget),
 	};
+	/* BANKC_TEST=NAME runs the tests matching NAME only */
+	if (getenv("BANKC_TEST"))
+		cmocka_set_test_filter(getenv("BANKC_TEST"));
 	return cmocka_run_group_tests_name("solver", tests, NULL, NULL);
 }

@@ -1,0 +1,655 @@
+/* The xor tree's bound: what the masks chosen so far tell about a
+ * phase's cost.  Once the masks of some row bits are chosen, f is known on
+ * the rows made of those bits, and the words those rows hold have known
+ * banks; a phase's cost can only grow as more of its words get banks, so
+ * what is known bounds it from below.
+ *
+ * Where a word's bank is linear in f (the row's words a power of two or a
+ * multiple of the banks, no partial block), more is known: bank = b ^
+ * (f(r) << k), so words of rows that differ only in chosen bits differ in
+ * bank by a known xor, and their collisions are already decided, whatever
+ * the other masks; and a phase whose rows are all moved by xor with one t
+ * costs the same (every bank moves by f(t)), so phases are kept once per
+ * such translate (canonical: rows and banks xor their first word's),
+ * weights summed.  Elsewhere only the rows made of chosen bits count, and
+ * phases merge only when equal.
+ *
+ * Rows are relabelled so that the row bits are decided in order 0, 1, ...
+ * (vr): the groups of rows that agree on the undecided bits are then
+ * runs of a phase's words sorted by vr. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bankc.h"
+
+/* f of a row whose set bits are all decided. */
+static inline uint32_t f_of(const SolveXor *x, uint32_t r)
+{
+	return x->tlo[r & 255] ^ x->thi[(r >> 8) & 255];
+}
+
+void solve_xset(SolveXor *x, int d, uint32_t v)
+{
+	x->vx[d] = v;
+	x->l.x[x->sigma[d]] = v;
+	if (d < 8)
+		for (int j = 0; j < 1 << d; j++)
+			x->tlo[(1 << d) + j] = x->tlo[j] ^ v;
+	else
+		for (int j = 0; j < 1 << (d - 8); j++)
+			x->thi[(1 << (d - 8)) + j] = x->thi[j] ^ v;
+}
+
+/* ---- costs of what is known ------------------------------------------------ */
+
+/* Linear: the most words of one bank in a group, rows whose bits above
+ * d agree, banks under f on the bits below d. */
+static int linear_initial(const SolveXor *x, const SolveXPhase *p)
+{
+	int best = 0, cnt[64] = {0};
+	const SolveXItem *it = x->it + p->item;
+	for (int a = 0; a < p->nitem;) {
+		int b = a;
+		while (b < p->nitem && it[b].vr == it[a].vr)
+			b++;
+		for (int i = a; i < b; i++)
+			if (++cnt[it[i].bank] > best)
+				best = cnt[it[i].bank];
+		for (int i = a; i < b; i++)
+			cnt[it[i].bank] = 0;
+		a = b;
+	}
+	return best;
+}
+
+/* Linear: deciding x_d merges the groups at depth d pairwise (bit d clear
+ * and set); for each value v of x_d, out[v] is the phase's new bound. */
+static void linear_children(SolveXor *x, const SolveXPhase *p, int d, int nv, int v0,
+                            int *out)
+{
+	const SolveXItem *it = x->it + p->item;
+	uint32_t low = (1u << d) - 1;
+	int cnt[64] = {0}, bcnt[64] = {0}, blist[32];
+	for (int v = 0; v < nv; v++)
+		out[v] = p->cur;
+	for (int a = 0; a < p->nitem;) {
+		uint32_t grp = it[a].vr >> (d + 1);
+		int m = a, e = a;
+		while (e < p->nitem && it[e].vr >> (d + 1) == grp)
+			e++;
+		while (m < e && !(it[m].vr >> d & 1))
+			m++;
+		if (m > a && m < e) {
+			int nbl = 0;
+			for (int i = a; i < m; i++)
+				cnt[(it[i].bank ^ (f_of(x, it[i].vr & low) << x->k)) & x->bmask]++;
+			for (int i = m; i < e; i++) {
+				int b = (it[i].bank ^ (f_of(x, it[i].vr & low) << x->k)) &
+				        x->bmask;
+				if (!bcnt[b]++)
+					blist[nbl++] = b;
+			}
+			for (int v = 0; v < nv; v++) {
+				int y = (v0 + v) << x->k, best = out[v];
+				for (int q = 0; q < nbl; q++) {
+					int s = cnt[(blist[q] ^ y) & x->bmask] + bcnt[blist[q]];
+					if (s > best)
+						best = s;
+				}
+				out[v] = best;
+			}
+			x->ops += e - a + nv * nbl;
+			for (int i = a; i < m; i++)
+				cnt[(it[i].bank ^ (f_of(x, it[i].vr & low) << x->k)) & x->bmask] = 0;
+			for (int q = 0; q < nbl; q++)
+				bcnt[blist[q]] = 0;
+		}
+		a = e;
+	}
+}
+
+/* A small set of word (or segment) numbers, emptied in O(1). */
+typedef struct {
+	int64_t v[256];
+	uint32_t stamp[256], gen;
+} WordSet;
+
+static bool ws_add(WordSet *ws, int64_t w)
+{
+	unsigned h = (unsigned)(((uint64_t)w * 0x9E3779B97F4A7C15ull) >> 56);
+	for (;; h = (h + 1) & 255) {
+		if (ws->stamp[h] != ws->gen) {
+			ws->stamp[h] = ws->gen;
+			ws->v[h] = w;
+			return true;
+		}
+		if (ws->v[h] == w)
+			return false;
+	}
+}
+
+static bool ws_has(const WordSet *ws, int64_t w)
+{
+	unsigned h = (unsigned)(((uint64_t)w * 0x9E3779B97F4A7C15ull) >> 56);
+	for (;; h = (h + 1) & 255) {
+		if (ws->stamp[h] != ws->gen)
+			return false;
+		if (ws->v[h] == w)
+			return true;
+	}
+}
+
+static void ws_clear(WordSet *ws)
+{
+	if (++ws->gen == 0) {
+		memset(ws->stamp, 0, sizeof ws->stamp);
+		ws->gen = 1;
+	}
+}
+
+/* Generic: the words (segments for cp.async) of item i under mask value
+ * f for its row; returns their number. */
+static int item_words(const SolveXor *x, const SolveXPhase *p, const SolveXItem *it,
+                      uint32_t f, int64_t *w)
+{
+	int64_t c = it->c < x->tchunks ? (int64_t)(it->c ^ (int32_t)f) : it->c;
+	int64_t a = it->r * x->pb_row + c * x->gbytes + it->boff;
+	int64_t unit = p->cpasync ? 128 : x->se->g->bank_bytes;
+	int n = 0;
+	for (int64_t q = a / unit; q <= (a + it->bytes - 1) / unit; q++)
+		w[n++] = q;
+	return n;
+}
+
+/* Generic, rows of whole words (no word is in two rows), no cp.async:
+ * the items are the phase's distinct words, so the counts need no set. */
+static inline int word_bank(const SolveXor *x, const SolveXItem *it, uint32_t f)
+{
+	int64_t c = it->c < x->tchunks ? (int64_t)(it->c ^ (int32_t)f) : it->c;
+	return (int)((it->r * x->pw_row + c * x->gwords + it->boff) & x->bmask);
+}
+
+static void word_children(SolveXor *x, const SolveXPhase *p, int d, int nv, int v0,
+                          int *out)
+{
+	const SolveXItem *it = x->it + p->item;
+	int cnt[64] = {0}, base = 0, i = 0;
+	for (; i < p->nitem && it[i].vr < 1u << d; i++) {
+		int b = word_bank(x, &it[i], f_of(x, it[i].vr));
+		if (++cnt[b] > base)
+			base = cnt[b];
+	}
+	int first = i, last = i;
+	while (last < p->nitem && it[last].vr < 2u << d)
+		last++;
+	uint32_t low = (1u << d) - 1;
+	for (int v = 0; v < nv; v++) {
+		int add[64] = {0}, best = base;
+		for (i = first; i < last; i++) {
+			uint32_t f = f_of(x, it[i].vr & low) ^ (uint32_t)(v0 + v);
+			int b = word_bank(x, &it[i], f);
+			if (cnt[b] + ++add[b] > best)
+				best = cnt[b] + add[b];
+		}
+		out[v] = best > p->cur ? best : p->cur;
+	}
+	x->ops += (first + 1) + (int64_t)nv * (last - first + 1);
+}
+
+/* Generic: the rows below 2^d are known; deciding x_d adds those from
+ * 2^d to 2^(d+1) (f = f(row - 2^d) ^ v).  The known part's words are
+ * counted once, and each v adds its new rows' words that are not among
+ * them (rows whose bytes are not whole words share a word; rows share
+ * cp.async's segments): out[v] is the cost of the known part under v
+ * (distinct words per bank; segments for cp.async). */
+static void generic_children(SolveXor *x, const SolveXPhase *p, int d, int nv, int v0,
+                             int *out)
+{
+	static WordSet ws, wn;
+	if (p->byword) {
+		word_children(x, p, d, nv, v0, out);
+		return;
+	}
+	const SolveXItem *it = x->it + p->item;
+	int banks = x->se->g->banks;
+	int cnt[64] = {0}, base = 0, nold = 0, i = 0;
+	int64_t w[8];
+	ws_clear(&ws);
+	for (; i < p->nitem && it[i].vr < 1u << d; i++) {
+		int n = item_words(x, p, &it[i], f_of(x, it[i].vr), w);
+		for (int q = 0; q < n; q++)
+			if (ws_add(&ws, w[q])) {
+				nold++;
+				int b = (int)(w[q] % banks);
+				if (!p->cpasync && ++cnt[b] > base)
+					base = cnt[b];
+			}
+	}
+	if (p->cpasync)
+		base = nold;
+	int first = i, last = i;
+	while (last < p->nitem && it[last].vr < 2u << d)
+		last++;
+	uint32_t low = (1u << d) - 1;
+	for (int v = 0; v < nv; v++) {
+		int add[64] = {0}, best = base, nnew = 0;
+		ws_clear(&wn);
+		for (i = first; i < last; i++) {
+			uint32_t f = f_of(x, it[i].vr & low) ^ (uint32_t)(v0 + v);
+			int n = item_words(x, p, &it[i], f, w);
+			for (int q = 0; q < n; q++)
+				if (!ws_has(&ws, w[q]) && ws_add(&wn, w[q])) {
+					nnew++;
+					int b = (int)(w[q] % banks);
+					if (!p->cpasync && cnt[b] + ++add[b] > best)
+						best = cnt[b] + add[b];
+				}
+		}
+		if (p->cpasync)
+			best = base + nnew;
+		out[v] = best > p->cur ? best : p->cur;
+	}
+	x->ops += (first + 1) + (int64_t)nv * (last - first + 1);
+}
+
+/* The cost of the rows below 2^d, for the start. */
+static int generic_initial(SolveXor *x, const SolveXPhase *p)
+{
+	int out;
+	if (p->nitem == 0)
+		return 0;
+	/* with d = 0 and v = 0, the rows below 2: a lower bound; the rows
+	 * below 1 (row 0) is what is known */
+	const SolveXItem *it = x->it + p->item;
+	int banks = x->se->g->banks, cnt[64] = {0}, best = 0, n0 = 0;
+	static WordSet ws;
+	if (p->byword) {
+		for (int i = 0; i < p->nitem && it[i].vr == 0; i++) {
+			int b = word_bank(x, &it[i], 0);
+			if (++cnt[b] > best)
+				best = cnt[b];
+		}
+		return best;
+	}
+	int64_t w[8];
+	ws_clear(&ws);
+	for (int i = 0; i < p->nitem && it[i].vr == 0; i++) {
+		int n = item_words(x, p, &it[i], 0, w);
+		for (int q = 0; q < n; q++)
+			if (ws_add(&ws, w[q])) {
+				n0++;
+				int b = (int)(w[q] % banks);
+				if (++cnt[b] > best)
+					best = cnt[b];
+			}
+	}
+	out = p->cpasync ? n0 : best;
+	return out;
+}
+
+void solve_xchildren(SolveXor *x, SolveXPhase *p, int d, int nv, int v0, int *out)
+{
+	if (x->linear)
+		linear_children(x, p, d, nv, v0, out);
+	else
+		generic_children(x, p, d, nv, v0, out);
+}
+
+/* ---- the phases ------------------------------------------------------------ */
+
+static int log2floor(int64_t v)
+{
+	int k = 0;
+	while ((2LL << k) <= v)
+		k++;
+	return k;
+}
+
+static int cmp_item(const void *a, const void *b)
+{
+	const SolveXItem *p = a, *q = b;
+	if (p->vr != q->vr)
+		return p->vr < q->vr ? -1 : 1;
+	if (p->r != q->r)
+		return p->r < q->r ? -1 : 1;
+	if (p->c != q->c)
+		return p->c < q->c ? -1 : 1;
+	if (p->bank != q->bank)
+		return p->bank < q->bank ? -1 : 1;
+	if (p->boff != q->boff)
+		return p->boff < q->boff ? -1 : 1;
+	return (p->bytes > q->bytes) - (p->bytes < q->bytes);
+}
+
+static void sort_items(SolveXItem *it, int n)
+{
+	for (int i = 1; i < n; i++) {
+		SolveXItem v = it[i];
+		int j = i;
+		while (j > 0 && cmp_item(&it[j - 1], &v) > 0) {
+			it[j] = it[j - 1];
+			j--;
+		}
+		it[j] = v;
+	}
+}
+
+static uint64_t hash_items(const SolveXItem *it, int n, bool cp)
+{
+	uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n ^ (cp ? 1ull << 63 : 0);
+	for (int i = 0; i < n; i++) {
+		uint64_t v = (uint64_t)it[i].r << 40 ^ (uint64_t)(uint32_t)it[i].c << 8 ^
+		             (uint64_t)it[i].bank << 20 ^ it[i].boff ^
+		             (uint64_t)it[i].bytes << 58;
+		h = (h ^ v) * 0xBF58476D1CE4E5B9ull;
+		h ^= h >> 31;
+	}
+	return h;
+}
+
+static bool same_items(const SolveXItem *a, const SolveXItem *b, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (cmp_item(&a[i], &b[i]))
+			return false;
+	return true;
+}
+
+/* The order in which the row bits are decided.  Two words of a phase in
+ * rows r and r' (the same bank under row-major, most likely to collide)
+ * are set apart or not once every bit of r ^ r' is decided: the bits
+ * that decide the most weight of such pairs, soonest, go first, so that
+ * the bound rises near the root.  Any order is exact; this one is fast. */
+typedef struct {
+	uint32_t dr;
+	int64_t w;
+} Pair;
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const Pair *p = a, *q = b;
+	if (p->w != q->w)
+		return p->w > q->w ? -1 : 1;
+	return (p->dr > q->dr) - (p->dr < q->dr);
+}
+
+static void order_bits(SolveXor *x)
+{
+	int nb = x->nb;
+	int64_t *wd = calloc((size_t)1 << nb, sizeof *wd);
+	if (!wd) {
+		fputs("bankc: out of memory\n", stderr);
+		abort();
+	}
+	int64_t pairs = 0;
+	for (int p = 0; p < x->nph && pairs < 1 << 20; p++) {
+		const SolveXPhase *ph = &x->ph[p];
+		const SolveXItem *it = x->it + ph->item;
+		for (int i = 0; i < ph->nitem; i++)
+			for (int j = i + 1; j < ph->nitem; j++) {
+				uint32_t dr = it[i].r ^ it[j].r;
+				if (dr)
+					wd[dr] += ph->weight * (it[i].bank == it[j].bank ? 4 : 1);
+			}
+		pairs += (int64_t)ph->nitem * ph->nitem;
+	}
+	/* the row differences that weigh most, at most a few thousand */
+	Pair *pl = malloc(((size_t)1 << nb) * sizeof *pl);
+	if (!pl) {
+		fputs("bankc: out of memory\n", stderr);
+		abort();
+	}
+	int np = 0;
+	for (uint32_t dr = 1; dr < 1u << nb; dr++)
+		if (wd[dr])
+			pl[np++] = (Pair){dr, wd[dr]};
+	free(wd);
+	if (np > 4096) {
+		qsort(pl, (size_t)np, sizeof *pl, cmp_pair);
+		np = 4096;
+	}
+	x->ops += pairs + ((int64_t)1 << nb) + (int64_t)nb * nb * np;
+	uint32_t done = 0;
+	for (int d = 0; d < nb; d++) {
+		int best = -1;
+		int64_t bc = -1, bp = -1;
+		for (int b = 0; b < nb; b++) {
+			if (done >> b & 1)
+				continue;
+			uint32_t with = done | 1u << b;
+			int64_t complete = 0, part = 0;
+			for (int q = 0; q < np; q++) {
+				if (!(pl[q].dr >> b & 1))
+					continue;
+				if (!(pl[q].dr & ~with))
+					complete += pl[q].w;
+				else
+					part += pl[q].w;
+			}
+			if (complete > bc || (complete == bc && part > bp))
+				best = b, bc = complete, bp = part;
+		}
+		x->sigma[d] = best;
+		done |= 1u << best;
+	}
+	free(pl);
+}
+
+/* Every phase of every instruction class as its words (linear) or lanes
+ * (generic), merged; what cannot take part (cp.async whose segments the
+ * maps cannot change, phases past the cap) is a constant of the bound. */
+bool solve_xphases(SolveXor *x)
+{
+	SolveSearch *se = x->se;
+	const Tile *t = x->t;
+	const Geom *g = se->g;
+	bool swap = x->l.swap;
+	int64_t es = tile_elem_bytes(t);
+	int cap = 16;
+	while (cap < 2 * SOLVE_XOR_PHASES)
+		cap *= 2;
+	int *slot = malloc((size_t)cap * sizeof *slot);
+	x->ph = malloc(SOLVE_XOR_PHASES * sizeof *x->ph);
+	int itcap = 1024;
+	x->it = malloc((size_t)itcap * sizeof *x->it);
+	if (!slot || !x->ph || !x->it) {
+		fputs("bankc: out of memory\n", stderr);
+		abort();
+	}
+	memset(slot, 0xff, (size_t)cap * sizeof *slot);
+	x->nph = 0;
+	int nit = 0;
+	int64_t pw = x->pb_row / g->bank_bytes;
+	for (int k = 0; k < se->exact.n; k++) {
+		const SolveClass *cl = &se->exact.c[k];
+		const Access *a = &t->acc[cl->acc];
+		int bytes = (int)(a->vec * es);
+		bool cp = a->op.kind == OP_CPASYNC;
+		if (!solve_spend(se, 2)) {
+			free(slot);
+			return false;
+		}
+		for (int q = 0; q < cl->nph; q++) {
+			const SolvePhase *sp = &se->exact.ph[cl->ph + q];
+			uint32_t lanes = sp->lanes;
+			if (!lanes)
+				continue;
+			int pbound = sp->bound;
+			/* cp.async in the linear case: blocks of at most 128 bytes
+			 * stay in their segment, so the cost is row-major's */
+			if ((cp && x->linear) || x->nph == SOLVE_XOR_PHASES) {
+				bool same = cp && x->span * x->gbytes <= 128;
+				x->lb += cl->weight * (same ? sp->cost : pbound);
+				continue;
+			}
+			SolveXItem tmp[WARP * 4];
+			int n = 0;
+			/* rows of whole words: the distinct words stand for the lanes */
+			bool byword = !x->linear && !cp && x->pb_row % g->bank_bytes == 0;
+			for (int ln = 0; ln < WARP; ln++) {
+				if (!(lanes >> ln & 1))
+					continue;
+				int64_t sr = swap ? cl->in->lane[ln].col : cl->in->lane[ln].row;
+				int64_t sc = swap ? cl->in->lane[ln].row : cl->in->lane[ln].col;
+				int32_t c = (int32_t)(sc / x->l.gran);
+				int boff = (int)(sc % x->l.gran * es);
+				if (!x->linear && !byword) {
+					tmp[n++] = (SolveXItem){.r = (uint32_t)sr, .vr = (uint32_t)sr, .c = c,
+					                  .boff = (uint8_t)boff,
+					                  .bytes = (uint8_t)bytes};
+					continue;
+				}
+				int64_t rowbank = sr * pw;
+				for (int wo = boff / g->bank_bytes;
+				     wo <= (boff + bytes - 1) / g->bank_bytes; wo++) {
+					SolveXItem w = {.r = (uint32_t)sr, .vr = (uint32_t)sr, .c = c,
+					          .bank = (uint16_t)((rowbank ^ ((int64_t)c << x->k | wo)) &
+					                             x->bmask),
+					          .boff = (uint8_t)wo};
+					int j;
+					for (j = 0; j < n && (tmp[j].r != w.r || tmp[j].c != w.c ||
+					                      tmp[j].boff != w.boff); j++)
+						;
+					if (j == n)
+						tmp[n++] = w;
+				}
+			}
+			if (x->linear) {
+				/* canonical: rows and banks xor the first word's; the
+				 * words' identity is no longer needed */
+				uint32_t r0 = tmp[0].r;
+				int b0 = tmp[0].bank;
+				for (int i = 0; i < n; i++) {
+					tmp[i].r ^= r0;
+					tmp[i].vr = tmp[i].r;
+					tmp[i].bank = (uint16_t)(tmp[i].bank ^ b0);
+					tmp[i].c = 0;
+					tmp[i].boff = 0;
+				}
+			} else if (!byword) {
+				/* lanes on the same element are one */
+				sort_items(tmp, n);
+				int m = 0;
+				for (int i = 0; i < n; i++)
+					if (!m || cmp_item(&tmp[i], &tmp[m - 1]))
+						tmp[m++] = tmp[i];
+				n = m;
+			}
+			sort_items(tmp, n);
+			uint64_t h = hash_items(tmp, n, cp);
+			int s = (int)(h & (uint64_t)(cap - 1)), p;
+			for (;; s = (s + 1) & (cap - 1)) {
+				p = slot[s];
+				if (p < 0 || (x->ph[p].nitem == n && x->ph[p].cpasync == cp &&
+				              x->ph[p].byword == byword &&
+				              same_items(x->it + x->ph[p].item, tmp, n)))
+					break;
+			}
+			if (p < 0) {
+				p = slot[s] = x->nph++;
+				if (nit + n > itcap) {
+					itcap = 2 * itcap + n;
+					x->it = realloc(x->it, (size_t)itcap * sizeof *x->it);
+					if (!x->it) {
+						fputs("bankc: out of memory\n", stderr);
+						abort();
+					}
+				}
+				memcpy(x->it + nit, tmp, (size_t)n * sizeof *tmp);
+				x->ph[p] = (SolveXPhase){.item = nit, .nitem = n, .cpasync = cp,
+				                    .byword = byword};
+				nit += n;
+			}
+			x->ph[p].weight += cl->weight;
+			if (pbound > x->ph[p].pb)
+				x->ph[p].pb = pbound;
+		}
+	}
+	free(slot);
+	order_bits(x);
+	/* what is known before any mask, and at which depths more is */
+	for (int p = 0; p < x->nph; p++) {
+		SolveXPhase *ph = &x->ph[p];
+		SolveXItem *it = x->it + ph->item;
+		for (int i = 0; i < ph->nitem; i++) {
+			uint32_t v = 0;
+			for (int d = 0; d < x->nb; d++)
+				v |= (it[i].r >> x->sigma[d] & 1) << d;
+			it[i].vr = v;
+		}
+		sort_items(it, ph->nitem);
+		ph->cur = x->linear ? linear_initial(x, ph) : generic_initial(x, ph);
+		for (int i = 0; i < ph->nitem; i++) {
+			/* generic: row i becomes known at the depth of its top bit;
+			 * linear: two groups merge at the top bit where neighbouring
+			 * rows (sorted) differ */
+			uint32_t v = x->linear ? (i + 1 < ph->nitem ? it[i].vr ^ it[i + 1].vr : 0)
+			                       : it[i].vr;
+			if (v)
+				ph->active |= 1u << log2floor(v);
+		}
+		int64_t best = ph->pb > ph->cur ? ph->pb : ph->cur;
+		x->lb += ph->weight * best;
+	}
+	for (int d = 0; d < x->nb; d++) {
+		x->act[d] = malloc((size_t)(x->nph ? x->nph : 1) * sizeof(int));
+		x->saved[d] = malloc((size_t)(x->nph ? x->nph : 1) * sizeof(int));
+		if (!x->act[d] || !x->saved[d]) {
+			fputs("bankc: out of memory\n", stderr);
+			abort();
+		}
+		x->nact[d] = 0;
+		for (int p = 0; p < x->nph; p++)
+			if (x->ph[p].active >> d & 1)
+				x->act[d][x->nact[d]++] = p;
+	}
+	return true;
+}
+
+/* Row bits whose mask cannot be 0 in any map that enters the ranking:
+ * with x_b = 0 rows r and r ^ 2^b share f, and their words alone (in
+ * the heaviest phases, as far as a fixed effort goes) already raise the
+ * bound past the ranking's last.  Linear case only. */
+uint32_t solve_xforced(SolveXor *x)
+{
+	const Solution *s = x->se->s;
+	if (!x->linear || x->noprune || s->ntop < x->se->o->top)
+		return 0;
+	int64_t limit = s->top[s->ntop - 1].wave;
+	uint32_t forced = 0;
+	int cnt[64] = {0};
+	for (int b = 0; b < x->nb; b++) {
+		int64_t lb = x->lb, ops = 0;
+		for (int p = 0; p < x->nph && ops < 1 << 16 && lb <= limit; p++) {
+			const SolveXPhase *ph = &x->ph[p];
+			const SolveXItem *it = x->it + ph->item;
+			int best = ph->cur;
+			for (int i = 0; i < ph->nitem; i++) {
+				int m = 0;
+				uint32_t key = it[i].r & ~(1u << b);
+				for (int j = 0; j < ph->nitem; j++)
+					m += (it[j].r & ~(1u << b)) == key && it[j].bank == it[i].bank;
+				if (m > best)
+					best = m;
+			}
+			ops += ph->nitem * ph->nitem;
+			int was = ph->pb > ph->cur ? ph->pb : ph->cur;
+			lb += ph->weight * ((best > ph->pb ? best : ph->pb) - was);
+		}
+		(void)cnt;
+		if (lb > limit)
+			forced |= 1u << b;
+		x->ops += ops;
+	}
+	return forced;
+}
+
+void solve_xfree(SolveXor *x)
+{
+	free(x->ph);
+	free(x->it);
+	for (int d = 0; d < x->nb; d++) {
+		free(x->act[d]);
+		free(x->saved[d]);
+	}
+}

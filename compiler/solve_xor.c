@@ -1,0 +1,379 @@
+/* The xor family: chunk' = chunk ^ f(r) on the stored row r's chunks of
+ * g = max(granule, bank width) bytes, f GF(2)-linear from the row's bits
+ * into the chunk bits that pick banks: f(r) = x_0 r_0 ^ x_1 r_1 ^ ...,
+ * every x_i below the span (the power of two above them all, at most the
+ * bank window's chunks and the row's).  The chunks of the row's whole
+ * span-blocks move, within their block; any after them keep their place.
+ *
+ * There are (span)^(row bits) maps, far too many to cost one by one, so
+ * the search is a branch and bound over the masks, one row bit after
+ * another (in the order solve_xbound.c picks): what is known once some
+ * masks are chosen bounds every map that shares them from below.
+ * Children are tried best bound first; a subtree is cut when its bound,
+ * the least arithmetic of its maps and the first of them in the canonical
+ * order (the masks, x_0 first) cannot enter the ranking.  Each leaf the
+ * bound lets through is costed by the simulator itself, so the answer
+ * rests on the simulator and on the bound being a lower bound (the tests
+ * check both against costing every map of small tiles).  The tree counts
+ * the maps it decides, pruned or costed, for the report. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bankc.h"
+
+static int log2floor(int64_t v)
+{
+	int k = 0;
+	while ((2LL << k) <= v)
+		k++;
+	return k;
+}
+
+/* ---- the tree ---------------------------------------------------------------- */
+
+static SolveCount128 pow128(int base, int e)
+{
+	SolveCount128 v = 1;
+	while (e-- > 0)
+		v *= (SolveCount128)base;
+	return v;
+}
+
+/* Maps of this run whose masks begin with x_0 .. x_{len-1}. */
+static SolveCount128 subtree(const SolveXor *x, int len)
+{
+	uint32_t all = 0;
+	for (int i = 0; i < len; i++)
+		all |= x->vx[i];
+	int rest = x->nb - len;
+	SolveCount128 n = pow128(x->span, rest);
+	if (x->top)
+		return all & (uint32_t)x->top ? n : n - pow128(x->span / 2, rest);
+	return all ? n : n - 1;
+}
+
+/* The least arithmetic of the maps that agree with l on the decided row
+ * bits and have a nonzero mask on every bit of `forced`: 3 if one of
+ * them could be a shift and mask (a run of at most cb masks, x[a+i] =
+ * x[a] << i) or has one nonzero mask; else 1 + 2 per nonzero mask. */
+static int least_arith(const Layout *l, uint32_t decided, uint32_t forced,
+                       int cb)
+{
+	int nnz = 0, lo = -1, hi = -1, sh = 0;
+	bool shift = true;
+	for (int i = 0; i < l->nx; i++) {
+		bool on = (decided >> i & 1) ? l->x[i] != 0 : (forced >> i & 1);
+		if (!on)
+			continue;
+		nnz++;
+		if (lo < 0)
+			lo = i;
+		hi = i;
+		if (!(decided >> i & 1))
+			continue;
+		int e = 0;
+		while ((1u << e) < l->x[i])
+			e++;
+		if (l->x[i] & (l->x[i] - 1))
+			shift = false;
+		else if (sh != 0 && e - i + 64 != sh)
+			shift = false;
+		sh = e - i + 64;
+	}
+	for (int i = lo + 1; shift && i < hi; i++)
+		if ((decided >> i & 1) && !l->x[i])
+			shift = false;      /* a run has no zero inside */
+	if (hi - lo + 1 > cb)
+		shift = false;
+	if (shift || nnz < 2)
+		return 3;
+	return 1 + 2 * nnz;
+}
+
+/* A candidate standing for every map with this prefix: the bound, the
+ * least arithmetic of such maps, the first of them in the order. */
+static bool subtree_can_enter(const SolveXor *x, int len, int64_t lb)
+{
+	if (x->noprune)
+		return true;
+	Cand probe = {0};
+	probe.l = x->l;
+	uint32_t decided = 0;
+	for (int i = 0; i < len; i++)
+		decided |= 1u << x->sigma[i];
+	for (int i = len; i < x->nb; i++)
+		probe.l.x[x->sigma[i]] = 0;
+	probe.bytes = x->se->base_bytes;
+	int cb = 0;
+	while ((1 << cb) < x->span)
+		cb++;
+	probe.arith = least_arith(&probe.l, decided, x->forced, cb) + x->tail;
+	probe.order = solve_order(&probe.l);
+	return solve_ranks(x->se, &probe, lb);
+}
+
+static void leaf(SolveXor *x)
+{
+	SolveSearch *se = x->se;
+	uint32_t all = 0;
+	for (int i = 0; i < x->nb; i++)
+		all |= x->l.x[i];
+	if (!all || (x->top && !(all & (uint32_t)x->top)))
+		return;                 /* not a map of this run */
+	if (x->dive) {
+		/* costed once, here; the full search counts it among the seeds */
+		Cand c;
+		if (se->nseeds == SOLVE_MAX_SEEDS || solve_is_seed(se, &x->l) ||
+		    !subtree_can_enter(x, x->nb, x->lb))
+			return;
+		bool full = solve_evaluate(se, &x->l, &se->exact, &c);
+		if (full) {
+			se->s->evaluated++;
+			solve_keep(se, &c);
+		} else if (se->stopped) {
+			return;
+		} else {
+			se->s->cut++;
+		}
+		se->seeds[se->nseeds] = x->l;
+		if (full)
+			solve_seed_costed(se, se->nseeds, &c);
+		se->nseeds++;
+		return;
+	}
+	if (solve_is_seed(se, &x->l) || !subtree_can_enter(x, x->nb, x->lb)) {
+		se->s->xor_searched++;
+		return;
+	}
+	const char *why;
+	if (!layout_legal(&x->l, x->t, se->s->budget, &why)) {
+		se->s->illegal++;
+		se->s->xor_searched++;
+		return;
+	}
+	Cand c;
+	if (solve_evaluate(se, &x->l, &se->exact, &c)) {
+		se->s->evaluated++;
+		se->s->xor_searched++;
+		solve_keep(se, &c);
+		/* a stricter ranking may force more masks (a few times a run) */
+		if (x->reforce < 8) {
+			x->reforce++;
+			x->forced = solve_xforced(x);
+		}
+	} else if (!se->stopped) {
+		se->s->cut++;
+		se->s->xor_searched++;
+	}
+}
+
+static bool spend_ops(SolveXor *x)
+{
+	int64_t units = 1 + (x->ops >> 5);
+	x->ops &= 31;
+	return solve_spend(x->se, units);
+}
+
+static void dfs(SolveXor *x, int d)
+{
+	if (x->se->stopped)
+		return;
+	if (d == x->nb) {
+		leaf(x);
+		return;
+	}
+	int nv = x->span;
+	int64_t lbv[64];
+	int order[64], out[64];
+	for (int v = 0; v < nv; v++)
+		lbv[v] = x->lb;
+	for (int q = 0; q < x->nact[d]; q++) {
+		SolveXPhase *p = &x->ph[x->act[d][q]];
+		solve_xchildren(x, p, d, nv, 0, out);
+		int64_t was = p->pb > p->cur ? p->pb : p->cur;
+		for (int v = 0; v < nv; v++)
+			lbv[v] += p->weight * ((out[v] > p->pb ? out[v] : p->pb) - was);
+		if (x->ops >= 1 << 10 && !spend_ops(x))
+			return;
+	}
+	if (!spend_ops(x))
+		return;
+	/* best bound first, then the canonical order */
+	for (int v = 0; v < nv; v++) {
+		int j = v;
+		while (j > 0 && lbv[order[j - 1]] > lbv[v]) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = v;
+	}
+	int64_t lb = x->lb;
+	for (int q = 0; q < (x->dive ? 1 : nv) && !x->se->stopped; q++) {
+		int v = order[q];
+		solve_xset(x, d, (uint32_t)v);
+		if (!subtree_can_enter(x, d + 1, lbv[v])) {
+			if (!x->dive)
+				x->se->s->xor_searched += subtree(x, d + 1);
+			continue;
+		}
+		/* descend: the phases active here take their bound for v */
+		for (int i = 0; i < x->nact[d]; i++) {
+			SolveXPhase *p = &x->ph[x->act[d][i]];
+			x->saved[d][i] = p->cur;
+			solve_xchildren(x, p, d, 1, v, out);
+			solve_xset(x, d, (uint32_t)v);
+			p->cur = out[0];
+		}
+		x->lb = lbv[v];
+		dfs(x, d + 1);
+		x->lb = lb;
+		for (int i = 0; i < x->nact[d]; i++)
+			x->ph[x->act[d][i]].cur = x->saved[d][i];
+	}
+	solve_xset(x, d, 0);
+}
+
+/* One run of the tree: maps below `span`, each having bit `top` in some
+ * mask when top is not 0. */
+static void run(SolveSearch *se, bool swap, int span, int top, bool noprune,
+                bool dive)
+{
+	/* the dive's run, kept for the full search of the same run */
+	SolveXor *x = se->xcache[swap];
+	if (x && x->span == span && x->top == top) {
+		x->noprune = noprune;
+		x->dive = dive;
+		x->forced = solve_xforced(x);
+		x->reforce = 0;
+		if (!noprune && !subtree_can_enter(x, 0, x->lb)) {
+			if (!dive)
+				se->s->xor_searched += subtree(x, 0);
+		} else {
+			dfs(x, 0);
+		}
+		return;
+	}
+	x = calloc(1, sizeof *x);
+	if (!x) {
+		fputs("bankc: out of memory\n", stderr);
+		abort();
+	}
+	const Tile *t = se->t;
+	const Geom *g = se->g;
+	int64_t es = tile_elem_bytes(t);
+	x->se = se;
+	x->t = t;
+	x->noprune = noprune;
+	x->dive = dive;
+	x->l = layout_base(t, L_XOR, swap);
+	int gb = tile_granule(t) > g->bank_bytes ? tile_granule(t) : g->bank_bytes;
+	x->l.gran = (int)(gb / es);
+	x->gbytes = gb;
+	x->nb = x->l.nx = log2floor(x->l.srows - 1) + (x->l.srows > 1);
+	x->span = span;
+	x->top = top;
+	int kc = x->l.scols / x->l.gran;
+	x->tchunks = kc / span * span;
+	x->tail = x->tchunks * x->l.gran < x->l.scols;
+	x->pb_row = (int64_t)x->l.scols * es;
+	x->pw_row = x->pb_row / g->bank_bytes;
+	x->gwords = gb / g->bank_bytes;
+	x->bmask = g->banks - 1;
+	int64_t pw = x->pb_row / g->bank_bytes;
+	x->linear = !x->tail && x->pb_row % g->bank_bytes == 0 &&
+	            (pw % g->banks == 0 || (pw & (pw - 1)) == 0);
+	x->k = log2floor(gb / g->bank_bytes);
+	/* the family's first map in the order, with the least arithmetic:
+	 * if even that cannot enter, nothing here can */
+	SolveCount128 all = pow128(span, x->nb) -
+	                    (top ? pow128(span / 2, x->nb) : 1);
+	if (!noprune && !subtree_can_enter(x, 0, se->s->aligned_bound)) {
+		if (!dive)
+			se->s->xor_searched += all;
+		free(x);
+		return;
+	}
+	if (solve_xphases(x)) {
+		x->forced = solve_xforced(x);
+		if (!noprune && !subtree_can_enter(x, 0, x->lb)) {
+			if (!dive)
+				se->s->xor_searched += all;
+		} else {
+			dfs(x, 0);
+		}
+		if (dive && !se->stopped && !se->xcache[swap]) {
+			se->xcache[swap] = x;
+			return;
+		}
+	}
+	solve_xfree(x);
+	free(x);
+}
+
+void solve_xor_done(SolveSearch *se)
+{
+	for (int sw = 0; sw < 2; sw++)
+		if (se->xcache[sw]) {
+			solve_xfree(se->xcache[sw]);
+			free(se->xcache[sw]);
+			se->xcache[sw] = NULL;
+		}
+}
+
+/* The family's runs: spans that divide the row's chunks make one (their
+ * maps move every chunk), each larger span its own (the tail stays).
+ * Returns the number of runs, 0 when the family is empty. */
+static int runs(const SolveSearch *se, bool swap, int *c0, int *cmax, int *nb,
+                SolveCount128 *total)
+{
+	const Tile *t = se->t;
+	const Geom *g = se->g;
+	Layout l = layout_base(t, L_XOR, swap);
+	int64_t es = tile_elem_bytes(t);
+	int gb = tile_granule(t) > g->bank_bytes ? tile_granule(t) : g->bank_bytes;
+	int kc = (int)(l.scols * es / gb);
+	int window = g->banks * g->bank_bytes;
+	if (l.srows < 2 || kc < 2 || gb * 2 > window)
+		return 0;
+	*nb = log2floor(l.srows - 1) + 1;
+	if (*nb > MAX_XOR_BITS)
+		return 0;
+	int crow = log2floor(kc);
+	*cmax = log2floor(window / gb);
+	if (crow < *cmax)
+		*cmax = crow;
+	*c0 = 0;
+	while (*c0 < *cmax && kc % (2 << *c0) == 0)
+		++*c0;
+	*total = 0;
+	for (int c = 1; c <= *cmax; c++)
+		*total += pow128(1 << c, *nb) - pow128(1 << (c - 1), *nb);
+	return (*c0 > 0) + (*cmax - *c0);
+}
+
+void solve_xor(SolveSearch *se, bool swap)
+{
+	int c0, cmax, nb;
+	SolveCount128 total;
+	if (!runs(se, swap, &c0, &cmax, &nb, &total))
+		return;
+	se->s->xor_bits = nb;
+	se->s->xor_total += total;
+	bool noprune = se->o->exhaustive && total <= SOLVE_XOR_ENUM;
+	if (c0 > 0)
+		run(se, swap, 1 << c0, 0, noprune, false);
+	for (int c = c0 + 1; c <= cmax && !se->stopped; c++)
+		run(se, swap, 1 << c, 1 << (c - 1), noprune, false);
+}
+
+void solve_xor_dive(SolveSearch *se, bool swap)
+{
+	int c0, cmax, nb;
+	SolveCount128 total;
+	if (se->o->exhaustive || !runs(se, swap, &c0, &cmax, &nb, &total))
+		return;
+	if (c0 > 0)
+		run(se, swap, 1 << c0, 0, false, true);
+	else
+		run(se, swap, 1 << cmax, 1 << (cmax - 1), false, true);
+}
