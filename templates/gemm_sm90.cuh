@@ -47,41 +47,10 @@
 #include "hgw_c128.cuh"
 #include "hgw_c256.cuh"
 
-// bankc before multi-box TMA layouts lays a `tma yes` tile wider than one
-// swizzle span out row-major (no TMA box can read it).  Until the headers
-// come from a bankc that has them, these blocks give the layout it will
-// choose for the stmatrix access (each box of 64 columns in the 128-byte
-// swizzle: the access's lower bound) under the names it will use; the
-// host check below compares NAME_IDX with the box formula, so a header
-// that disagrees stops the program before any timing.
-#ifndef HGW_C256_TMA_BOXES
-#define HGW_C256_LAYOUT_FALLBACK 1
-#undef HGW_C256_TMA_SWIZZLE
-#undef HGW_C256_IDX
-#define HGW_C256_TMA_SWIZZLE CU_TENSOR_MAP_SWIZZLE_128B
-#define HGW_C256_TMA_BOX_ROWS HGW_C256_ROWS
-#define HGW_C256_TMA_BOX_COLS (128 / HGW_C256_ELEM_BYTES)
-#define HGW_C256_TMA_BOXES (HGW_C256_COLS / HGW_C256_TMA_BOX_COLS)
-#define HGW_C256_TMA_BOX_BYTES (HGW_C256_ROWS * 128)
-#define HGW_C256_IDX(r, c)                                                                                  \
-	tma_box_idx(CU_TENSOR_MAP_SWIZZLE_128B, HGW_C256_TMA_BOX_COLS, HGW_C256_TMA_BOX_BYTES, HGW_C256_ELEM_BYTES, \
-		    (r), (c))
-#endif
-#ifndef HGW_C128_TMA_BOXES
-#define HGW_C128_LAYOUT_FALLBACK 1
-#undef HGW_C128_TMA_SWIZZLE
-#undef HGW_C128_IDX
-#define HGW_C128_TMA_SWIZZLE CU_TENSOR_MAP_SWIZZLE_128B
-#define HGW_C128_TMA_BOX_ROWS HGW_C128_ROWS
-#define HGW_C128_TMA_BOX_COLS (128 / HGW_C128_ELEM_BYTES)
-#define HGW_C128_TMA_BOXES (HGW_C128_COLS / HGW_C128_TMA_BOX_COLS)
-#define HGW_C128_TMA_BOX_BYTES (HGW_C128_ROWS * 128)
-#define HGW_C128_IDX(r, c)                                                                                  \
-	tma_box_idx(CU_TENSOR_MAP_SWIZZLE_128B, HGW_C128_TMA_BOX_COLS, HGW_C128_TMA_BOX_BYTES, HGW_C128_ELEM_BYTES, \
-		    (r), (c))
-#endif
-
-// Element offset of (r, c) in a tile of column boxes: box c / box_cols at
+// Element offset of (r, c) in a tile of column boxes, as the generated
+// NAME_TMA_BOX_* describe them and the kernel's TMA stores read them: the
+// host compares NAME_IDX with it over the whole tile before any timing,
+// so the kernel cannot silently diverge from the header.  Box c / box_cols at
 // byte (c / box_cols) * box_bytes, each box row-major with rows of
 // box_cols elements, in the TMA engine's swizzle `mode`: the 16-byte chunk
 // index (byte offset bits 4-6) XOR bits 7-9, 3, 2 or 1 of them for the

@@ -242,10 +242,6 @@ int main(int argc, char **argv)
 		return profile_once(args, first::hgemm_wgmma<1>);
 	}
 	bench::print_device();
-#ifdef HGW_C128_LAYOUT_FALLBACK
-	std::printf("note: hgw_c128.cuh and hgw_c256.cuh predate multi-box TMA layouts; their box layout is the one this "
-		    "program defines (gemm_sm90.cuh)\n");
-#endif
 	bench::Table table(args.csv);
 	Ctx x{table, nullptr, args.explore};
 	CUBLAS_CHECK(cublasCreate(&x.blas));
