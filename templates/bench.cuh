@@ -10,6 +10,7 @@
 #include <cstring>
 #include <ctime>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <cublas_v2.h>
@@ -96,6 +97,64 @@ template <class F> double median_ms(F &&f, int samples = 21)
 	CUDA_CHECK(cudaEventDestroy(b));
 	std::sort(t.begin(), t.end());
 	return t[t.size() / 2];
+}
+
+// Host work split over the machine's cores: f(t, nt) for t < nt.
+template <class F> void parallel(F &&f)
+{
+	const int nt = static_cast<int>(std::max(1u, std::min(32u, std::thread::hardware_concurrency())));
+	std::vector<std::thread> th;
+	for (int t = 0; t < nt; t++)
+		th.emplace_back([&f, t, nt] { f(t, nt); });
+	for (auto &x : th)
+		x.join();
+}
+
+// A result against its reference.  rel is ||x - r|| / ||r|| (NaN if any
+// element is NaN); off counts the elements with |x - r| > tol (|r| + rms),
+// rms the root mean square of r, and first is the lowest such index.  A
+// K-long dot product rounds in proportion to the size of its terms, which
+// the matrix's rms measures, not to its own value, which may be near 0:
+// the floor is rms, not a constant.  A wrong or unwritten element is off by
+// about rms or more (NaN always counts as off).
+struct Diff {
+	double rel = 0, rms = 0;
+	size_t off = 0, first = 0;
+	bool ok(double max_rel) const { return rel < max_rel && off == 0; }
+};
+
+template <class T, class F> Diff compare(const std::vector<T> &x, const std::vector<T> &r, double tol, F &&to_double)
+{
+	const size_t n = r.size();
+	std::vector<double> num(32, 0), den(32, 0);
+	std::vector<size_t> off(32, 0), first(32, SIZE_MAX);
+	parallel([&](int t, int nt) {
+		for (size_t i = n * t / nt; i < n * (t + 1) / nt; i++)
+			den[t] += to_double(r[i]) * to_double(r[i]);
+	});
+	double sum_r2 = 0, sum_d2 = 0;
+	for (double d : den)
+		sum_r2 += d;
+	const double rms = std::sqrt(sum_r2 / static_cast<double>(n));
+	parallel([&](int t, int nt) {
+		for (size_t i = n * t / nt; i < n * (t + 1) / nt; i++) {
+			const double b = to_double(r[i]), d = to_double(x[i]) - b;
+			num[t] += d * d;
+			if (!(std::fabs(d) <= tol * (std::fabs(b) + rms)) && !off[t]++)
+				first[t] = i;
+		}
+	});
+	Diff df;
+	size_t f = SIZE_MAX;
+	for (int t = 0; t < 32; t++) {
+		sum_d2 += num[t];
+		df.off += off[t];
+		f = std::min(f, first[t]);
+	}
+	df.first = df.off ? f : 0;
+	df.rms = rms;
+	df.rel = std::sqrt(sum_d2 / sum_r2);
+	return df;
 }
 
 struct Row {

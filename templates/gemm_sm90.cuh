@@ -47,41 +47,10 @@
 #include "hgw_c128.cuh"
 #include "hgw_c256.cuh"
 
-// bankc before multi-box TMA layouts lays a `tma yes` tile wider than one
-// swizzle span out row-major (no TMA box can read it).  Until the headers
-// come from a bankc that has them, these blocks give the layout it will
-// choose for the stmatrix access (each box of 64 columns in the 128-byte
-// swizzle: the access's lower bound) under the names it will use; the
-// host check below compares NAME_IDX with the box formula, so a header
-// that disagrees stops the program before any timing.
-#ifndef HGW_C256_TMA_BOXES
-#define HGW_C256_LAYOUT_FALLBACK 1
-#undef HGW_C256_TMA_SWIZZLE
-#undef HGW_C256_IDX
-#define HGW_C256_TMA_SWIZZLE CU_TENSOR_MAP_SWIZZLE_128B
-#define HGW_C256_TMA_BOX_ROWS HGW_C256_ROWS
-#define HGW_C256_TMA_BOX_COLS (128 / HGW_C256_ELEM_BYTES)
-#define HGW_C256_TMA_BOXES (HGW_C256_COLS / HGW_C256_TMA_BOX_COLS)
-#define HGW_C256_TMA_BOX_BYTES (HGW_C256_ROWS * 128)
-#define HGW_C256_IDX(r, c)                                                                                  \
-	tma_box_idx(CU_TENSOR_MAP_SWIZZLE_128B, HGW_C256_TMA_BOX_COLS, HGW_C256_TMA_BOX_BYTES, HGW_C256_ELEM_BYTES, \
-		    (r), (c))
-#endif
-#ifndef HGW_C128_TMA_BOXES
-#define HGW_C128_LAYOUT_FALLBACK 1
-#undef HGW_C128_TMA_SWIZZLE
-#undef HGW_C128_IDX
-#define HGW_C128_TMA_SWIZZLE CU_TENSOR_MAP_SWIZZLE_128B
-#define HGW_C128_TMA_BOX_ROWS HGW_C128_ROWS
-#define HGW_C128_TMA_BOX_COLS (128 / HGW_C128_ELEM_BYTES)
-#define HGW_C128_TMA_BOXES (HGW_C128_COLS / HGW_C128_TMA_BOX_COLS)
-#define HGW_C128_TMA_BOX_BYTES (HGW_C128_ROWS * 128)
-#define HGW_C128_IDX(r, c)                                                                                  \
-	tma_box_idx(CU_TENSOR_MAP_SWIZZLE_128B, HGW_C128_TMA_BOX_COLS, HGW_C128_TMA_BOX_BYTES, HGW_C128_ELEM_BYTES, \
-		    (r), (c))
-#endif
-
-// Element offset of (r, c) in a tile of column boxes: box c / box_cols at
+// Element offset of (r, c) in a tile of column boxes, as the generated
+// NAME_TMA_BOX_* describe them and the kernel's TMA stores read them: the
+// host compares NAME_IDX with it over the whole tile before any timing,
+// so the kernel cannot silently diverge from the header.  Box c / box_cols at
 // byte (c / box_cols) * box_bytes, each box row-major with rows of
 // box_cols elements, in the TMA engine's swizzle `mode`: the 16-byte chunk
 // index (byte offset bits 4-6) XOR bits 7-9, 3, 2 or 1 of them for the
@@ -269,12 +238,10 @@ __global__ void __launch_bounds__(THREADS, 1)
 				coords(t, bm, bn);
 				for (int kt = 0; kt < nk; kt++, it++) {
 					const int s = it % STAGES;
-					if (it >= STAGES) {
-						if constexpr (CLUSTER > 1)
-							mbar_wait_cluster(empty(s), (it / STAGES - 1) & 1);
-						else
-							mbar_wait(empty(s), (it / STAGES - 1) & 1);
-					}
+					// Acquired at CTA scope: the wait guards the TMA
+					// writes that follow, not data of the peer's.
+					if (it >= STAGES)
+						mbar_wait(empty(s), (it / STAGES - 1) & 1);
 					mbar_expect_tx(full(s), A_STAGE + B_STAGE);
 					tma_load(sA + s * A_STAGE, &map_a, kt * BK, bm, full(s));
 					if constexpr (CLUSTER == 1)
@@ -594,8 +561,10 @@ template <class Epi> size_t probe_staging()
 // ---- configurations for the benchmarks -------------------------------------
 
 // The template's configuration: 4 stages, the 128 x 128 staging tile as a
-// ring of two boxes, clusters of 2, persistent, 16 block rows per group.
-template <class In> using Template = Gemm<In, EpiC128, 4, 2>;
+// ring of two boxes, persistent, 16 block rows per group, clusters of
+// TEMPLATE_CLUSTER.  The other cluster size is timed beside it.
+constexpr int TEMPLATE_CLUSTER = 1;
+template <class In> using Template = Gemm<In, EpiC128, 4, TEMPLATE_CLUSTER>;
 constexpr int GROUP_ROWS = 16;	// 128-row block rows per group
 
 // A variant of the persistent kernel, as one table row.
@@ -615,17 +584,22 @@ Variant<In> variant(int group_rows = GROUP_ROWS, bool persistent = true)
 	return {b, Gemm<In, Epi, STAGES, CLUSTER>::run, CLUSTER, group_rows, persistent};
 }
 
-// The template first, then (--explore) the variants it was chosen from.
+// The template and the same kernel in the other cluster size, then
+// (--explore) the variants they were chosen from.
 template <class In> std::vector<Variant<In>> variants(bool explore)
 {
 	using G = Template<In>;
-	std::vector<Variant<In>> v{variant<In, typename G::EpiTile, G::stages, G::cluster>()};
+	constexpr int other = 3 - G::cluster;
+	std::vector<Variant<In>> v{variant<In, typename G::EpiTile, G::stages, G::cluster>(),
+				   variant<In, typename G::EpiTile, G::stages, other>()};
 	if (explore) {
-		v.push_back(variant<In, EpiC128, 4, 1>());
-		v.push_back(variant<In, EpiC256, 3, 2>());
 		v.push_back(variant<In, EpiC256, 3, 1>());
+		v.push_back(variant<In, EpiC256, 3, 2>());
+		v.push_back(variant<In, EpiC128, 4, 1>(GROUP_ROWS, false));
 		v.push_back(variant<In, EpiC128, 4, 2>(GROUP_ROWS, false));
+		v.push_back(variant<In, EpiC128, 4, 1>(8));
 		v.push_back(variant<In, EpiC128, 4, 2>(8));
+		v.push_back(variant<In, EpiC128, 4, 1>(32));
 		v.push_back(variant<In, EpiC128, 4, 2>(32));
 	}
 	return v;

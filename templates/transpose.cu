@@ -1,8 +1,9 @@
 // transpose.cu: tiled out-of-place transpose for f32, f64, f16 and i8 on
 // bankc-generated tiles (specs/templates.tile: tp_f32, tp_f64, tp_f16,
-// tp_i8 and the wide-drain tiles tp_f32w, tp_f16w, tp_i8w), and its
-// benchmark against cudaMemcpy D2D, cublasSgeam and the textbook 32 x 33 /
-// 32 x 32 kernels.
+// tp_i8, the wide-drain tiles tp_f32w, tp_f16w, tp_i8w, and the tiles
+// with twice as many bytes per row, tp_f32lw, tp_f16l, tp_i8l),
+// and its benchmark against cudaMemcpy D2D, cublasSgeam and the textbook
+// 32 x 33 / 32 x 32 kernels.
 //
 // Each block moves NT tiles of T x T with 16-byte global accesses (V = 16 /
 // E elements of E bytes per vector).  Fill: each thread loads 16-byte
@@ -22,11 +23,14 @@
 #include <thread>
 
 #include "tp_f16.cuh"
+#include "tp_f16l.cuh"
 #include "tp_f16w.cuh"
 #include "tp_f32.cuh"
+#include "tp_f32lw.cuh"
 #include "tp_f32w.cuh"
 #include "tp_f64.cuh"
 #include "tp_i8.cuh"
+#include "tp_i8l.cuh"
 #include "tp_i8w.cuh"
 
 // Tile traits: the kernel reaches shared memory only through these, which
@@ -38,6 +42,7 @@
 		static constexpr int T = NAME##_ROWS;                                              \
 		static constexpr int W = Wbytes;                                                   \
 		static constexpr int ELEMS = NAME##_ELEMS;                                         \
+		static constexpr int BYTES = NAME##_BYTES;                                         \
 		static constexpr int ALIGN = NAME##_ALIGN;                                         \
 		static constexpr const char *name = label;                                         \
 		static __device__ __forceinline__ int idx(int r, int c) { return NAME##_IDX(r, c); } \
@@ -54,6 +59,29 @@ TILE_TRAITS(TpI8, TP_I8, uint8_t, 1, "i8");
 TILE_TRAITS(TpF32W, TP_F32W, uint32_t, 8, "f32 wide");
 TILE_TRAITS(TpF16W, TP_F16W, uint16_t, 4, "f16 wide");
 TILE_TRAITS(TpI8W, TP_I8W, uint8_t, 4, "i8 wide");
+TILE_TRAITS(TpF32LW, TP_F32LW, uint32_t, 8, "f32 wide");
+TILE_TRAITS(TpF16L, TP_F16L, uint16_t, 4, "f16 wide");
+TILE_TRAITS(TpI8L, TP_I8L, uint8_t, 4, "i8 wide");
+
+// The tile's shared memory: a static array up to the 48 KiB that static
+// shared memory may hold, dynamic shared memory (sized by the launch)
+// above that.
+constexpr int STATIC_SMEM_MAX = 48 * 1024;
+template <class Tile, bool DYNAMIC = (Tile::BYTES > STATIC_SMEM_MAX)> struct TileMem {
+	static __device__ __forceinline__ typename Tile::E *get()
+	{
+		__shared__ alignas(Tile::ALIGN < 16 ? 16 : Tile::ALIGN) typename Tile::E tile[Tile::ELEMS];
+		return tile;
+	}
+};
+template <class Tile> struct TileMem<Tile, true> {
+	static_assert(Tile::ALIGN <= 16, "dynamic shared memory starts 16-byte aligned");
+	static __device__ __forceinline__ typename Tile::E *get()
+	{
+		extern __shared__ uint4 transpose_dynamic_smem[];
+		return reinterpret_cast<typename Tile::E *>(transpose_dynamic_smem);
+	}
+};
 
 // A W-byte shared-memory word, as 32-bit pieces (one 64-bit piece for f64).
 template <int W, class E> struct Word;
@@ -138,7 +166,7 @@ __global__ void __launch_bounds__(THREADS)
 	static_assert(T * VPR % THREADS == 0 && VPR % 8 == 0 && T / G / 4 * NS % NW == 0, "tile shape");
 	using Wd = typename Word<W, E>::type;
 
-	__shared__ alignas(Tile::ALIGN < 16 ? 16 : Tile::ALIGN) E tile[Tile::ELEMS];
+	E *const tile = TileMem<Tile>::get();
 	const int r0 = blockIdx.y * T;
 	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
 
@@ -296,8 +324,17 @@ void run(Ctx &x, const char *kernel, int rows, int cols, const char *ref, double
 template <class Tile, int THREADS, int NT = 1> void launch_tile(const void *in, void *out, int rows, int cols)
 {
 	using E = typename Tile::E;
+	constexpr bool dynamic = Tile::BYTES > STATIC_SMEM_MAX;
+	static const bool once = [] {
+		if (dynamic)
+			CUDA_CHECK(cudaFuncSetAttribute(transpose_tile<Tile, THREADS, NT>,
+							cudaFuncAttributeMaxDynamicSharedMemorySize, Tile::BYTES));
+		return true;
+	}();
+	(void)once;
 	const dim3 grid(cols / Tile::T / NT, rows / Tile::T);
-	transpose_tile<Tile, THREADS, NT><<<grid, THREADS>>>(static_cast<const E *>(in), static_cast<E *>(out), rows, cols);
+	transpose_tile<Tile, THREADS, NT><<<grid, THREADS, dynamic ? Tile::BYTES : 0>>>(static_cast<const E *>(in),
+											    static_cast<E *>(out), rows, cols);
 }
 
 template <class Tile, int THREADS, int NT = 1> void run_tile(Ctx &x, int n, const char *ref, double ref_gbs)
@@ -328,6 +365,9 @@ int main(int argc, char **argv)
 		launch_tile<TpF32W, 512>(in, out, n, n);
 		launch_tile<TpF16W, 256>(in, out, n, n);
 		launch_tile<TpI8W, 256>(in, out, n, n);
+		launch_tile<TpF32LW, 512>(in, out, n, n);
+		launch_tile<TpF16L, 256>(in, out, n, n);
+		launch_tile<TpI8L, 256>(in, out, n, n);
 		LAUNCH_CHECK();
 		CUDA_CHECK(cudaDeviceSynchronize());
 		return 0;
@@ -369,28 +409,35 @@ int main(int argc, char **argv)
 		run<uint32_t>(x, "textbook 32x32 unpadded", n, n, "geam", geam_gbs, [&](const uint32_t *in, uint32_t *out) {
 			transpose_textbook<0><<<grid, tb>>>(reinterpret_cast<const float *>(in), reinterpret_cast<float *>(out), n, n);
 		});
-		// 512 threads: the spec's; 256 for comparison (same instructions).
+		// The template (64 x 64, 512 threads: the spec's), then the kept
+		// variants: the wide drain, on the same tile and on one of 128 x 128
+		// (512-byte rows).
 		run_tile<TpF32, 512>(x, n, "geam", geam_gbs);
-		run_tile<TpF32, 256>(x, n, "geam", geam_gbs);
+		run_tile<TpF32W, 512>(x, n, "geam", geam_gbs);
+		run_tile<TpF32LW, 512>(x, n, "geam", geam_gbs);
 		if (args.explore) {
+			run_tile<TpF32, 256>(x, n, "geam", geam_gbs);	// same instructions, half the threads
 			run_tile<TpF32, 512, 2>(x, n, "geam", geam_gbs);
-			run_tile<TpF32, 512, 4>(x, n, "geam", geam_gbs);
-			run_tile<TpF32W, 512>(x, n, "geam", geam_gbs);
 			run_tile<TpF32W, 512, 2>(x, n, "geam", geam_gbs);
+			run_tile<TpF32LW, 256>(x, n, "geam", geam_gbs);
 		}
 		if (n == sizes.back()) {
-			// Other widths: against the copy, the same bytes moved.
+			// Other widths: against the copy, the same bytes moved; each
+			// on its 128-byte-row tile (scalar and wide drain) and on its
+			// tile with 256-byte rows.
 			run_tile<TpF64, 256>(x, n, "copy", copy_gbs);
 			run_tile<TpF16, 256>(x, n, "copy", copy_gbs);
+			run_tile<TpF16W, 256>(x, n, "copy", copy_gbs);
+			run_tile<TpF16L, 256>(x, n, "copy", copy_gbs);
 			run_tile<TpI8, 256>(x, n, "copy", copy_gbs);
+			run_tile<TpI8W, 256>(x, n, "copy", copy_gbs);
+			run_tile<TpI8L, 256>(x, n, "copy", copy_gbs);
 			if (args.explore) {
 				run_tile<TpF64, 256, 2>(x, n, "copy", copy_gbs);
-				run_tile<TpF16W, 256>(x, n, "copy", copy_gbs);
 				run_tile<TpF16W, 256, 2>(x, n, "copy", copy_gbs);
-				run_tile<TpF16W, 256, 4>(x, n, "copy", copy_gbs);
-				run_tile<TpI8W, 256>(x, n, "copy", copy_gbs);
 				run_tile<TpI8W, 256, 2>(x, n, "copy", copy_gbs);
-				run_tile<TpF16, 256, 2>(x, n, "copy", copy_gbs);
+				run_tile<TpF16L, 512>(x, n, "copy", copy_gbs);
+				run_tile<TpI8L, 512>(x, n, "copy", copy_gbs);
 			}
 		}
 	}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench_templates.sh [--repeat N] [--explore] [--quick] [OUTDIR]
+# bench_templates.sh [--repeat N] [--explore] [--quick] [--pack] [OUTDIR]
 #
 # On a machine with a GPU (sm_90), nvcc and cuBLAS: builds the template
 # tiles with bankc (specs/templates.tile -> out/templates-gen), compiles
@@ -19,10 +19,15 @@
 # tools, date, command), build.log, NAME.rK.log and NAME.rK.csv for run K
 # of each program, NAME.csv (medians, ranges) and summary.md (their
 # tables, printed last), dmon.log (clocks and power), ncu.tsv and ncu.log.
-# Exits non-zero if a build, check or run failed.
+# --pack then moves everything but env.txt, summary.md and ncu.tsv into
+# OUTDIR/raw.tgz (four files to copy back).  Exits non-zero if a build,
+# check or run failed.
 #
 # Environment: BANKC (default ./bankc), NVCC, NCU, ARCH (default sm_90),
 # RUN_TIMEOUT (seconds per run of a program, default 300),
+# DEADLINE (seconds from the start after which no run of a program
+# starts; the counters still run; summary.md says how many runs each
+# program got; default none),
 # TEMPLATES (default "transpose sgemm hgemm hgemm_wgmma fp8gemm_wgmma":
 # which to build and run),
 # NCU_DETAIL=1 (also Nsight Compute's speed-of-light, warp-state, compute
@@ -33,9 +38,10 @@
 set -uo pipefail
 
 die() { echo "bench_templates.sh: $*" >&2; exit 1; }
-usage() { echo "usage: bench_templates.sh [--repeat N] [--explore] [--quick] [OUTDIR]" >&2; exit 2; }
+usage() { echo "usage: bench_templates.sh [--repeat N] [--explore] [--quick] [--pack] [OUTDIR]" >&2; exit 2; }
 args="$*"
 repeat=5
+pack=0
 progargs=()
 out=
 while [ $# -gt 0 ]; do
@@ -47,11 +53,17 @@ while [ $# -gt 0 ]; do
 		shift 2
 		;;
 	--explore | --quick) progargs+=("$1"); shift ;;
+	--pack) pack=1; shift ;;
 	-*) usage ;;
 	*) [ -z "$out" ] || usage; out=$1; shift ;;
 	esac
 done
 cd "$(dirname "$0")/../.." || die "no repository root"
+start=$(date +%s)
+deadline=${DEADLINE:-}
+case $deadline in '' | *[!0-9]*) [ -z "$deadline" ] || die "DEADLINE must be a number of seconds" ;; esac
+# Whether DEADLINE seconds have gone by (never, without one).
+past_deadline() { [ -n "$deadline" ] && [ $(($(date +%s) - start)) -ge "$deadline" ]; }
 out=${out:-out/bench-templates}
 bankc=${BANKC:-./bankc}
 nvcc=${NVCC:-nvcc}
@@ -63,13 +75,13 @@ mkdir -p "$out" "$gen" "$bin" || die "cannot create $out"
 command -v "$nvcc" >/dev/null || die "$nvcc not found"
 fail=0
 # What an earlier run left in OUTDIR would read as this run's.
-rm -f "$out"/{env.txt,build.log,dmon.log,ncu.csv,ncu.log,ncu.tsv,ncu-detail.log,summary.md} \
-	"$out"/*.r[0-9]*.{csv,log} "$out"/{transpose,sgemm,hgemm,hgemm_wgmma,fp8gemm_wgmma}.{csv,log}
+rm -f "$out"/{env.txt,build.log,dmon.log,ncu.csv,ncu.log,ncu.tsv,ncu-detail.log,summary.md,raw.tgz} \
+	"$out"/*.r[0-9]*.{csv,log} "$out"/{transpose,sgemm,hgemm,hgemm_wgmma,fp8gemm_wgmma}.{csv,log} "$out"/sass-*.txt
 
 {
 	echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 	echo "command: tests/gpu/bench_templates.sh $args"
-	echo "environment: TEMPLATES=${TEMPLATES:-} RUN_TIMEOUT=${RUN_TIMEOUT:-} NCU_DETAIL=${NCU_DETAIL:-} NCU_KERNELS=${NCU_KERNELS:-} SASS_DUMP=${SASS_DUMP:-} ARCH=${ARCH:-}"
+	echo "environment: TEMPLATES=${TEMPLATES:-} RUN_TIMEOUT=${RUN_TIMEOUT:-} DEADLINE=${DEADLINE:-} NCU_DETAIL=${NCU_DETAIL:-} NCU_KERNELS=${NCU_KERNELS:-} SASS_DUMP=${SASS_DUMP:-} ARCH=${ARCH:-}"
 	echo "host: $(uname -srm)"
 	nvidia-smi --query-gpu=name,driver_version,pci.bus_id,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu \
 		--format=csv 2>&1
@@ -102,11 +114,16 @@ if [ -f "$bin/failed" ]; then
 	while read -r t; do cat "$bin/$t.build.log" >&2; done <"$bin/failed"
 	die "nvcc failed"
 fi
-# What the machine code uses: 16-byte shared loads, ldmatrix, mma.
+# What the machine code uses: 16-byte shared loads, ldmatrix, mma, fences
+# (a GPU-scope MEMBAR in a mainloop costs the cluster GEMM dearly).
 if command -v cuobjdump >/dev/null; then
 	for t in $templates; do
-		echo "== sass $t: $(cuobjdump -sass "$bin/$t" | grep -oE '\b(LDS(\.[A-Z0-9]+)*|STS(\.[A-Z0-9]+)*|LDSM(\.[A-Z0-9]+)*|HMMA(\.[A-Z0-9]+)*|HGMMA(\.[A-Za-z0-9]+)*|FFMA|LDL|STL|LDGSTS(\.[A-Z0-9]+)*|UTMALDG(\.[A-Z0-9]+)*|UTMASTG(\.[A-Z0-9]+)*|STSM(\.[A-Z0-9]+)*|QGMMA(\.[A-Za-z0-9]+)*|SYNCS(\.[A-Z0-9]+)*|USETMAXREG(\.[A-Z0-9]+)*|PRMT)\b' |
+		echo "== sass $t: $(cuobjdump -sass "$bin/$t" | grep -oE '\b(LDS(\.[A-Z0-9]+)*|STS(\.[A-Z0-9]+)*|LDSM(\.[A-Z0-9]+)*|HMMA(\.[A-Z0-9]+)*|HGMMA(\.[A-Za-z0-9]+)*|FFMA|LDL|STL|LDGSTS(\.[A-Z0-9]+)*|UTMALDG(\.[A-Z0-9]+)*|UTMASTG(\.[A-Z0-9]+)*|STSM(\.[A-Z0-9]+)*|QGMMA(\.[A-Za-z0-9]+)*|SYNCS(\.[A-Z0-9]+)*|USETMAXREG(\.[A-Z0-9]+)*|MEMBAR(\.[A-Z]+)*|PRMT)\b' |
 			sort | uniq -c | sort -rn | awk '{printf "%s %s; ", $2, $1}')" >>"$out/build.log"
+		# GPU-scope fences, kernel by kernel.
+		[ "${t%_wgmma}" = "$t" ] || cuobjdump -sass "$bin/$t" |
+			awk '/Function :/ { f = $3 } /MEMBAR\.ALL\.GPU/ { n[f]++ }
+				END { for (k in n) print "== sass " k ": MEMBAR.ALL.GPU " n[k] }' | sort >>"$out/build.log"
 		if [ "${SASS_DUMP:-0}" != 0 ] && [ "${t%_wgmma}" != "$t" ]; then
 			cuobjdump -sass "$bin/$t" >"$out/sass-$t.txt" 2>&1
 		fi
@@ -123,9 +140,16 @@ fi
 # spread over the whole session, not taken back to back.  A program that
 # ran out of time is neither run again nor profiled: it would hang there too.
 ran=" $templates "
+declare -A started=() cut=()
 for k in $(seq 1 "$repeat"); do
 	for t in $templates; do
 		case $ran in *" $t "*) ;; *) continue ;; esac
+		if past_deadline; then
+			echo "== DEADLINE of $deadline s: no run $k of $t"
+			cut[$t]=1
+			continue
+		fi
+		started[$t]=$((${started[$t]:-0} + 1))
 		echo "== $t, run $k of $repeat"
 		timeout "${RUN_TIMEOUT:-300}" "$bin/$t" --csv "$out/$t.r$k.csv" "${progargs[@]}" >"$out/$t.r$k.log" 2>&1
 		rc=$?
@@ -149,7 +173,13 @@ for t in $templates; do
 	elif ! python3 templates/bench_summary.py "$out/$t.csv" "${runs[@]}" >>"$out/summary.md"; then
 		fail=1
 	fi
-	[ ${#runs[@]} -eq "$repeat" ] || { echo "only ${#runs[@]} of $repeat runs of $t wrote their table" >>"$out/summary.md"; fail=1; }
+	# Runs that DEADLINE left out are a bound the caller chose, said here;
+	# runs that started and wrote no table are failures.
+	n=${started[$t]:-0}
+	[ -z "${cut[$t]:-}" ] || echo "$n of $repeat runs of $t started before the DEADLINE of $deadline s" >>"$out/summary.md"
+	want=$repeat
+	[ -z "${cut[$t]:-}" ] || want=$n
+	[ ${#runs[@]} -eq "$want" ] || { echo "only ${#runs[@]} of $want runs of $t wrote their table" >>"$out/summary.md"; fail=1; }
 	echo >>"$out/summary.md"
 done
 
@@ -167,6 +197,9 @@ TpI8, transpose tp_i8 64 1
 TpF32W, transpose tp_f32w 256 1
 TpF16W, transpose tp_f16w 256 1
 TpI8W, transpose tp_i8w 64 1
+TpF32LW, transpose tp_f32lw 64 1
+TpF16L, transpose tp_f16l 64 1
+TpI8L, transpose tp_i8l 16 1
 sgemm_tile sgemm sg8_a,sg8_b 16 64
 hgemm_tile hgemm hg128k32_a,hg128k32_b 16 16
 gemm_sm90_tile<gemm90::InF16, hgemm_wgmma hgw_c128 8 1
@@ -213,5 +246,10 @@ fi
 
 # The tables last: the end of a log is what gets read.
 cat "$out/summary.md"
-echo "== results in $out"
+if [ "$pack" -eq 1 ]; then
+	(cd "$out" && find . -maxdepth 1 -type f ! -name env.txt ! -name summary.md ! -name ncu.tsv ! -name raw.tgz ! -name .packed \
+		-printf '%P\n' | sort >.packed && tar czf raw.tgz -T .packed && xargs rm -f <.packed && rm -f .packed) ||
+		{ echo "bench_templates.sh: packing $out failed" >&2; fail=1; }
+fi
+echo "== results in $out ($(($(date +%s) - start)) s)"
 [ "$fail" -eq 0 ]
