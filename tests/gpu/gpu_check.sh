@@ -9,7 +9,8 @@
 # Writes OUTDIR/checks.log (the programs' output), OUTDIR/counters.tsv and
 # prints a summary; exits non-zero if anything failed.
 #
-# Environment: ARCH (nvcc -arch, default sm_90), NVCC, NCU, JOBS.
+# Environment: ARCH (nvcc -arch, default sm_90; sm_90a for tiles with a
+# wgmma access), NVCC, NCU, JOBS.
 set -uo pipefail
 
 die() { echo "gpu_check.sh: $*" >&2; exit 1; }
@@ -27,8 +28,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 "$bankc" build "$@" -o "$tmp/gen" || die "bankc build failed"
+# a wgmma tile's program issues wgmma itself: sm_90a code
 ls "$tmp"/gen/*_check.cu | xargs -P "${JOBS:-8}" -I{} sh -c \
-	"$nvcc -std=c++17 -O2 -arch=$arch -I$runtime -I$tmp/gen -o {}.bin {} || echo {} >>$tmp/build_failed"
+	"a=$arch; grep -q bankc_wgmma.cuh {} && a=sm_90a; $nvcc -std=c++17 -O2 -arch=\$a -I$runtime -I$tmp/gen -o {}.bin {} || echo {} >>$tmp/build_failed"
 [ -f "$tmp/build_failed" ] && die "nvcc failed for: $(cat "$tmp/build_failed")"
 
 fail=0
@@ -45,6 +47,8 @@ done
 printf 'tile\taccess\tlayout\tpredicted\tmeasured\n' >"$outdir/counters.tsv"
 for bin in "$tmp"/gen/*_check.cu.bin; do
 	"$bin" --count >"$tmp/pred.txt" 2>&1 || die "$bin --count failed"
+	# a tile read only by wgmma launches nothing the LSU counters see
+	grep -q '^count ' "$tmp/pred.txt" || continue
 	"$ncu" --clock-control none --metrics "${metric}_op_ld.sum,${metric}_op_st.sum,${metric}_op_atom.sum" \
 		-f -o "$tmp/rep" "$bin" --count >"$tmp/ncu.log" 2>&1 ||
 		{ tail -n 20 "$tmp/ncu.log" >&2; die "ncu failed on $bin"; }
