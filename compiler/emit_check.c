@@ -81,7 +81,7 @@ void emit_check(FILE *f, const Geom *g, const Tile *t, const Solution *s)
 	for (int j = 0; j < t->nacc; j++) {
 		const Access *a = &t->acc[j];
 		fprintf(f, "\t{\"%s\", %d, %d, %d, %d, %d, %d, %d},\n", a->name,
-		        op_code(a->op), op_is_matrix(a->op) ? a->op.nmat : 0,
+		        op_code(a->op), op_is_matrix(a->op) && a->op.kind != OP_WGMMA ? a->op.nmat : 0,
 		        a->op.trans, a->vec, (int)(a->vec * tile_elem_bytes(t)),
 		        a->ninst, first);
 		first += a->ninst;
