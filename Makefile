@@ -143,7 +143,12 @@ gpu-check: bankc
 gpu-bench: bankc
 	bash tests/gpu/bench_templates.sh out/bench-templates
 
+# On a machine with a GPU and Nsight Compute: the counters of the scan
+# validation kernels (tests/gpu/scan_kernels/).
+gpu-scan: bankc
+	bash tests/gpu/scan_measure.sh ./bankc out/gpu-scan
+
 clean:
 	rm -rf build build-san bankc out
 
-.PHONY: all check check-san fuzz fuzz-regress clean deps run install bench gpu-probe gpu-check gpu-bench
+.PHONY: all check check-san fuzz fuzz-regress clean deps run install bench gpu-probe gpu-check gpu-bench gpu-scan
