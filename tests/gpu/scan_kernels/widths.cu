@@ -37,7 +37,8 @@ extern "C" __global__ void widths_mix(const float4 *in, float *out)
 	if (lane & 1)
 		v4[64 + lane] = make_float4(acc, acc, acc, acc);
 	__syncthreads();
-	out[tid] = acc + generic_read(f, (tid * 5) % 512);
+	// called with a shared and a global pointer, so that it keeps a generic one
+	out[tid] = acc + generic_read(f, (tid * 5) % 512) + generic_read(reinterpret_cast<const float *>(in), tid);
 }
 
 int main()
