@@ -15,6 +15,10 @@ PREFIX ?= /usr/local
 SRCS := $(filter-out compiler/main.c,$(wildcard compiler/*.c))
 OBJS := $(patsubst compiler/%.c,$(B)/%.o,$(SRCS)) $(B)/lex.o
 HDR := compiler/bankc.h
+# bankc scan: the PTX reader and interpreter, in their own folder
+PTX_SRCS := $(wildcard compiler/ptx/*.c)
+PTX_OBJS := $(patsubst compiler/%.c,$(B)/%.o,$(PTX_SRCS)) $(B)/ptx/ptx_lex.o
+OBJS += $(PTX_OBJS)
 
 all: $(BIN)
 
@@ -30,6 +34,17 @@ $(B)/%.o: compiler/%.c $(HDR) | $(B)
 	@echo "CC $<"; $(CC) $(CFLAGS) $(BCFLAGS) -c $< -o $@
 
 $(B)/lex.o: $(B)/lex.c $(HDR)
+	@echo "CC $<"; $(CC) $(CFLAGS) $(BCFLAGS) -c $< -o $@
+
+$(B)/ptx/ptx_lex.c: compiler/ptx/ptx_lex.re $(HDR) compiler/ptx/ptx.h
+	@mkdir -p $(B)/ptx
+	$(RE2C) -W -i --no-generation-date --no-version $< -o $@
+
+$(B)/ptx/%.o: compiler/ptx/%.c $(HDR) compiler/ptx/ptx.h
+	@mkdir -p $(B)/ptx
+	@echo "CC $<"; $(CC) $(CFLAGS) $(BCFLAGS) -c $< -o $@
+
+$(B)/ptx/ptx_lex.o: $(B)/ptx/ptx_lex.c $(HDR) compiler/ptx/ptx.h
 	@echo "CC $<"; $(CC) $(CFLAGS) $(BCFLAGS) -c $< -o $@
 
 $(B)/libbankc.a: $(OBJS)

@@ -445,6 +445,7 @@ int cmd_sim(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_build(int argc, char **argv);
+int cmd_scan(int argc, char **argv);      /* compiler/ptx/scan_cli.c */
 struct json_t *compare_tile_json(const Tile *t, const Solution *s,
                                  const Baseline *b, int nb);
 

@@ -32,8 +32,15 @@ static const char usage[] =
 "                          its wavefronts and conflicting banks, under the\n"
 "                          row-major layout or (--chosen) the solver's;\n"
 "                          --summary: one line of totals per access\n"
+"  scan FILE.ptx|FILE.cu [--kernel NAME] [--block X[,Y,Z]] [--param NAME=VALUE]...\n"
+"       [--max-steps N] [--json] [-- NVCC_FLAGS]\n"
+"                          interpret one block of each kernel of existing PTX\n"
+"                          (a .cu is compiled with nvcc -ptx -lineinfo) and\n"
+"                          warn at each source line whose shared-memory\n"
+"                          accesses conflict; per-kernel totals as Nsight\n"
+"                          Compute counts them\n"
 "\n"
-"Options for sim, explain, compare and build:\n"
+"Options for sim, explain, compare, build and scan:\n"
 "  --banks N               number of banks, a power of two up to 64\n"
 "                          (default 32)\n"
 "  --bank-bytes 4|8        bank width in bytes (default 4; 8 is Kepler's mode)\n"
@@ -131,6 +138,8 @@ int main(int argc, char **argv)
 		rc = cmd_compare(argc - 2, argv + 2);
 	else if (strcmp(cmd, "build") == 0)
 		rc = cmd_build(argc - 2, argv + 2);
+	else if (strcmp(cmd, "scan") == 0)
+		rc = cmd_scan(argc - 2, argv + 2);
 	else
 		rc = cli_usage_error("unknown command '%s'", cmd);
 	if (fflush(stdout) != 0 || ferror(stdout)) {

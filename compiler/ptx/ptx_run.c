@@ -1,0 +1,977 @@
+/* The interpreter: one thread of one block at a time, over the integer and
+ * predicate instructions, recording the address of each shared-memory
+ * access.  Threads do not see each other's values (shared memory reads
+ * are unknown), so each runs from start to end on its own; barriers are
+ * no-ops.  A value is known or unknown; an unknown remembers where it came
+ * from (a kernel parameter, a global load, a float), so that when it
+ * reaches a shared address, a branch or a guard, the path stops with a
+ * diagnostic that says what to pass. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptx/ptx.h"
+
+/* Generic addresses of the shared window (cvta.shared): a known 64-bit
+ * value in [WINDOW, WINDOW + PTX_SHARED_LIMIT) points into shared memory. */
+#define WINDOW 0x0000700000000000ull
+
+typedef struct {
+	int func;
+	int pc;
+	size_t reg0;        /* registers in Run.stack */
+	size_t p0;          /* local parameters in Run.pstack */
+	int call;           /* the caller's call instruction, -1 in the kernel */
+	int parent;
+} Frame;
+
+typedef struct {
+	Run *r;
+	const PtxModule *m;
+	int tid, lane, warp, x, y, z;
+	Frame fr[PTX_MAX_DEPTH];
+	int depth;
+	uint64_t cc;        /* carry flag of add.cc and kin */
+	uint32_t cc_why;
+	RunStop *stop;
+} Thread;
+
+/* ---- values ---------------------------------------------------------------- */
+
+static Val known(uint64_t v) { return (Val){v, 0}; }
+static Val unknown(uint32_t why) { return (Val){0, why ? why : WHY_INST}; }
+static Val unknown_at(int inst) { return unknown(WHY_INST + (uint32_t)inst); }
+
+static uint64_t mask_of(int bytes)
+{
+	return bytes >= 8 ? ~0ull : (1ull << (8 * bytes)) - 1;
+}
+
+static int64_t sext(uint64_t v, int bytes)
+{
+	if (bytes >= 8)
+		return (int64_t)v;
+	int sh = 64 - 8 * bytes;
+	return (int64_t)(v << sh) >> sh;
+}
+
+/* Prefer the origin a user can act on: a kernel parameter. */
+static uint32_t pick(uint32_t a, uint32_t b)
+{
+	if (a && a < WHY_INST)
+		return a;
+	if (b && b < WHY_INST)
+		return b;
+	return a ? a : b;
+}
+
+/* ---- operands ---------------------------------------------------------------- */
+
+static Val *reg(Thread *t, int i)
+{
+	return &t->r->stack[t->fr[t->depth].reg0 + (size_t)i];
+}
+
+static Val special(Thread *t, int sr, int inst)
+{
+	int c = sr % 4;
+	const int *b = t->r->o->block;
+	int id[3] = {t->x, t->y, t->z};
+	uint64_t lt = (1ull << t->lane) - 1;
+	switch (sr / 4) {
+	case SR_TID: return known((uint64_t)id[c]);
+	case SR_NTID: return known((uint64_t)b[c]);
+	case SR_CTAID: return known(0);
+	case SR_NCTAID: return known(1);
+	case SR_LANEID: return known((uint64_t)t->lane);
+	case SR_WARPID: return known((uint64_t)t->warp);
+	case SR_LANEMASK_EQ: return known(1ull << t->lane);
+	case SR_LANEMASK_LT: return known(lt);
+	case SR_LANEMASK_LE: return known(lt | 1ull << t->lane);
+	case SR_LANEMASK_GE: return known(~lt & 0xffffffffull);
+	case SR_LANEMASK_GT: return known(~(lt | 1ull << t->lane) & 0xffffffffull);
+	default: return unknown_at(inst);
+	}
+}
+
+/* Operand o of instruction i read as `bytes` bytes (zero-extended). */
+static Val get(Thread *t, int i, const PtxOpd *o, int bytes)
+{
+	const PtxModule *m = t->m;
+	Val v;
+	switch (o->kind) {
+	case OPD_REG: v = *reg(t, o->reg); break;
+	case OPD_IMM: v = known((uint64_t)o->imm); break;
+	case OPD_SPECIAL: v = special(t, o->special, i); break;
+	case OPD_SYM: {
+		const PtxSym *y = &m->sym[o->sym];
+		if (y->kind == SYM_SHARED)
+			v = known((uint64_t)(y->addr + o->imm));
+		else
+			v = unknown_at(i);
+		break;
+	}
+	default: v = unknown_at(i); break;
+	}
+	if (o->neg)
+		v.v = !v.v;
+	v.v &= mask_of(bytes);
+	return v;
+}
+
+static void put(Thread *t, const PtxOpd *o, Val v, int bytes)
+{
+	if (o->kind == OPD_REG) {
+		if (!v.why)
+			v.v &= mask_of(bytes);
+		else
+			v.v = 0;
+		*reg(t, o->reg) = v;
+	}
+}
+
+/* Every register an operand names (a vector's elements too) unknown. */
+static void put_unknown(Thread *t, const PtxOpd *o, uint32_t why)
+{
+	if (o->kind == OPD_REG) {
+		*reg(t, o->reg) = unknown(why);
+		if (o->reg2 >= 0)
+			*reg(t, o->reg2) = unknown(why);
+	} else if (o->kind == OPD_VEC) {
+		for (int k = 0; k < o->nvec; k++)
+			put_unknown(t, &t->m->vec[o->sym + k], why);
+	}
+}
+
+/* ---- parameters ---------------------------------------------------------------- */
+
+/* Where the bytes of parameter symbol s live in the current frame; false
+ * if the access [off, off + n) falls outside it. */
+static bool param_at(Thread *t, int s, int64_t off, int n, uint8_t **val,
+                     uint32_t **why)
+{
+	const PtxModule *m = t->m;
+	Run *r = t->r;
+	const PtxSym *y = &m->sym[s];
+	if (off < 0 || off + n > y->size)
+		return false;
+	const Frame *f = &t->fr[t->depth];
+	if (y->formal == -1) {
+		/* a local .param of a call sequence in this function */
+		*val = r->pstack + f->p0 + y->poff + off;
+		*why = r->pwhy + f->p0 + y->poff + off;
+		return true;
+	}
+	if (f->call < 0) {
+		/* the kernel's own parameters */
+		if (y->formal < 0 || y->func != r->kernel)
+			return false;
+		const PtxFunc *k = &m->func[r->kernel];
+		int64_t base = 0;
+		for (int i = 0; i < y->formal; i++)
+			base += m->sym[k->params[i]].size;
+		*val = r->pstack + base + off;
+		*why = r->pwhy + base + off;
+		return true;
+	}
+	/* a callee's formal parameter or return value: the caller's local */
+	const PtxInst *call = &m->inst[f->call];
+	int a;
+	if (y->formal == -2) {
+		if (call->ncall_ret < 1)
+			return false;
+		a = m->vec[call->call_ret].sym;
+	} else {
+		if (y->formal >= call->ncall_args)
+			return false;
+		a = m->vec[call->call_args + y->formal].sym;
+	}
+	const PtxSym *ay = &m->sym[a];
+	if (off + n > ay->size)
+		return false;
+	const Frame *pf = &t->fr[t->depth - 1];
+	*val = r->pstack + pf->p0 + ay->poff + off;
+	*why = r->pwhy + pf->p0 + ay->poff + off;
+	return true;
+}
+
+/* ---- stops ------------------------------------------------------------------- */
+
+static bool stop(Thread *t, StopKind k, int inst, uint32_t why, int64_t addr)
+{
+	*t->stop = (RunStop){k, inst, why, addr};
+	return false;
+}
+
+/* ---- shared accesses ------------------------------------------------------------ */
+
+/* The address of memory operand o, as the instruction's space reads it;
+ * *shared says whether it is a shared-memory address. */
+static Val address(Thread *t, int i, const PtxInst *in, const PtxOpd *o,
+                   bool *shared)
+{
+	Val base;
+	if (o->nvec)
+		return unknown_at(i);
+	if (o->reg >= 0)
+		base = *reg(t, o->reg);
+	else if (o->sym >= 0)
+		base = get(t, i, &(PtxOpd){.kind = OPD_SYM, .sym = o->sym}, 8);
+	else
+		base = known(0);
+	if (base.why)
+		return base;
+	uint64_t a = base.v + (uint64_t)o->imm;
+	*shared = in->op.space == SP_SHARED;
+	if (in->op.space == SP_GENERIC) {
+		if (a >= WINDOW && a - WINDOW < PTX_SHARED_LIMIT) {
+			*shared = true;
+			a -= WINDOW;
+		} else if (o->sym >= 0 && t->m->sym[o->sym].kind == SYM_SHARED) {
+			*shared = true;     /* a shared variable named directly */
+		}
+	}
+	return known(a);
+}
+
+static bool record(Thread *t, const PtxInst *in, int i, uint64_t a, bool active)
+{
+	Run *r = t->r;
+	if (active && a >= PTX_SHARED_LIMIT)
+		return stop(t, STOP_BAD_ADDR, i, 0, (int64_t)a);
+	if ((int64_t)r->nrec >= r->o->max_records)
+		return stop(t, STOP_RECORDS, i, 0, 0);
+	if (r->nrec == r->caprec) {
+		size_t cap = r->caprec ? r->caprec * 2 : 4096;
+		RunRec *n = realloc(r->rec, cap * sizeof *n);
+		if (!n)
+			abort();
+		r->rec = n;
+		r->caprec = cap;
+	}
+	r->rec[r->nrec++] = (RunRec){(uint32_t)in->slot, r->occ[in->slot]++,
+	                             (uint32_t)(active ? a : 0), (uint8_t)t->lane,
+	                             active};
+	return true;
+}
+
+/* A load, store, atomic, matrix or cp.async access: false if the path
+ * stopped.  *done: it was a shared access (recorded). */
+static bool access(Thread *t, int i, const PtxInst *in, bool *shared)
+{
+	int a = in->op.kind == PO_ST || in->op.kind == PO_RED ||
+	        in->op.kind == PO_STMATRIX || in->op.kind == PO_CPASYNC ? 0 : 1;
+	*shared = false;
+	bool matrix = in->op.kind == PO_LDMATRIX || in->op.kind == PO_STMATRIX;
+	int nmat = in->op.nmat ? in->op.nmat : 1;
+	bool active = !matrix || t->lane < 8 * nmat;
+	Val v = address(t, i, in, &in->opd[a], shared);
+	if (in->op.space != SP_SHARED && in->op.space != SP_GENERIC)
+		return true;
+	if (v.why) {
+		if (in->op.space == SP_GENERIC && !matrix)
+			return true;    /* a generic address bankc cannot know: global */
+		if (!active)
+			return record(t, in, i, 0, false);
+		return stop(t, STOP_UNKNOWN_ADDR, i, v.why, 0);
+	}
+	if (!*shared)
+		return true;
+	return record(t, in, i, v.v, active);
+}
+
+/* ---- arithmetic ----------------------------------------------------------------- */
+
+static bool cmp(int c, uint64_t a, uint64_t b, bool sgn, int bytes)
+{
+	int64_t sa = sext(a, bytes), sb = sext(b, bytes);
+	switch (c) {
+	case CMP_EQ: return a == b;
+	case CMP_NE: return a != b;
+	case CMP_LT: return sgn ? sa < sb : a < b;
+	case CMP_LE: return sgn ? sa <= sb : a <= b;
+	case CMP_GT: return sgn ? sa > sb : a > b;
+	case CMP_GE: return sgn ? sa >= sb : a >= b;
+	case CMP_LO: return a < b;
+	case CMP_LS: return a <= b;
+	case CMP_HI: return a > b;
+	case CMP_HS: return a >= b;
+	default: return false;
+	}
+}
+
+static uint64_t mulhi(uint64_t a, uint64_t b, bool sgn, int bytes)
+{
+	if (bytes < 8) {
+		if (sgn)
+			return (uint64_t)((sext(a, bytes) * sext(b, bytes)) >> (8 * bytes));
+		return (a * b) >> (8 * bytes);
+	}
+	if (sgn)
+		return (uint64_t)(((__int128)(int64_t)a * (int64_t)b) >> 64);
+	return (uint64_t)(((unsigned __int128)a * b) >> 64);
+}
+
+static uint64_t bfe(uint64_t a, uint64_t b, uint64_t c, bool sgn, int bytes)
+{
+	int msb = 8 * bytes - 1;
+	int pos = (int)(b & 0xff), len = (int)(c & 0xff);
+	int sbit = 0;
+	if (sgn && len > 0) {
+		int k = pos + len - 1 > msb ? msb : pos + len - 1;
+		sbit = (int)(a >> k & 1);
+	}
+	uint64_t d = 0;
+	for (int i = 0; i <= msb; i++) {
+		int bit = i < len && pos + i <= msb ? (int)(a >> (pos + i) & 1) : sbit;
+		d |= (uint64_t)bit << i;
+	}
+	return d;
+}
+
+static uint64_t bfi(uint64_t a, uint64_t b, uint64_t c, uint64_t d, int bytes)
+{
+	int msb = 8 * bytes - 1;
+	int pos = (int)(c & 0xff), len = (int)(d & 0xff);
+	uint64_t f = b;
+	for (int i = 0; i < len && pos + i <= msb; i++)
+		f = (f & ~(1ull << (pos + i))) | ((a >> i & 1) << (pos + i));
+	return f;
+}
+
+/* prmt.b32: bytes of {b, a} chosen by the selector c. */
+static uint64_t prmt(uint64_t a, uint64_t b, uint64_t c, int mode)
+{
+	uint8_t x[8];
+	for (int i = 0; i < 4; i++) {
+		x[i] = (uint8_t)(a >> (8 * i));
+		x[i + 4] = (uint8_t)(b >> (8 * i));
+	}
+	uint8_t d[4];
+	int n = (int)(c & 3);
+	switch (mode) {
+	case 0:
+		for (int i = 0; i < 4; i++) {
+			int s = (int)(c >> (4 * i) & 0xf);
+			d[i] = x[s & 7];
+			if (s & 8)
+				d[i] = (d[i] & 0x80) ? 0xff : 0;
+		}
+		break;
+	case 1: for (int i = 0; i < 4; i++) d[i] = x[(n + i) & 7]; break;
+	case 2: for (int i = 0; i < 4; i++) d[i] = x[(n - i) & 7]; break;
+	case 3: for (int i = 0; i < 4; i++) d[i] = x[n]; break;
+	case 4:
+		for (int i = 0; i < 4; i++) d[i] = x[i <= n ? i : n];
+		break;
+	case 5:
+		for (int i = 0; i < 4; i++) d[i] = x[i >= n ? i : n];
+		break;
+	default:
+		for (int i = 0; i < 4; i++) d[i] = x[2 * (n & 1) + (i & 1)];
+		break;
+	}
+	return (uint64_t)d[0] | (uint64_t)d[1] << 8 | (uint64_t)d[2] << 16 |
+	       (uint64_t)d[3] << 24;
+}
+
+static uint64_t lop3(uint64_t a, uint64_t b, uint64_t c, uint64_t lut)
+{
+	uint64_t d = 0;
+	for (int i = 0; i < 8; i++)
+		if (lut >> i & 1)
+			d |= (i & 4 ? a : ~a) & (i & 2 ? b : ~b) & (i & 1 ? c : ~c);
+	return d;
+}
+
+/* cvt between integer types: read as the source type, saturate if asked,
+ * then keep the destination's width. */
+static uint64_t convert(uint64_t a, Ty d, Ty s, bool sat)
+{
+	int64_t v = s.kind == TY_S ? sext(a, s.bytes) : (int64_t)(a & mask_of(s.bytes));
+	bool big = s.kind != TY_S && s.bytes == 8 && (a >> 63);
+	if (sat) {
+		int db = d.bytes;
+		if (d.kind == TY_S && db < 8) {
+			int64_t hi = (int64_t)(mask_of(db) >> 1), lo = -hi - 1;
+			if (big || v > hi) v = hi;
+			if (v < lo) v = lo;
+		} else if (d.kind == TY_U) {
+			if (v < 0 && !big) v = 0;
+			else if (db < 8 && (big || (uint64_t)v > mask_of(db))) v = (int64_t)mask_of(db);
+		}
+	}
+	return (uint64_t)v & mask_of(d.bytes);
+}
+
+static int popcount64(uint64_t v)
+{
+	int n = 0;
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
+/* ---- one instruction ------------------------------------------------------------ */
+
+static bool is_float(const PtxInst *in)
+{
+	return in->op.ty.kind == TY_F || in->op.ty2.kind == TY_F ||
+	       ((in->op.mods & M_FLOATOP) && in->op.kind != PO_CVT);
+}
+
+/* Integer and predicate arithmetic: false if the instruction is not one
+ * (the caller then makes its results unknown). */
+static bool arith(Thread *t, int i, const PtxInst *in)
+{
+	const PtxOpInfo *op = &in->op;
+	int w = op->ty.bytes ? op->ty.bytes : 4;
+	bool sgn = op->ty.kind == TY_S;
+	const PtxOpd *o = in->opd;
+	int n = in->nopd;
+	Val a = {0}, b = {0}, c = {0}, d = {0};
+	uint64_t m = mask_of(w);
+	/* source widths: mostly the type's; shift counts and bfe/bfi fields
+	 * are 32-bit; wide products read half-width sources */
+	int wa = (op->kind == PO_MUL || op->kind == PO_MAD) && (op->mods & M_WIDE) ? w : w;
+	if (n >= 2) a = get(t, i, &o[1], wa);
+	if (n >= 3) b = get(t, i, &o[2], op->kind == PO_SHL || op->kind == PO_SHR ||
+	                   op->kind == PO_BFE || op->kind == PO_SHF ? 4 : wa);
+	if (n >= 4) c = get(t, i, &o[3], op->kind == PO_BFE || op->kind == PO_BFI ||
+	                   ((op->kind == PO_MAD) && (op->mods & M_WIDE)) ? (op->kind == PO_MAD ? 2 * w : 4) : w);
+	if (n >= 5) d = get(t, i, &o[4], 4);
+	if (op->kind == PO_SELP)
+		c = get(t, i, &o[3], 1);
+	uint32_t why = pick(pick(a.why, b.why), pick(c.why, d.why));
+	Val r = known(0);
+	int rw = w;
+	switch (op->kind) {
+	case PO_MOV:
+		if (n != 2)
+			return false;
+		if (o[1].kind == OPD_VEC || o[0].kind == OPD_VEC)
+			return false;   /* packing: below */
+		a = get(t, i, &o[1], w);
+		r = a;
+		why = a.why;
+		break;
+	case PO_ADD: r.v = a.v + b.v; if (op->mods & M_SAT) { int64_t s = sext(a.v, w) + sext(b.v, w); int64_t hi = (int64_t)(m >> 1); r.v = (uint64_t)(s > hi ? hi : s < -hi - 1 ? -hi - 1 : s); }
+		if (op->mods & M_CC) { t->cc = w >= 8 ? (r.v < a.v) : ((a.v + b.v) >> (8 * w)) & 1; t->cc_why = why; }
+		break;
+	case PO_SUB: r.v = a.v - b.v;
+		if (op->mods & M_CC) { t->cc = a.v < b.v; t->cc_why = why; }
+		break;
+	case PO_ADDC: r.v = a.v + b.v + t->cc; why = pick(why, t->cc_why);
+		if (op->mods & M_CC) { uint64_t s = a.v + b.v; t->cc = w >= 8 ? (s < a.v || s + t->cc < s) : ((a.v + b.v + t->cc) >> (8 * w)) & 1; t->cc_why = why; }
+		break;
+	case PO_SUBC: r.v = a.v - b.v - t->cc; why = pick(why, t->cc_why);
+		if (op->mods & M_CC) { t->cc = a.v < b.v + t->cc || (t->cc && b.v == m); t->cc_why = why; }
+		break;
+	case PO_MUL:
+		if (op->mods & M_HI) r.v = mulhi(a.v, b.v, sgn, w);
+		else if (op->mods & M_WIDE) { rw = 2 * w; r.v = sgn ? (uint64_t)(sext(a.v, w) * sext(b.v, w)) : a.v * b.v; }
+		else r.v = a.v * b.v;
+		if (!why) break;
+		if ((!a.why && (a.v & m) == 0) || (!b.why && (b.v & m) == 0)) { r.v = 0; why = 0; }
+		break;
+	case PO_MAD:
+		if (op->mods & M_HI) r.v = mulhi(a.v, b.v, sgn, w) + c.v;
+		else if (op->mods & M_WIDE) { rw = 2 * w; r.v = (sgn ? (uint64_t)(sext(a.v, w) * sext(b.v, w)) : a.v * b.v) + c.v; }
+		else r.v = a.v * b.v + c.v;
+		break;
+	case PO_MUL24: case PO_MAD24: {
+		int64_t x = sgn ? sext(a.v, 3) : (int64_t)(a.v & 0xffffff);
+		int64_t y = sgn ? sext(b.v, 3) : (int64_t)(b.v & 0xffffff);
+		int64_t p = x * y;
+		r.v = (op->mods & M_HI) ? (uint64_t)p >> 16 : (uint64_t)p;
+		if (op->kind == PO_MAD24) r.v += c.v;
+		break;
+	}
+	case PO_SAD: {
+		bool lt = sgn ? sext(a.v, w) < sext(b.v, w) : a.v < b.v;
+		r.v = (lt ? b.v - a.v : a.v - b.v) + c.v;
+		break;
+	}
+	case PO_DIV: case PO_REM:
+		if (why)
+			break;
+		if ((b.v & m) == 0)
+			return why = WHY_INST + (uint32_t)i, put(t, &o[0], unknown(why), w), true;
+		if (sgn) {
+			int64_t x = sext(a.v, w), y = sext(b.v, w);
+			if (y == -1)
+				r.v = op->kind == PO_DIV ? (uint64_t)0 - (uint64_t)x : 0;
+			else
+				r.v = (uint64_t)(op->kind == PO_DIV ? x / y : x % y);
+		} else {
+			r.v = op->kind == PO_DIV ? a.v / b.v : a.v % b.v;
+		}
+		break;
+	case PO_ABS: { int64_t x = sext(a.v, w); r.v = (uint64_t)(x < 0 ? -(uint64_t)x : (uint64_t)x); break; }
+	case PO_NEG: r.v = (uint64_t)0 - a.v; break;
+	case PO_MIN: case PO_MAX: {
+		bool lt = sgn ? sext(a.v, w) < sext(b.v, w) : a.v < b.v;
+		r.v = (op->kind == PO_MIN) == lt ? a.v : b.v;
+		break;
+	}
+	case PO_POPC: r.v = (uint64_t)popcount64(a.v); rw = 4; break;
+	case PO_CLZ: { int k = 0; for (int j = 8 * w - 1; j >= 0 && !(a.v >> j & 1); j--) k++; r.v = (uint64_t)k; rw = 4; break; }
+	case PO_BFIND: {
+		int64_t k = -1;
+		uint64_t x = sgn && sext(a.v, w) < 0 ? ~a.v & m : a.v;
+		for (int j = 8 * w - 1; j >= 0; j--) if (x >> j & 1) { k = j; break; }
+		if (k >= 0 && (op->mods & M_SHIFTAMT)) k = 8 * w - 1 - k;
+		r.v = (uint64_t)k;
+		rw = 4;
+		break;
+	}
+	case PO_BREV: { uint64_t x = 0; for (int j = 0; j < 8 * w; j++) x |= (a.v >> j & 1) << (8 * w - 1 - j); r.v = x; break; }
+	case PO_BFE: r.v = bfe(a.v, b.v, c.v, sgn, w); break;
+	case PO_BFI: r.v = bfi(a.v, b.v, c.v, d.v, w); break;
+	case PO_AND:
+		r.v = a.v & b.v;
+		if (why && ((!a.why && !a.v) || (!b.why && !b.v))) why = 0, r.v = 0;
+		break;
+	case PO_OR:
+		r.v = a.v | b.v;
+		if (why && ((!a.why && a.v == m) || (!b.why && b.v == m))) why = 0, r.v = m;
+		break;
+	case PO_XOR: r.v = a.v ^ b.v; break;
+	case PO_NOT: r.v = op->ty.kind == TY_PRED ? !a.v : ~a.v; break;
+	case PO_CNOT: r.v = a.v == 0; break;
+	case PO_LOP3: if (n != 5) return false; r.v = lop3(a.v, b.v, c.v, d.v & 0xff); why = pick(pick(a.why, b.why), c.why); if (d.why) why = d.why; break;
+	case PO_SHF: {
+		uint64_t k = c.v & 0xffffffff;
+		k = (op->mods & M_CLAMP) ? (k > 32 ? 32 : k) : k & 31;
+		uint64_t cat = (b.v & 0xffffffff) << 32 | (a.v & 0xffffffff);
+		r.v = (op->mods & M_LEFT) ? (cat << k) >> 32 : cat >> k;
+		rw = 4;
+		break;
+	}
+	case PO_SHL: r.v = b.v >= (uint64_t)(8 * w) ? 0 : a.v << b.v; break;
+	case PO_SHR:
+		if (sgn) { int64_t x = sext(a.v, w); r.v = (uint64_t)(b.v >= (uint64_t)(8 * w) ? (x < 0 ? -1 : 0) : x >> b.v); }
+		else r.v = b.v >= (uint64_t)(8 * w) ? 0 : a.v >> b.v;
+		break;
+	case PO_PRMT: r.v = prmt(a.v, b.v, c.v, op->prmt_mode); rw = 4; break;
+	case PO_SELP:
+		if (c.why) {
+			if (!a.why && !b.why && a.v == b.v) { r = a; why = 0; }
+			else why = c.why;
+		} else {
+			r = c.v ? a : b;
+			why = r.why;
+		}
+		break;
+	case PO_SLCT: {
+		if (op->ty2.kind == TY_F) return false;
+		Val s = get(t, i, &o[3], 4);
+		why = s.why ? s.why : 0;
+		if (!s.why) { r = sext(s.v, 4) >= 0 ? a : b; why = r.why; }
+		break;
+	}
+	case PO_SZEXT: r.v = (uint64_t)bfe(a.v, 0, b.v, sgn, 4); rw = 4; break;
+	case PO_BMSK: { uint64_t p = a.v & 0xff, k = b.v & 0xff; uint64_t mk = k >= 32 ? ~0ull : (1ull << k) - 1; r.v = p >= 32 ? 0 : (mk << p); rw = 4; break; }
+	case PO_DP4A: case PO_DP2A: return false;
+	default:
+		return false;
+	}
+	if (why)
+		r = unknown(why);
+	put(t, &o[0], r, rw);
+	return true;
+}
+
+/* setp.CMP[.BOOL].type p[|q], a, b[, c] */
+static void setp(Thread *t, int i, const PtxInst *in)
+{
+	const PtxOpd *o = in->opd;
+	int w = in->op.ty.bytes;
+	Val a = get(t, i, &o[1], w), b = get(t, i, &o[2], w);
+	uint32_t why = pick(a.why, b.why);
+	bool v = cmp(in->op.cmp, a.v, b.v, in->op.ty.kind == TY_S, w);
+	bool q = !v;
+	if (in->op.ty.kind == TY_F || in->op.cmp == CMP_FLOAT)
+		why = WHY_INST + (uint32_t)i;
+	if (in->op.boolop && in->nopd >= 4) {
+		Val c = get(t, i, &o[3], 1);
+		why = pick(why, c.why);
+		switch (in->op.boolop) {
+		case BOOL_AND: v = v && c.v; q = q && c.v; break;
+		case BOOL_OR: v = v || c.v; q = q || c.v; break;
+		default: v = v != (c.v != 0); q = q != (c.v != 0); break;
+		}
+	}
+	Val pv = why ? unknown(why) : known(v), qv = why ? unknown(why) : known(q);
+	if (o[0].kind == OPD_REG) {
+		*reg(t, o[0].reg) = pv;
+		if (o[0].reg2 >= 0)
+			*reg(t, o[0].reg2) = qv;
+	}
+}
+
+/* mov with a vector on one side: pack or unpack elements, low first. */
+static void mov_vec(Thread *t, int i, const PtxInst *in)
+{
+	const PtxOpd *d = &in->opd[0], *s = &in->opd[1];
+	int w = in->op.ty.bytes;
+	const PtxModule *m = t->m;
+	if (s->kind == OPD_VEC && d->kind != OPD_VEC) {
+		int ew = w / (s->nvec ? s->nvec : 1);
+		uint64_t v = 0;
+		uint32_t why = 0;
+		for (int k = 0; k < s->nvec; k++) {
+			Val e = get(t, i, &m->vec[s->sym + k], ew);
+			why = pick(why, e.why);
+			v |= (e.v & mask_of(ew)) << (8 * ew * k);
+		}
+		put(t, d, why ? unknown(why) : known(v), w);
+	} else if (d->kind == OPD_VEC && s->kind != OPD_VEC) {
+		int ew = w / (d->nvec ? d->nvec : 1);
+		Val v = get(t, i, s, w);
+		for (int k = 0; k < d->nvec; k++)
+			put(t, &m->vec[d->sym + k], v.why ? v : known(v.v >> (8 * ew * k)), ew);
+	} else {
+		put_unknown(t, d, WHY_INST + (uint32_t)i);
+	}
+}
+
+/* cvt, cvta, isspacep, set */
+static void convert_op(Thread *t, int i, const PtxInst *in)
+{
+	const PtxOpInfo *op = &in->op;
+	const PtxOpd *o = in->opd;
+	if (op->kind == PO_CVT) {
+		if (op->ty.kind == TY_F || op->ty2.kind == TY_F || op->ty2.kind == TY_NONE) {
+			put_unknown(t, &o[0], WHY_INST + (uint32_t)i);
+			return;
+		}
+		Val a = get(t, i, &o[1], op->ty2.bytes);
+		put(t, &o[0], a.why ? a : known(convert(a.v, op->ty, op->ty2, op->mods & M_SAT)),
+		    op->ty.bytes);
+		return;
+	}
+	int w = op->ty.bytes ? op->ty.bytes : 8;
+	Val a = get(t, i, &o[1], w);
+	if (op->kind == PO_ISSPACEP) {
+		bool in_win = !a.why && w == 8 && a.v >= WINDOW && a.v - WINDOW < PTX_SHARED_LIMIT;
+		Val r = a.why ? a : op->space == SP_SHARED ? known(in_win)
+		        : op->space == SP_GLOBAL && in_win ? known(0) : unknown_at(i);
+		put(t, &o[0], r, 1);
+		return;
+	}
+	if (op->kind == PO_SET) {
+		Val b = get(t, i, &o[2], op->ty2.bytes);
+		Val sa = get(t, i, &o[1], op->ty2.bytes);
+		uint32_t why = pick(sa.why, b.why);
+		if (op->ty2.kind == TY_F || op->cmp == CMP_FLOAT || op->boolop)
+			why = WHY_INST + (uint32_t)i;
+		bool v = cmp(op->cmp, sa.v, b.v, op->ty2.kind == TY_S, op->ty2.bytes);
+		uint64_t r = op->ty.kind == TY_F ? (v ? 0x3f800000u : 0) : (v ? ~0ull : 0);
+		put(t, &o[0], why ? unknown(why) : known(r), op->ty.bytes);
+		return;
+	}
+	/* cvta: shared offsets to the generic window and back */
+	if (a.why || op->space != SP_SHARED) {
+		put(t, &o[0], a, w);
+		return;
+	}
+	if (op->mods & M_TO) {
+		uint64_t base = w == 8 ? WINDOW : 0;
+		if (a.v >= base && a.v - base < PTX_SHARED_LIMIT)
+			put(t, &o[0], known(a.v - base), w);
+		else
+			put(t, &o[0], unknown_at(i), w);
+	} else {
+		put(t, &o[0], known(w == 8 ? a.v + WINDOW : a.v), w);
+	}
+}
+
+/* ld.param / st.param: bytes of the frame's parameters. */
+static bool param_move(Thread *t, int i, const PtxInst *in)
+{
+	bool load = in->op.kind == PO_LD;
+	const PtxOpd *mo = &in->opd[load ? 1 : 0], *ro = &in->opd[load ? 0 : 1];
+	if (mo->sym < 0 || t->m->sym[mo->sym].kind != SYM_PARAM) {
+		if (load)
+			put_unknown(t, ro, WHY_INST + (uint32_t)i);
+		return true;
+	}
+	int w = in->op.ty.bytes ? in->op.ty.bytes : 4;
+	int nel = ro->kind == OPD_VEC ? ro->nvec : 1;
+	for (int k = 0; k < nel; k++) {
+		const PtxOpd *e = ro->kind == OPD_VEC ? &t->m->vec[ro->sym + k] : ro;
+		uint8_t *val;
+		uint32_t *why;
+		if (!param_at(t, mo->sym, mo->imm + (int64_t)k * w, w, &val, &why))
+			return stop(t, STOP_UNSUPPORTED, i, 0, 0);
+		if (load) {
+			uint64_t v = 0;
+			uint32_t wy = 0;
+			for (int j = 0; j < w && j < 8; j++) {
+				v |= (uint64_t)val[j] << (8 * j);
+				wy = pick(wy, why[j]);
+			}
+			put(t, e, wy ? unknown(wy) : known(v), w);
+		} else {
+			Val v = get(t, i, e, w);
+			for (int j = 0; j < w; j++) {
+				val[j] = (uint8_t)(j < 8 ? v.v >> (8 * j) : 0);
+				why[j] = v.why;
+			}
+		}
+	}
+	return true;
+}
+
+static bool call(Thread *t, int i, const PtxInst *in)
+{
+	const PtxModule *m = t->m;
+	Run *r = t->r;
+	if (in->opd[0].kind != OPD_FUNC)
+		return stop(t, STOP_CALL, i, 0, 0);     /* an indirect call */
+	int f = in->opd[0].sym;
+	if (!m->func[f].defined || m->func[f].first < 0)
+		return stop(t, STOP_CALL, i, 0, 0);
+	if (t->depth + 1 >= PTX_MAX_DEPTH)
+		return stop(t, STOP_DEPTH, i, 0, 0);
+	const Frame *cur = &t->fr[t->depth];
+	size_t reg0 = cur->reg0 + (size_t)m->func[cur->func].nregs;
+	size_t p0 = cur->p0 + (size_t)m->func[cur->func].psize;
+	size_t nr = reg0 + (size_t)m->func[f].nregs, np = p0 + (size_t)m->func[f].psize;
+	if (nr > r->cap_stack) {
+		size_t cap = nr * 2;
+		Val *s = realloc(r->stack, cap * sizeof *s);
+		if (!s)
+			abort();
+		r->stack = s;
+		r->cap_stack = cap;
+	}
+	if (np > r->cap_pstack) {
+		size_t cap = np * 2;
+		uint8_t *v = realloc(r->pstack, cap);
+		uint32_t *w = realloc(r->pwhy, cap * sizeof *w);
+		if (!v || !w)
+			abort();
+		r->pstack = v;
+		r->pwhy = w;
+		r->cap_pstack = cap;
+	}
+	memset(r->stack + reg0, 0, (nr - reg0) * sizeof *r->stack);
+	memset(r->pstack + p0, 0, np - p0);
+	memset(r->pwhy + p0, 0, (np - p0) * sizeof *r->pwhy);
+	t->depth++;
+	t->fr[t->depth] = (Frame){f, m->func[f].first, reg0, p0, i, t->depth - 1};
+	return true;
+}
+
+static bool exec(Thread *t, int i, bool *done)
+{
+	const PtxModule *m = t->m;
+	const PtxInst *in = &m->inst[i];
+	Frame *f = &t->fr[t->depth];
+	f->pc = i + 1;
+	Val g = {1, 0};
+	if (in->guard >= 0) {
+		g = *reg(t, in->guard);
+		if (!g.why && in->guard_neg)
+			g.v = !g.v;
+	}
+	if (!g.why && !g.v)
+		return true;    /* guarded off */
+	PtxOpKind k = in->op.kind;
+	if (g.why) {
+		if (k == PO_BRA || k == PO_RET || k == PO_EXIT || k == PO_CALL || k == PO_TRAP)
+			return stop(t, STOP_UNKNOWN_BRANCH, i, g.why, 0);
+		if (in->slot >= 0 && (in->op.space == SP_SHARED || k == PO_LDMATRIX ||
+		                      k == PO_STMATRIX)) {
+			return stop(t, STOP_UNKNOWN_GUARD, i, g.why, 0);
+		}
+		/* a register result that may or may not be written */
+		if (in->nopd && k != PO_ST && k != PO_RED && k != PO_STMATRIX &&
+		    k != PO_CPASYNC && k != PO_NOP)
+			put_unknown(t, &in->opd[0], g.why);
+		if (in->slot >= 0 && in->op.space == SP_GENERIC) {
+			bool sh = false;
+			Val a = address(t, i, in, &in->opd[k == PO_ST || k == PO_RED ? 0 : 1], &sh);
+			if (!a.why && sh)
+				return stop(t, STOP_UNKNOWN_GUARD, i, g.why, 0);
+		}
+		return true;
+	}
+	switch (k) {
+	case PO_NOP:
+		return true;
+	case PO_BRA:
+		f->pc = in->opd[0].sym;
+		return true;
+	case PO_RET:
+		if (t->depth == 0) {
+			*done = true;
+			return true;
+		}
+		t->depth--;
+		return true;
+	case PO_EXIT:
+		*done = true;
+		return true;
+	case PO_TRAP:
+		return stop(t, STOP_TRAP, i, 0, 0);
+	case PO_CALL:
+		return call(t, i, in);
+	case PO_LD:
+	case PO_ST:
+		if (in->op.space == SP_PARAM)
+			return param_move(t, i, in);
+		/* fall through */
+	case PO_LDMATRIX: case PO_STMATRIX: case PO_CPASYNC: case PO_ATOM:
+	case PO_RED: {
+		bool sh;
+		if (!access(t, i, in, &sh))
+			return false;
+		if (k == PO_LD || k == PO_LDMATRIX || k == PO_ATOM)
+			put_unknown(t, &in->opd[0], WHY_INST + (uint32_t)i);
+		return true;
+	}
+	case PO_SETP:
+		setp(t, i, in);
+		return true;
+	case PO_CVT: case PO_CVTA: case PO_ISSPACEP: case PO_SET:
+		convert_op(t, i, in);
+		return true;
+	case PO_SHARED_OTHER:
+		t->r->unmodelled++;
+		if (t->r->noted)
+			t->r->noted[i] = true;
+		if ((in->op.mods & M_WAITOK) && in->nopd && in->opd[0].kind == OPD_REG) {
+			/* a wait on an mbarrier: it completes, eventually */
+			*reg(t, in->opd[0].reg) = known(1);
+			return true;
+		}
+		if (in->nopd && in->opd[0].kind != OPD_MEM)
+			put_unknown(t, &in->opd[0], WHY_INST + (uint32_t)i);
+		return true;
+	case PO_OTHER:
+		if (in->nopd && in->opd[0].kind != OPD_MEM)
+			put_unknown(t, &in->opd[0], WHY_INST + (uint32_t)i);
+		return true;
+	default:
+		break;
+	}
+	if (k == PO_MOV && in->nopd == 2 && (in->opd[0].kind == OPD_VEC || in->opd[1].kind == OPD_VEC)) {
+		mov_vec(t, i, in);
+		return true;
+	}
+	bool bits = k == PO_MOV || k == PO_SELP;
+	if ((!bits && is_float(in)) || !arith(t, i, in))
+		if (in->nopd)
+			put_unknown(t, &in->opd[0], WHY_INST + (uint32_t)i);
+	return true;
+}
+
+/* ---- threads ----------------------------------------------------------------------- */
+
+void run_init(Run *r, const PtxModule *m, int kernel, const RunOpts *o)
+{
+	memset(r, 0, sizeof *r);
+	r->m = m;
+	r->kernel = kernel;
+	r->o = o;
+	int threads = o->block[0] * o->block[1] * o->block[2];
+	r->steps_per_thread = o->max_steps / (threads > 0 ? threads : 1);
+	if (r->steps_per_thread < 1)
+		r->steps_per_thread = 1;
+	r->occ = calloc((size_t)m->nslots + 1, sizeof *r->occ);
+	r->noted = calloc((size_t)m->ninst + 1, sizeof *r->noted);
+	r->cap_stack = (size_t)m->func[kernel].nregs + 16;
+	r->stack = calloc(r->cap_stack, sizeof *r->stack);
+	int64_t kp = 0;
+	for (int i = 0; i < m->func[kernel].nparams; i++)
+		kp += m->sym[m->func[kernel].params[i]].size;
+	r->cap_pstack = (size_t)(kp + m->func[kernel].psize) + 16;
+	r->pstack = calloc(r->cap_pstack, 1);
+	r->pwhy = calloc(r->cap_pstack, sizeof *r->pwhy);
+	if (!r->occ || !r->noted || !r->stack || !r->pstack || !r->pwhy)
+		abort();
+}
+
+void run_free(Run *r)
+{
+	free(r->rec);
+	free(r->occ);
+	free(r->noted);
+	free(r->stack);
+	free(r->pstack);
+	free(r->pwhy);
+	memset(r, 0, sizeof *r);
+}
+
+/* The kernel's parameters: --param values, others unknown. */
+static void kernel_params(Run *r)
+{
+	const PtxModule *m = r->m;
+	const PtxFunc *k = &m->func[r->kernel];
+	int64_t off = 0;
+	for (int i = 0; i < k->nparams; i++) {
+		const PtxSym *y = &m->sym[k->params[i]];
+		bool given = false;
+		uint64_t v = 0;
+		for (int j = 0; j < r->o->nparams; j++)
+			if (r->o->param[j].index == i)
+				given = true, v = r->o->param[j].value;
+		for (int64_t b = 0; b < y->size; b++) {
+			r->pstack[off + b] = (uint8_t)(given && b < 8 ? v >> (8 * b) : 0);
+			r->pwhy[off + b] = given ? 0 : 1 + (uint32_t)i;
+		}
+		off += y->size;
+	}
+	r->kparams = off;
+}
+
+bool run_thread(Run *r, int tid, RunStop *st)
+{
+	const PtxModule *m = r->m;
+	const int *b = r->o->block;
+	Thread *t = calloc(1, sizeof *t);
+	if (!t)
+		abort();
+	t->r = r;
+	t->m = m;
+	t->tid = tid;
+	t->lane = tid % WARP;
+	t->warp = tid / WARP;
+	t->x = tid % b[0];
+	t->y = tid / b[0] % b[1];
+	t->z = tid / (b[0] * b[1]);
+	t->stop = st;
+	*st = (RunStop){STOP_NONE, -1, 0, 0};
+	memset(r->occ, 0, (size_t)m->nslots * sizeof *r->occ);
+	const PtxFunc *k = &m->func[r->kernel];
+	kernel_params(r);
+	t->fr[0] = (Frame){r->kernel, k->first, 0, (size_t)r->kparams, -1, -1};
+	memset(r->stack, 0, (size_t)k->nregs * sizeof *r->stack);
+	memset(r->pstack + r->kparams, 0, (size_t)k->psize);
+	memset(r->pwhy + r->kparams, 0, (size_t)k->psize * sizeof *r->pwhy);
+	bool ok = true, done = false;
+	for (int64_t steps = 0; !done; steps++) {
+		Frame *f = &t->fr[t->depth];
+		const PtxFunc *fn = &m->func[f->func];
+		if (f->pc >= fn->first + fn->ninst) {
+			/* ran off the end: an implicit return */
+			if (t->depth == 0)
+				break;
+			t->depth--;
+			continue;
+		}
+		if (steps >= r->steps_per_thread) {
+			ok = stop(t, STOP_STEPS, f->pc, 0, 0);
+			break;
+		}
+		r->steps++;
+		if (!exec(t, f->pc, &done)) {
+			ok = false;
+			break;
+		}
+	}
+	free(t);
+	return ok;
+}
