@@ -914,7 +914,9 @@ static void body(Reader *r)
 			PtxTok name = r->tok;
 			next(r);
 			next(r);
-			bool table = r->tok.kind == PT_DIR;
+			bool table = tok_is(&r->tok, ".callprototype") ||
+			             tok_is(&r->tok, ".branchtargets") ||
+			             tok_is(&r->tok, ".calltargets");
 			HEnt *e = hash_find(&r->local, name.s, name.n);
 			if (e)
 				diag_error(r->d, name.pos, "'%.*s' is declared twice",

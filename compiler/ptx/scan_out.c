@@ -580,6 +580,11 @@ json_t *scan_kernel_json(const PtxModule *m, const ScanKernel *k, const ScanCtx 
 			"counted", (json_int_t)a->counted, "ideal", (json_int_t)a->ideal,
 			"min", a->min_wave, "max", a->max_wave, "worst_banks", banks,
 			"worst_words", words);
+		json_t *wa = json_array();
+		for (int l = 0; l < WARP; l++)
+			json_array_append_new(wa, a->worst_mask >> l & 1
+			                      ? json_integer(a->worst_addr[l]) : json_null());
+		json_object_set_new(e, "worst_addresses", wa);
 		json_array_append_new(acc, e);
 	}
 	json_object_set_new(o, "accesses", acc);
