@@ -303,6 +303,13 @@ typedef struct {
 	uint32_t *masks;
 	int64_t *addrs;
 	int64_t nkept, capkept;
+	/* adjacent scalar accesses that ptxas merges into one vector access:
+	 * the leader's group size (0: not a leader), whether every execution
+	 * allowed it, and the member's leader (-1: none) */
+	int merge_n;
+	bool merge_ok;
+	int merge_leader;
+	int merged_from;        /* > 1: these stats are of the merged access */
 } ScanAcc;
 
 typedef struct {
@@ -331,6 +338,7 @@ typedef struct {
 typedef struct {
 	bool keep;              /* keep every warp instruction (--emit-spec) */
 	Geom geom;
+	bool ptxas_merge;       /* model ptxas merging adjacent scalar accesses */
 } ScanOpts;
 
 void scan_kernel(const PtxModule *m, int kernel, const RunOpts *ro,

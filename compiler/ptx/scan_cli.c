@@ -28,6 +28,7 @@ typedef struct {
 	struct { const char *name; size_t n; uint64_t value; bool used; } param[MAX_KERNEL_PARAMS];
 	int nparam;
 	bool json;
+	bool no_ptxas_merge;
 	const char *emit;
 	int64_t max_steps;
 	char **nvcc;            /* flags after -- */
@@ -92,6 +93,10 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		}
 		if (strcmp(a, "--json") == 0) {
 			o->json = true;
+			continue;
+		}
+		if (strcmp(a, "--no-vectorize") == 0) {
+			o->no_ptxas_merge = true;
 			continue;
 		}
 		bool val = strcmp(a, "--kernel") == 0 || strcmp(a, "--block") == 0 ||
@@ -335,7 +340,7 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 			}
 		}
 		c.ro = &ro;
-		ScanOpts so = {o->emit != NULL, o->geom};
+		ScanOpts so = {o->emit != NULL, o->geom, !o->no_ptxas_merge};
 		ScanKernel k;
 		scan_kernel(m, i, &ro, &so, &k);
 		if (!k.complete)

@@ -100,6 +100,46 @@ static void add_stop(ScanKernel *k, const RunStop *s, int tid)
 	k->stops[k->nstops++] = (ScanStop){s->kind, s->inst, s->why, s->addr, 1, tid};
 }
 
+/* ptxas turns adjacent scalar shared loads (or stores) of one base
+ * register at consecutive offsets into one vector access when it can
+ * prove the vector aligned: 2 or 4 accesses of 4 bytes, or 2 of 8.  The
+ * candidates are found here in the PTX; whether every execution was
+ * aligned is checked as the warps run. */
+static int merge_group(const PtxModule *m, int i)
+{
+	const PtxInst *a = &m->inst[i];
+	const PtxOpInfo *o = &a->op;
+	if ((o->kind != PO_LD && o->kind != PO_ST) || o->space != SP_SHARED ||
+	    o->vec != 1 || (o->ty.bytes != 4 && o->ty.bytes != 8))
+		return 0;
+	int mi = o->kind == PO_LD ? 1 : 0;
+	const PtxOpd *ma = &a->opd[mi];
+	if (ma->nvec || (ma->reg < 0 && ma->sym < 0))
+		return 0;
+	int best = 0;
+	for (int n = 2; n <= (o->ty.bytes == 4 ? 4 : 2); n += 2) {
+		if (i + n > m->ninst)
+			break;
+		bool ok = true;
+		for (int k = 1; k < n && ok; k++) {
+			const PtxInst *b = &m->inst[i + k];
+			const PtxOpd *mb = &b->opd[mi];
+			ok = b->func == a->func && b->op.kind == o->kind &&
+			     b->op.space == SP_SHARED && b->op.vec == 1 &&
+			     b->op.ty.bytes == o->ty.bytes && b->guard == a->guard &&
+			     b->guard_neg == a->guard_neg && !mb->nvec && mb->reg == ma->reg &&
+			     mb->sym == ma->sym && mb->imm == ma->imm + k * o->ty.bytes;
+			/* a load must not overwrite the base it shares */
+			for (int j = 0; j < k && ok && o->kind == PO_LD; j++)
+				ok = !(m->inst[i + j].opd[0].kind == OPD_REG && ma->reg >= 0 &&
+				       m->inst[i + j].opd[0].reg == ma->reg);
+		}
+		if (ok)
+			best = n;
+	}
+	return best;
+}
+
 static void keep(ScanAcc *a, uint32_t mask, const int64_t *addr)
 {
 	if (a->nkept == a->capkept) {
@@ -150,6 +190,45 @@ static bool cost(const ScanOpts *so, ScanKernel *k, ScanAcc *a, uint32_t mask,
 	return true;
 }
 
+/* One warp instruction as the records of its lanes. */
+typedef struct {
+	uint32_t slot, occ;
+	uint32_t mask;
+	int64_t addr[WARP];
+} Group;
+
+static const Group *find_group(const Group *g, size_t n, uint32_t slot, uint32_t occ)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (g[mid].slot < slot || (g[mid].slot == slot && g[mid].occ < occ))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && g[lo].slot == slot && g[lo].occ == occ ? &g[lo] : NULL;
+}
+
+/* The leader's warp instruction and its members' are one aligned vector:
+ * the same lanes, each member at the leader's address plus its offset. */
+static bool mergeable(const Group *gs, size_t n, const Group *g, const ScanAcc *a)
+{
+	int w = a->bytes, total = w * a->merge_n;
+	for (int l = 0; l < WARP; l++)
+		if ((g->mask >> l & 1) && g->addr[l] % total)
+			return false;
+	for (int j = 1; j < a->merge_n; j++) {
+		const Group *h = find_group(gs, n, g->slot + (uint32_t)j, g->occ);
+		if (!h || h->mask != g->mask)
+			return false;
+		for (int l = 0; l < WARP; l++)
+			if ((g->mask >> l & 1) && h->addr[l] != g->addr[l] + j * w)
+				return false;
+	}
+	return true;
+}
+
 void scan_kernel(const PtxModule *m, int kernel, const RunOpts *ro,
                  const ScanOpts *so, ScanKernel *k)
 {
@@ -160,18 +239,38 @@ void scan_kernel(const PtxModule *m, int kernel, const RunOpts *ro,
 	k->stops = calloc(MAX_STOPS, sizeof *k->stops);
 	if (!k->acc || !k->stops)
 		abort();
+	ScanAcc *merged = calloc((size_t)m->nslots + 1, sizeof *merged);
+	if (!merged)
+		abort();
 	for (int i = 0; i < m->ninst; i++) {
 		const PtxInst *in = &m->inst[i];
 		if (in->slot < 0)
 			continue;
 		ScanAcc *a = &k->acc[in->slot];
 		a->inst = i;
+		a->merge_leader = -1;
 		const char *why;
 		if (!scan_op_of(in, &a->op, &a->bytes, &why))
 			a->bytes = 0;   /* not costable: its accesses are refused below */
 	}
+	for (int i = 0; so->ptxas_merge && i < m->ninst; i++) {
+		int n = m->inst[i].slot >= 0 ? merge_group(m, i) : 0;
+		if (!n)
+			continue;
+		int s = m->inst[i].slot;
+		k->acc[s].merge_n = n;
+		k->acc[s].merge_ok = true;
+		merged[s] = k->acc[s];
+		merged[s].bytes *= n;
+		merged[s].merged_from = n;
+		for (int j = 1; j < n; j++)
+			k->acc[s + j].merge_leader = s;
+		i += n - 1;
+	}
 	Run r;
 	run_init(&r, m, kernel, ro);
+	Group *groups = NULL;
+	size_t capg = 0;
 	int threads = ro->block[0] * ro->block[1] * ro->block[2];
 	int64_t kept = 0;
 	for (int w = 0; w * WARP < threads; w++) {
@@ -184,20 +283,36 @@ void scan_kernel(const PtxModule *m, int kernel, const RunOpts *ro,
 		if (k->nstops || k->cost_error)
 			continue;   /* no totals will be printed: only diagnostics */
 		qsort(r.rec, r.nrec, sizeof *r.rec, rec_cmp);
+		size_t ng = 0;
+		for (size_t i = 0; i < r.nrec; i++)
+			if (i == 0 || r.rec[i].slot != r.rec[i - 1].slot ||
+			    r.rec[i].occ != r.rec[i - 1].occ)
+				ng++;
+		if (ng > capg) {
+			free(groups);
+			capg = ng * 2;
+			groups = malloc(capg * sizeof *groups);
+			if (!groups)
+				abort();
+		}
+		ng = 0;
 		for (size_t i = 0; i < r.nrec;) {
-			size_t j = i;
-			uint32_t mask = 0;
-			int64_t addr[WARP] = {0};
-			while (j < r.nrec && r.rec[j].slot == r.rec[i].slot &&
-			       r.rec[j].occ == r.rec[i].occ) {
-				if (r.rec[j].active) {
-					mask |= 1u << r.rec[j].lane;
-					addr[r.rec[j].lane] = r.rec[j].addr;
+			Group *g = &groups[ng++];
+			memset(g, 0, sizeof *g);
+			g->slot = r.rec[i].slot;
+			g->occ = r.rec[i].occ;
+			while (i < r.nrec && r.rec[i].slot == g->slot && r.rec[i].occ == g->occ) {
+				if (r.rec[i].active) {
+					g->mask |= 1u << r.rec[i].lane;
+					g->addr[r.rec[i].lane] = r.rec[i].addr;
 				}
-				j++;
+				i++;
 			}
-			ScanAcc *a = &k->acc[r.rec[i].slot];
-			if (mask && !a->bytes && !k->cost_error) {
+		}
+		for (size_t gi = 0; gi < ng; gi++) {
+			const Group *g = &groups[gi];
+			ScanAcc *a = &k->acc[g->slot];
+			if (g->mask && !a->bytes && !k->cost_error) {
 				const char *why;
 				Op op;
 				int b;
@@ -205,11 +320,45 @@ void scan_kernel(const PtxModule *m, int kernel, const RunOpts *ro,
 				k->cost_error = why;
 				k->cost_error_inst = a->inst;
 			}
-			if (mask && a->bytes)
-				cost(so, k, a, mask, addr, &kept);
-			i = j;
+			if (!g->mask || !a->bytes)
+				continue;
+			cost(so, k, a, g->mask, g->addr, &kept);
+			if (a->merge_leader >= 0 &&
+			    !find_group(groups, ng, (uint32_t)a->merge_leader, g->occ))
+				k->acc[a->merge_leader].merge_ok = false;
+			if (a->merge_n && a->merge_ok) {
+				if (mergeable(groups, ng, g, a))
+					cost(so, k, &merged[g->slot], g->mask, g->addr, &kept);
+				else
+					a->merge_ok = false;
+			}
 		}
 	}
+	free(groups);
+	/* merges that every execution allowed replace their members */
+	for (int s2 = 0; s2 < m->nslots; s2++) {
+		ScanAcc *a = &k->acc[s2];
+		if (!a->merge_n || !a->merge_ok || !merged[s2].count)
+			continue;
+		free(a->masks);
+		free(a->addrs);
+		*a = merged[s2];
+		for (int j = 1; j < a->merge_n; j++) {
+			ScanAcc *b = &k->acc[s2 + j];
+			free(b->masks);
+			free(b->addrs);
+			b->masks = NULL;
+			b->addrs = NULL;
+			b->nkept = b->capkept = b->count = b->wave = b->ideal = b->counted = 0;
+		}
+		merged[s2].masks = NULL;
+		merged[s2].addrs = NULL;
+	}
+	for (int s2 = 0; s2 < m->nslots; s2++) {
+		free(merged[s2].masks);
+		free(merged[s2].addrs);
+	}
+	free(merged);
 	k->steps = r.steps;
 	k->unmodelled = r.unmodelled;
 	k->complete = k->nstops == 0 && !k->cost_error;

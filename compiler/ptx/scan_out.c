@@ -98,11 +98,17 @@ static void show_source(FILE *f, const PtxModule *m, const PtxInst *in,
 
 /* ---- what ------------------------------------------------------------------------ */
 
-static void what(const PtxInst *in, char *buf, size_t n)
+/* merged: > 1 for adjacent scalar accesses that ptxas makes one */
+static void what(const PtxInst *in, int merged, char *buf, size_t n)
 {
 	const PtxOpInfo *o = &in->op;
-	int bytes = o->ty.bytes * o->vec;
-	const char *gen = o->space == SP_GENERIC ? " (generic address)" : "";
+	int bytes = o->ty.bytes * o->vec * (merged > 1 ? merged : 1);
+	char gen[64] = "";
+	if (o->space == SP_GENERIC)
+		snprintf(gen, sizeof gen, " (generic address)");
+	else if (merged > 1)
+		snprintf(gen, sizeof gen, " (%d adjacent %d-byte accesses that ptxas "
+		         "vectorizes)", merged, o->ty.bytes);
 	switch (o->kind) {
 	case PO_LD: snprintf(buf, n, "%d-byte shared load%s", bytes, gen); break;
 	case PO_ST: snprintf(buf, n, "%d-byte shared store%s", bytes, gen); break;
@@ -220,7 +226,7 @@ static void stop_message(const PtxModule *m, const ScanKernel *k, const ScanStop
 {
 	const PtxInst *in = &m->inst[s->inst];
 	char w[128], why[1024], th[64];
-	what(in, w, sizeof w);
+	what(in, 0, w, sizeof w);
 	scan_why(m, k, s->why, c, why, sizeof why);
 	thread_of(k, s->first_tid, th, sizeof th);
 	int threads = k->block[0] * k->block[1] * k->block[2];
@@ -337,7 +343,7 @@ static bool same_group(const PtxModule *m, const ScanAcc *a, const ScanAcc *b)
 	return x->file == y->file && x->line == y->line && x->col == y->col &&
 	       x->op.kind == y->op.kind && a->bytes == b->bytes &&
 	       a->op.nmat == b->op.nmat && a->op.trans == b->op.trans &&
-	       x->op.space == y->op.space;
+	       x->op.space == y->op.space && a->merged_from == b->merged_from;
 }
 
 static void warn_group(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
@@ -365,7 +371,7 @@ static void warn_group(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
 	const PtxInst *in = &m->inst[worst->inst];
 	char where[512], w[128], per[96], idl[64], banks[256] = "";
 	scan_where(m, in, c, where, sizeof where);
-	what(in, w, sizeof w);
+	what(in, worst->merged_from, w, sizeof w);
 	if (minw == maxw)
 		snprintf(per, sizeof per, "%d", minw);
 	else
@@ -567,7 +573,7 @@ json_t *scan_kernel_json(const PtxModule *m, const ScanKernel *k, const ScanCtx 
 		const PtxInst *in = &m->inst[a->inst];
 		char where[512], w[128], opn[32];
 		scan_where(m, in, c, where, sizeof where);
-		what(in, w, sizeof w);
+		what(in, a->merged_from, w, sizeof w);
 		tab_op_name(a->op, opn, sizeof opn);
 		int bk[64], words, nb = worst_banks(a, &c->geom, bk, &words);
 		json_t *banks = json_array();
