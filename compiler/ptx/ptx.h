@@ -4,7 +4,7 @@
  *   ptx_lex.re   tokens (ptx_lex_*)
  *   ptx_read.c   kernels, functions, registers, symbols, instructions (ptx_*)
  *   ptx_op.c     opcode names to operations and modifiers (ptx_op_*)
- *   ptx_run.c    the interpreter: one block, thread by thread (run_*)
+ *   ptx_interp.c    the interpreter: one block, thread by thread (interp_*)
  *   scan_cost.c  threads' records into warp instructions, costed (scan_*)
  *   scan_out.c   warnings, totals and JSON (scan_print_*)
  *   scan_spec.c  .tile specs that reproduce the observed addresses
@@ -216,7 +216,7 @@ void ptx_short_name(const char *mangled, char *buf, size_t n);
 /* Which shared array holds address a (-1 if none). */
 int ptx_shared_at(const PtxModule *m, int func, int64_t a);
 
-/* ---- ptx_run.c: the interpreter -------------------------------------------- */
+/* ---- ptx_interp.c: the interpreter -------------------------------------------- */
 
 /* A value: bits, and why it is not known (0: it is). */
 typedef struct {
@@ -232,7 +232,7 @@ typedef struct {
 	uint32_t addr;
 	uint8_t lane;
 	uint8_t active;     /* 0: a lane ldmatrix/stmatrix does not read */
-} RunRec;
+} InterpRec;
 
 /* Why a thread's path stopped before its end. */
 typedef enum { STOP_NONE, STOP_UNKNOWN_ADDR, STOP_UNKNOWN_BRANCH,
@@ -244,7 +244,7 @@ typedef struct {
 	int inst;           /* where */
 	uint32_t why;       /* the unknown value's origin */
 	int64_t addr;       /* STOP_BAD_ADDR */
-} RunStop;
+} InterpStop;
 
 typedef struct {
 	int block[3];
@@ -252,15 +252,15 @@ typedef struct {
 	struct { int index; uint64_t value; } param[PTX_MAX_PARAMS];
 	int64_t max_steps;      /* instructions of the whole block */
 	int64_t max_records;    /* shared accesses of one warp */
-} RunOpts;
+} InterpOpts;
 
 typedef struct {
 	const PtxModule *m;
 	int kernel;
-	const RunOpts *o;
+	const InterpOpts *o;
 	int64_t steps_per_thread;
 	int64_t steps;          /* interpreted so far, all threads */
-	RunRec *rec;            /* one warp's */
+	InterpRec *rec;            /* one warp's */
 	size_t nrec, caprec;
 	uint32_t *occ;          /* per slot, this thread's count */
 	Val *stack;             /* registers of the frames */
@@ -271,13 +271,13 @@ typedef struct {
 	bool *noted;            /* per instruction: an unmodelled note given */
 	int64_t unmodelled;     /* executions of PO_SHARED_OTHER */
 	int64_t kparams;        /* bytes of the kernel's parameters in pstack */
-} Run;
+} Interp;
 
-void run_init(Run *r, const PtxModule *m, int kernel, const RunOpts *o);
-void run_free(Run *r);
+void interp_init(Interp *r, const PtxModule *m, int kernel, const InterpOpts *o);
+void interp_free(Interp *r);
 /* Interpret one thread (linear index tid) and append its records to
  * r->rec (lane = tid % 32).  Returns false with *stop if its path stopped. */
-bool run_thread(Run *r, int tid, RunStop *stop);
+bool interp_thread(Interp *r, int tid, InterpStop *stop);
 
 /* ---- scan_cost.c ---------------------------------------------------------- */
 
@@ -341,7 +341,7 @@ typedef struct {
 	bool ptxas_merge;       /* model ptxas merging adjacent scalar accesses */
 } ScanOpts;
 
-void scan_kernel(const PtxModule *m, int kernel, const RunOpts *ro,
+void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
                  const ScanOpts *so, ScanKernel *k);
 void scan_kernel_free(const PtxModule *m, ScanKernel *k);
 
@@ -350,7 +350,7 @@ void scan_kernel_free(const PtxModule *m, ScanKernel *k);
 typedef struct {
 	const char *input;      /* the file scanned, as given */
 	const char *cu;         /* the .cu it was compiled from, or NULL */
-	const RunOpts *ro;
+	const InterpOpts *ro;
 	Geom geom;
 } ScanCtx;
 

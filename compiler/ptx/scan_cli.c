@@ -310,7 +310,7 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		if (!kernel_selected(m, i, o->kernel))
 			continue;
 		const PtxFunc *f = &m->func[i];
-		RunOpts ro = {0};
+		InterpOpts ro = {0};
 		ro.max_steps = o->max_steps;
 		ro.max_records = 1 << 22;
 		char sn[256];

@@ -76,7 +76,7 @@ bool scan_op_of(const PtxInst *in, Op *op, int *bytes, const char **why)
 
 static int rec_cmp(const void *a, const void *b)
 {
-	const RunRec *x = a, *y = b;
+	const InterpRec *x = a, *y = b;
 	if (x->slot != y->slot)
 		return x->slot < y->slot ? -1 : 1;
 	if (x->occ != y->occ)
@@ -84,7 +84,7 @@ static int rec_cmp(const void *a, const void *b)
 	return (int)x->lane - (int)y->lane;
 }
 
-static void add_stop(ScanKernel *k, const RunStop *s, int tid)
+static void add_stop(ScanKernel *k, const InterpStop *s, int tid)
 {
 	for (int i = 0; i < k->nstops; i++) {
 		ScanStop *o = &k->stops[i];
@@ -229,7 +229,7 @@ static bool mergeable(const Group *gs, size_t n, const Group *g, const ScanAcc *
 	return true;
 }
 
-void scan_kernel(const PtxModule *m, int kernel, const RunOpts *ro,
+void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
                  const ScanOpts *so, ScanKernel *k)
 {
 	memset(k, 0, sizeof *k);
@@ -267,8 +267,8 @@ void scan_kernel(const PtxModule *m, int kernel, const RunOpts *ro,
 			k->acc[s + j].merge_leader = s;
 		i += n - 1;
 	}
-	Run r;
-	run_init(&r, m, kernel, ro);
+	Interp r;
+	interp_init(&r, m, kernel, ro);
 	Group *groups = NULL;
 	size_t capg = 0;
 	int threads = ro->block[0] * ro->block[1] * ro->block[2];
@@ -276,8 +276,8 @@ void scan_kernel(const PtxModule *m, int kernel, const RunOpts *ro,
 	for (int w = 0; w * WARP < threads; w++) {
 		r.nrec = 0;
 		for (int lane = 0; lane < WARP && w * WARP + lane < threads; lane++) {
-			RunStop st;
-			if (!run_thread(&r, w * WARP + lane, &st))
+			InterpStop st;
+			if (!interp_thread(&r, w * WARP + lane, &st))
 				add_stop(k, &st, w * WARP + lane);
 		}
 		if (k->nstops || k->cost_error)
@@ -365,7 +365,7 @@ void scan_kernel(const PtxModule *m, int kernel, const RunOpts *ro,
 	/* which unmodelled shared instructions ran: noted by the printer */
 	k->noted = r.noted;
 	r.noted = NULL;
-	run_free(&r);
+	interp_free(&r);
 }
 
 void scan_kernel_free(const PtxModule *m, ScanKernel *k)

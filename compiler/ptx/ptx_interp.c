@@ -18,21 +18,21 @@
 typedef struct {
 	int func;
 	int pc;
-	size_t reg0;        /* registers in Run.stack */
-	size_t p0;          /* local parameters in Run.pstack */
+	size_t reg0;        /* registers in Interp.stack */
+	size_t p0;          /* local parameters in Interp.pstack */
 	int call;           /* the caller's call instruction, -1 in the kernel */
 	int parent;
 } Frame;
 
 typedef struct {
-	Run *r;
+	Interp *r;
 	const PtxModule *m;
 	int tid, lane, warp, x, y, z;
 	Frame fr[PTX_MAX_DEPTH];
 	int depth;
 	uint64_t cc;        /* carry flag of add.cc and kin */
 	uint32_t cc_why;
-	RunStop *stop;
+	InterpStop *stop;
 } Thread;
 
 /* ---- values ---------------------------------------------------------------- */
@@ -150,7 +150,7 @@ static bool param_at(Thread *t, int s, int64_t off, int n, uint8_t **val,
                      uint32_t **why)
 {
 	const PtxModule *m = t->m;
-	Run *r = t->r;
+	Interp *r = t->r;
 	const PtxSym *y = &m->sym[s];
 	if (off < 0 || off + n > y->size)
 		return false;
@@ -198,7 +198,7 @@ static bool param_at(Thread *t, int s, int64_t off, int n, uint8_t **val,
 
 static bool stop(Thread *t, StopKind k, int inst, uint32_t why, int64_t addr)
 {
-	*t->stop = (RunStop){k, inst, why, addr};
+	*t->stop = (InterpStop){k, inst, why, addr};
 	return false;
 }
 
@@ -235,20 +235,20 @@ static Val address(Thread *t, int i, const PtxInst *in, const PtxOpd *o,
 
 static bool record(Thread *t, const PtxInst *in, int i, uint64_t a, bool active)
 {
-	Run *r = t->r;
+	Interp *r = t->r;
 	if (active && a >= PTX_SHARED_LIMIT)
 		return stop(t, STOP_BAD_ADDR, i, 0, (int64_t)a);
 	if ((int64_t)r->nrec >= r->o->max_records)
 		return stop(t, STOP_RECORDS, i, 0, 0);
 	if (r->nrec == r->caprec) {
 		size_t cap = r->caprec ? r->caprec * 2 : 4096;
-		RunRec *n = realloc(r->rec, cap * sizeof *n);
+		InterpRec *n = realloc(r->rec, cap * sizeof *n);
 		if (!n)
 			abort();
 		r->rec = n;
 		r->caprec = cap;
 	}
-	r->rec[r->nrec++] = (RunRec){(uint32_t)in->slot, r->occ[in->slot]++,
+	r->rec[r->nrec++] = (InterpRec){(uint32_t)in->slot, r->occ[in->slot]++,
 	                             (uint32_t)(active ? a : 0), (uint8_t)t->lane,
 	                             active};
 	return true;
@@ -646,8 +646,16 @@ static void convert_op(Thread *t, int i, const PtxInst *in)
 			return;
 		}
 		Val a = get(t, i, &o[1], op->ty2.bytes);
-		put(t, &o[0], a.why ? a : known(convert(a.v, op->ty, op->ty2, op->mods & M_SAT)),
-		    op->ty.bytes);
+		/* a narrow signed result is sign-extended to its register */
+		int rw = op->ty.bytes;
+		if (o[0].kind == OPD_REG) {
+			int dw = t->m->func[t->fr[t->depth].func].regty[o[0].reg].bytes;
+			rw = dw > rw ? dw : rw;
+		}
+		uint64_t v = convert(a.v, op->ty, op->ty2, op->mods & M_SAT);
+		if (op->ty.kind == TY_S)
+			v = (uint64_t)sext(v, op->ty.bytes);
+		put(t, &o[0], a.why ? a : known(v), rw);
 		return;
 	}
 	int w = op->ty.bytes ? op->ty.bytes : 8;
@@ -726,7 +734,7 @@ static bool param_move(Thread *t, int i, const PtxInst *in)
 static bool call(Thread *t, int i, const PtxInst *in)
 {
 	const PtxModule *m = t->m;
-	Run *r = t->r;
+	Interp *r = t->r;
 	if (in->opd[0].kind != OPD_FUNC)
 		return stop(t, STOP_CALL, i, 0, 0);     /* an indirect call */
 	int f = in->opd[0].sym;
@@ -870,7 +878,7 @@ static bool exec(Thread *t, int i, bool *done)
 
 /* ---- threads ----------------------------------------------------------------------- */
 
-void run_init(Run *r, const PtxModule *m, int kernel, const RunOpts *o)
+void interp_init(Interp *r, const PtxModule *m, int kernel, const InterpOpts *o)
 {
 	memset(r, 0, sizeof *r);
 	r->m = m;
@@ -894,7 +902,7 @@ void run_init(Run *r, const PtxModule *m, int kernel, const RunOpts *o)
 		abort();
 }
 
-void run_free(Run *r)
+void interp_free(Interp *r)
 {
 	free(r->rec);
 	free(r->occ);
@@ -906,7 +914,7 @@ void run_free(Run *r)
 }
 
 /* The kernel's parameters: --param values, others unknown. */
-static void kernel_params(Run *r)
+static void kernel_params(Interp *r)
 {
 	const PtxModule *m = r->m;
 	const PtxFunc *k = &m->func[r->kernel];
@@ -927,7 +935,7 @@ static void kernel_params(Run *r)
 	r->kparams = off;
 }
 
-bool run_thread(Run *r, int tid, RunStop *st)
+bool interp_thread(Interp *r, int tid, InterpStop *st)
 {
 	const PtxModule *m = r->m;
 	const int *b = r->o->block;
@@ -943,7 +951,7 @@ bool run_thread(Run *r, int tid, RunStop *st)
 	t->y = tid / b[0] % b[1];
 	t->z = tid / (b[0] * b[1]);
 	t->stop = st;
-	*st = (RunStop){STOP_NONE, -1, 0, 0};
+	*st = (InterpStop){STOP_NONE, -1, 0, 0};
 	memset(r->occ, 0, (size_t)m->nslots * sizeof *r->occ);
 	const PtxFunc *k = &m->func[r->kernel];
 	kernel_params(r);
