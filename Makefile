@@ -78,6 +78,7 @@ check: bankc $(UNIT)
 	echo "== specs"; sh tests/run_specs.sh ./bankc specs || fail=1; \
 	echo "== measured tables"; sh tests/run_sim.sh ./bankc || fail=1; \
 	echo "== command line"; sh tests/run_cli.sh ./bankc || fail=1; \
+	echo "== scan"; sh tests/run_scan.sh ./bankc $(B) || fail=1; \
 	echo "== nvcc"; sh tests/run_nvcc.sh || fail=1; \
 	echo "== generated code"; sh tests/run_generated.sh ./bankc || fail=1; \
 	echo "== cmake"; sh tests/run_cmake.sh ./bankc || fail=1; \

@@ -163,6 +163,7 @@ typedef struct {
 	int func;
 	Pos pos;            /* in the PTX */
 	int file, line, col;    /* .loc: file id, line (0: none) */
+	int ifile, iline, icol; /* .loc's inlined_at (iline 0: none) */
 	/* PO_CALL: return and argument symbols in PtxModule.vec (as OPD_SYM) */
 	int call_ret, ncall_ret, call_args, ncall_args;
 	int slot;           /* shared-memory instructions: their index, else -1 */

@@ -113,6 +113,7 @@ typedef struct {
 	int ncalls, capcalls;
 	int cur;                /* current function */
 	int loc_file, loc_line, loc_col;
+	int in_file, in_line, in_col;   /* inlined_at */
 } Reader;
 
 #define GROW(ptr, n, cap) do { \
@@ -756,6 +757,9 @@ static void instruction(Reader *r)
 	in->file = r->loc_file;
 	in->line = r->loc_line;
 	in->col = r->loc_col;
+	in->ifile = r->in_file;
+	in->iline = r->in_line;
+	in->icol = r->in_col;
 	m->ninst++;
 	next(r);
 	bool label_ok = in->op.kind == PO_BRA || in->op.kind == PO_CALL ||
@@ -826,6 +830,7 @@ static void loc(Reader *r)
 	r->loc_file = (int)count(r, 1 << 30, "file number");
 	r->loc_line = (int)count(r, 1 << 30, "line number");
 	r->loc_col = (int)count(r, 1 << 30, "column number");
+	r->in_file = r->in_line = r->in_col = 0;
 	while (r->tok.kind == PT_COMMA) {
 		next(r);
 		if (tok_is(&r->tok, "function_name")) {
@@ -835,8 +840,9 @@ static void loc(Reader *r)
 			next(r);
 		} else if (tok_is(&r->tok, "inlined_at")) {
 			next(r);
-			for (int i = 0; i < 3; i++)
-				count(r, 1 << 30, "position");
+			r->in_file = (int)count(r, 1 << 30, "file number");
+			r->in_line = (int)count(r, 1 << 30, "line number");
+			r->in_col = (int)count(r, 1 << 30, "column number");
 		} else {
 			expected(r, "function_name or inlined_at");
 		}
@@ -1013,6 +1019,7 @@ static void function(Reader *r, bool entry)
 	}
 	f->first = m->ninst;
 	r->loc_file = r->loc_line = r->loc_col = 0;
+	r->in_file = r->in_line = r->in_col = 0;
 	if (r->tok.kind == PT_SEMI) {
 		next(r);    /* a declaration */
 		if (prior < 0)

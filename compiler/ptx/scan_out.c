@@ -34,14 +34,37 @@ static const char *display_path(const char *path, const ScanCtx *c)
 	return path;
 }
 
+/* A header of the CUDA toolkit (atomicAdd and kin, inlined). */
+static bool toolkit_path(const char *p)
+{
+	return p && strstr(p, "/cuda") && strstr(p, "/include/");
+}
+
+/* The source position to report: .loc's, or where it was inlined when
+ * .loc names a toolkit header. */
+static const char *source_of(const PtxModule *m, const PtxInst *in, int *line,
+                             int *col)
+{
+	const char *path = in->line > 0 ? ptx_file_path(m, in->file) : NULL;
+	*line = in->line;
+	*col = in->col;
+	if (toolkit_path(path) && in->iline > 0 && ptx_file_path(m, in->ifile)) {
+		path = ptx_file_path(m, in->ifile);
+		*line = in->iline;
+		*col = in->icol;
+	}
+	return path;
+}
+
 void scan_where(const PtxModule *m, const PtxInst *in, const ScanCtx *c,
                 char *buf, size_t n)
 {
-	const char *path = in->line > 0 ? ptx_file_path(m, in->file) : NULL;
-	if (path && in->col > 0)
-		snprintf(buf, n, "%s:%d:%d", display_path(path, c), in->line, in->col);
+	int line, col;
+	const char *path = source_of(m, in, &line, &col);
+	if (path && col > 0)
+		snprintf(buf, n, "%s:%d:%d", display_path(path, c), line, col);
 	else if (path)
-		snprintf(buf, n, "%s:%d", display_path(path, c), in->line);
+		snprintf(buf, n, "%s:%d", display_path(path, c), line);
 	else
 		snprintf(buf, n, "%s:%d:%d", c->input, in->pos.line, in->pos.col);
 }
@@ -50,10 +73,10 @@ void scan_where(const PtxModule *m, const PtxInst *in, const ScanCtx *c,
 static void show_source(FILE *f, const PtxModule *m, const PtxInst *in,
                         const ScanCtx *c)
 {
-	const char *path = in->line > 0 ? ptx_file_path(m, in->file) : NULL;
+	int line, col;
+	const char *path = source_of(m, in, &line, &col);
 	const char *text;
 	size_t len;
-	int line, col;
 	char *buf = NULL;
 	if (path) {
 		FILE *s = fopen(display_path(path, c), "rb");
@@ -66,8 +89,6 @@ static void show_source(FILE *f, const PtxModule *m, const PtxInst *in,
 			return;
 		buf[len] = 0;
 		text = buf;
-		line = in->line;
-		col = in->col;
 	} else {
 		text = m->src->text;
 		len = m->src->len;
@@ -340,8 +361,7 @@ static bool same_group(const PtxModule *m, const ScanAcc *a, const ScanAcc *b)
 	const PtxInst *x = &m->inst[a->inst], *y = &m->inst[b->inst];
 	if (x->line <= 0 || y->line <= 0)
 		return a == b;
-	return x->file == y->file && x->line == y->line && x->col == y->col &&
-	       x->op.kind == y->op.kind && a->bytes == b->bytes &&
+	return x->op.kind == y->op.kind && a->bytes == b->bytes &&
 	       a->op.nmat == b->op.nmat && a->op.trans == b->op.trans &&
 	       x->op.space == y->op.space && a->merged_from == b->merged_from;
 }
@@ -396,11 +416,12 @@ static void warn_group(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
 	if (in->op.kind == PO_CPASYNC)
 		fprintf(f, "%s: warning: %s: destinations touch %s 128-byte segments per "
 		        "instruction, ideal %s (not in the wavefront counters), %lld "
-		        "instructions per block\n", where, w, per, idl, (long long)count);
+		        "instruction%s per block\n", where, w, per, idl, (long long)count,
+		        count == 1 ? "" : "s");
 	else
 		fprintf(f, "%s: warning: %s: %s wavefronts per instruction, ideal %s%s, "
-		        "%lld instructions per block\n", where, w, per, idl, banks,
-		        (long long)count);
+		        "%lld instruction%s per block\n", where, w, per, idl, banks,
+		        (long long)count, count == 1 ? "" : "s");
 	show_source(f, m, in, c);
 }
 
@@ -458,9 +479,11 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 		if (!a->count)
 			continue;
 		const PtxInst *in = &m->inst[a->inst];
-		keys[nk++] = (Key){s, in->line > 0 ? in->file : 1 << 30,
-		                   in->line > 0 ? in->line : in->pos.line,
-		                   in->line > 0 ? in->col : in->pos.col, in->pos.line};
+		int line, col;
+		const char *path = source_of(m, in, &line, &col);
+		int file = !path ? 1 << 30 : line == in->line ? in->file : in->ifile;
+		keys[nk++] = (Key){s, file, path ? line : in->pos.line,
+		                   path ? col : in->pos.col, in->pos.line};
 	}
 	qsort(keys, (size_t)nk, sizeof *keys, key_cmp);
 	const ScanAcc **g = calloc((size_t)nk + 1, sizeof *g);
@@ -511,9 +534,10 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 	for (int ct = 0; ct < CAT_CPASYNC; ct++) {
 		if (!t[ct][0] && ct >= CAT_ATOM)
 			continue;
-		fprintf(f, "  %-11s %lld wavefronts, ideal %lld, excess %lld (%lld instructions)\n",
+		fprintf(f, "  %-11s %lld wavefronts, ideal %lld, excess %lld (%lld instruction%s)\n",
 		        label[ct], (long long)t[ct][1], (long long)t[ct][2],
-		        (long long)(t[ct][1] - t[ct][2]), (long long)t[ct][0]);
+		        (long long)(t[ct][1] - t[ct][2]), (long long)t[ct][0],
+		        t[ct][0] == 1 ? "" : "s");
 	}
 	if (t[CAT_CPASYNC][0])
 		fprintf(f, "  cp.async    %lld instructions, 0 wavefronts counted (128-byte "
@@ -586,11 +610,14 @@ json_t *scan_kernel_json(const PtxModule *m, const ScanKernel *k, const ScanCtx 
 			"counted", (json_int_t)a->counted, "ideal", (json_int_t)a->ideal,
 			"min", a->min_wave, "max", a->max_wave, "worst_banks", banks,
 			"worst_words", words);
-		json_t *wa = json_array();
-		for (int l = 0; l < WARP; l++)
-			json_array_append_new(wa, a->worst_mask >> l & 1
-			                      ? json_integer(a->worst_addr[l]) : json_null());
-		json_object_set_new(e, "worst_addresses", wa);
+		if (a->worst_excess > 0) {
+			/* the worst warp instruction, lane by lane (null: inactive) */
+			json_t *wa = json_array();
+			for (int l = 0; l < WARP; l++)
+				json_array_append_new(wa, a->worst_mask >> l & 1
+				                      ? json_integer(a->worst_addr[l]) : json_null());
+			json_object_set_new(e, "worst_addresses", wa);
+		}
 		json_array_append_new(acc, e);
 	}
 	json_object_set_new(o, "accesses", acc);
