@@ -50,6 +50,26 @@ while IFS= read -r line; do
 	fi
 done <tests/ptx/cases.txt
 
+# 1b. --emit-spec: the specs written, byte for byte
+for k in transpose_naive ldsm_rowmajor histogram_atom; do
+	case $k in transpose*) f=transpose b=32,8 ;; ldsm*) f=ldmatrix b=32 ;; *) f=histogram b=256 ;; esac
+	rm -rf "$tmp/spec"
+	"$bankc" scan "tests/ptx/$f.ptx" --block $b --kernel $k --emit-spec "$tmp/spec" >/dev/null 2>&1 ||
+		bad "scan --emit-spec $k"
+	for s in "$tmp"/spec/*.tile; do
+		want=tests/ptx/expected/spec_$(basename "$s")
+		if [ "$update" = 1 ]; then
+			cp "$s" "$want"
+			ok
+		elif cmp -s "$s" "$want"; then
+			ok
+		else
+			bad "--emit-spec wrote $(basename "$s") unlike $want"
+			diff "$want" "$s" | head -n 10
+		fi
+	done
+done
+
 # 2. broken PTX
 for f in tests/ptx/bad/*.ptx; do
 	want=$(sed -n '1s|^// expect: ||p' "$f")

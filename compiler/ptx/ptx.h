@@ -369,9 +369,9 @@ void scan_why(const PtxModule *m, const ScanKernel *k, uint32_t why,
 
 /* ---- scan_spec.c ---------------------------------------------------------- */
 
-/* Write one .tile spec per shared array of kernel k into dir; false (with
- * a message on err) if a file cannot be written. */
+/* Write one .tile spec per shared array of kernel k into dir, a note for
+ * each on `note`; false (with a message on err) if one cannot be written. */
 bool scan_emit_specs(const PtxModule *m, const ScanKernel *k, const char *dir,
-                     const ScanCtx *c, FILE *err);
+                     const ScanCtx *c, FILE *note, FILE *err);
 
 #endif

@@ -359,6 +359,9 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 			scan_print_text(stdout, stderr, m, &k, &c);
 		}
 		first = false;
+		if (o->emit && k.complete &&
+		    !scan_emit_specs(m, &k, o->emit, &c, o->json ? stderr : stdout, stderr))
+			rc = 1;
 		scan_kernel_free(m, &k);
 	}
 	if (o->json) {
