@@ -90,6 +90,7 @@ check: bankc $(UNIT)
 	echo "== sanitizers"; $(MAKE) -s check-san || fail=1; \
 	echo "== valgrind"; sh tests/run_valgrind.sh ./bankc || fail=1; \
 	echo "== fuzz corpus"; $(MAKE) -s fuzz-regress || fail=1; \
+	echo "== scan fuzz corpus"; $(MAKE) -s fuzz-ptx-regress || fail=1; \
 	exit $$fail
 
 # The unit tests, the bad-input corpus and the command line once more, on a
@@ -104,6 +105,7 @@ check-san:
 	sh tests/run_bad.sh ./build-san/bankc tests/bad || fail=1; \
 	sh tests/run_cli.sh ./build-san/bankc || fail=1; \
 	sh tests/run_specs.sh ./build-san/bankc specs || fail=1; \
+	sh tests/run_scan.sh ./build-san/bankc $(B) || fail=1; \
 	exit $$fail
 
 # libFuzzer over the whole pipeline (spec text to checked, solved and
@@ -122,6 +124,24 @@ fuzz-regress: $(B)/fuzz_pipeline
 	if ./$(B)/fuzz_pipeline -runs=0 -artifact_prefix=$(B)/fuzz- specs tests/bad tests/fuzz/regress >$(B)/fuzz-regress.log 2>&1; \
 	then echo "fuzz corpus: 1 passed, 0 failed ($$n inputs replayed)"; \
 	else tail -n 30 $(B)/fuzz-regress.log; echo "fuzz corpus: 0 passed, 1 failed"; exit 1; fi
+
+# The same for bankc scan's PTX path (lexer, reader, interpreter, costing,
+# printing); its corpus is the PTX of tests/ptx/ and tests/fuzz/ptx_regress/.
+$(B)/fuzz_ptx: tests/fuzz/fuzz_ptx.c $(SRCS) $(PTX_SRCS) $(B)/lex.c $(B)/ptx/ptx_lex.c $(HDR) compiler/ptx/ptx.h
+	@command -v clang >/dev/null || { echo "error: clang not found (make deps)" >&2; exit 1; }
+	@echo "CLANG $@"; clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_ptx.c $(SRCS) $(PTX_SRCS) $(B)/lex.c $(B)/ptx/ptx_lex.c -ljansson
+
+fuzz-ptx-regress: $(B)/fuzz_ptx
+	@n=$$(ls tests/ptx/*.ptx tests/ptx/bad/*.ptx tests/fuzz/ptx_regress/* | wc -l); \
+	if ./$(B)/fuzz_ptx -runs=0 -artifact_prefix=$(B)/fuzz-ptx- tests/ptx tests/ptx/bad tests/fuzz/ptx_regress >$(B)/fuzz-ptx-regress.log 2>&1; \
+	then echo "scan fuzz corpus: 1 passed, 0 failed ($$n inputs replayed)"; \
+	else tail -n 30 $(B)/fuzz-ptx-regress.log; echo "scan fuzz corpus: 0 passed, 1 failed"; exit 1; fi
+
+fuzz-ptx: $(B)/fuzz_ptx
+	@mkdir -p out/fuzz-ptx/corpus out/fuzz-ptx/crashes
+	@cp -n tests/ptx/*.ptx tests/ptx/bad/*.ptx out/fuzz-ptx/corpus/ 2>/dev/null || true
+	./$(B)/fuzz_ptx -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 \
+		-artifact_prefix=out/fuzz-ptx/crashes/ -print_final_stats=1 out/fuzz-ptx/corpus
 
 fuzz: $(B)/fuzz_pipeline
 	@mkdir -p out/fuzz/corpus out/fuzz/crashes
@@ -167,4 +187,4 @@ gpu-scan: bankc
 clean:
 	rm -rf build build-san bankc out
 
-.PHONY: all check check-san fuzz fuzz-regress clean deps run install bench gpu-probe gpu-check gpu-bench gpu-scan
+.PHONY: all check check-san fuzz fuzz-regress fuzz-ptx fuzz-ptx-regress clean deps run install bench gpu-probe gpu-check gpu-bench gpu-scan

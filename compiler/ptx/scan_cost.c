@@ -282,7 +282,8 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
 		}
 		if (k->nstops || k->cost_error)
 			continue;   /* no totals will be printed: only diagnostics */
-		qsort(r.rec, r.nrec, sizeof *r.rec, rec_cmp);
+		if (r.nrec)
+			qsort(r.rec, r.nrec, sizeof *r.rec, rec_cmp);
 		size_t ng = 0;
 		for (size_t i = 0; i < r.nrec; i++)
 			if (i == 0 || r.rec[i].slot != r.rec[i - 1].slot ||
