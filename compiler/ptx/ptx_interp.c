@@ -48,7 +48,7 @@ static uint64_t mask_of(int bytes)
 
 static int64_t sext(uint64_t v, int bytes)
 {
-	if (bytes >= 8)
+	if (bytes >= 8 || bytes <= 0)
 		return (int64_t)v;
 	int sh = 64 - 8 * bytes;
 	return (int64_t)(v << sh) >> sh;
@@ -425,6 +425,8 @@ static bool arith(Thread *t, int i, const PtxInst *in)
 {
 	const PtxOpInfo *op = &in->op;
 	int w = op->ty.bytes ? op->ty.bytes : 4;
+	if (w > 8)
+		return false;   /* .b128 holds no integer arithmetic */
 	bool sgn = op->ty.kind == TY_S;
 	const PtxOpd *o = in->opd;
 	int n = in->nopd;
@@ -454,7 +456,7 @@ static bool arith(Thread *t, int i, const PtxInst *in)
 		r = a;
 		why = a.why;
 		break;
-	case PO_ADD: r.v = a.v + b.v; if (op->mods & M_SAT) { int64_t s = sext(a.v, w) + sext(b.v, w); int64_t hi = (int64_t)(m >> 1); r.v = (uint64_t)(s > hi ? hi : s < -hi - 1 ? -hi - 1 : s); }
+	case PO_ADD: r.v = a.v + b.v; if ((op->mods & M_SAT) && w < 8) { int64_t s = sext(a.v, w) + sext(b.v, w); int64_t hi = (int64_t)(m >> 1); r.v = (uint64_t)(s > hi ? hi : s < -hi - 1 ? -hi - 1 : s); }
 		if (op->mods & M_CC) { t->cc = w >= 8 ? (r.v < a.v) : ((a.v + b.v) >> (8 * w)) & 1; t->cc_why = why; }
 		break;
 	case PO_SUB: r.v = a.v - b.v;
@@ -468,14 +470,14 @@ static bool arith(Thread *t, int i, const PtxInst *in)
 		break;
 	case PO_MUL:
 		if (op->mods & M_HI) r.v = mulhi(a.v, b.v, sgn, w);
-		else if (op->mods & M_WIDE) { rw = 2 * w; r.v = sgn ? (uint64_t)(sext(a.v, w) * sext(b.v, w)) : a.v * b.v; }
+		else if ((op->mods & M_WIDE) && w < 8) { rw = 2 * w; r.v = sgn ? (uint64_t)(sext(a.v, w) * sext(b.v, w)) : a.v * b.v; }
 		else r.v = a.v * b.v;
 		if (!why) break;
 		if ((!a.why && (a.v & m) == 0) || (!b.why && (b.v & m) == 0)) { r.v = 0; why = 0; }
 		break;
 	case PO_MAD:
 		if (op->mods & M_HI) r.v = mulhi(a.v, b.v, sgn, w) + c.v;
-		else if (op->mods & M_WIDE) { rw = 2 * w; r.v = (sgn ? (uint64_t)(sext(a.v, w) * sext(b.v, w)) : a.v * b.v) + c.v; }
+		else if ((op->mods & M_WIDE) && w < 8) { rw = 2 * w; r.v = (sgn ? (uint64_t)(sext(a.v, w) * sext(b.v, w)) : a.v * b.v) + c.v; }
 		else r.v = a.v * b.v + c.v;
 		break;
 	case PO_MUL24: case PO_MAD24: {
@@ -547,10 +549,10 @@ static bool arith(Thread *t, int i, const PtxInst *in)
 		rw = 4;
 		break;
 	}
-	case PO_SHL: r.v = b.v >= (uint64_t)(8 * w) ? 0 : a.v << b.v; break;
+	case PO_SHL: r.v = b.v >= (uint64_t)(8 * w) || b.v >= 64 ? 0 : a.v << b.v; break;
 	case PO_SHR:
-		if (sgn) { int64_t x = sext(a.v, w); r.v = (uint64_t)(b.v >= (uint64_t)(8 * w) ? (x < 0 ? -1 : 0) : x >> b.v); }
-		else r.v = b.v >= (uint64_t)(8 * w) ? 0 : a.v >> b.v;
+		if (sgn) { int64_t x = sext(a.v, w); r.v = (uint64_t)(b.v >= (uint64_t)(8 * w) || b.v >= 64 ? (x < 0 ? -1 : 0) : x >> b.v); }
+		else r.v = b.v >= (uint64_t)(8 * w) || b.v >= 64 ? 0 : a.v >> b.v;
 		break;
 	case PO_PRMT: r.v = prmt(a.v, b.v, c.v, op->prmt_mode); rw = 4; break;
 	case PO_SELP:
@@ -622,14 +624,15 @@ static void mov_vec(Thread *t, int i, const PtxInst *in)
 		for (int k = 0; k < s->nvec; k++) {
 			Val e = get(t, i, &m->vec[s->sym + k], ew);
 			why = pick(why, e.why);
-			v |= (e.v & mask_of(ew)) << (8 * ew * k);
+			if (8 * ew * k < 64)
+				v |= (e.v & mask_of(ew)) << (8 * ew * k);
 		}
 		put(t, d, why ? unknown(why) : known(v), w);
 	} else if (d->kind == OPD_VEC && s->kind != OPD_VEC) {
 		int ew = w / (d->nvec ? d->nvec : 1);
 		Val v = get(t, i, s, w);
 		for (int k = 0; k < d->nvec; k++)
-			put(t, &m->vec[d->sym + k], v.why ? v : known(v.v >> (8 * ew * k)), ew);
+			put(t, &m->vec[d->sym + k], v.why ? v : known(8 * ew * k < 64 ? v.v >> (8 * ew * k) : 0), ew);
 	} else {
 		put_unknown(t, d, WHY_INST + (uint32_t)i);
 	}

@@ -14,6 +14,9 @@
 #   ptx/NAME.ptx       the PTX of each program, compiled with the same flags
 #                      as the binary (what `bankc scan` reads)
 #   sass/NAME.txt      the shared-memory instructions of each kernel's SASS
+#   scan_compare.tsv, scan_validation.md
+#                      bankc scan's predictions from ptx/ beside the counters
+#                      (when BANKC has scan), as TSV and as a Markdown table
 #   env.txt, build.log, ncu.log
 # BANKC builds the template tiles (specs/templates.tile) that the tpl_*
 # programs include.  Exits non-zero if a build, a run or a profile failed.
@@ -171,6 +174,11 @@ if "$bankc" scan 2>&1 | grep -q "scan needs a FILE"; then
 	echo "== bankc scan's predictions against the counters (scan_compare.tsv)"
 	sh tests/gpu/scan_compare.sh "$bankc" "$out/ptx" "$out/scan_counters.tsv" >"$out/scan_compare.tsv"
 	grep -v equal "$out/scan_compare.tsv"
+	# the same as a Markdown table for docs/validation.md
+	awk -F '\t' 'NR == 1 { print "| program | kernel | counter | predicted | measured | |"; print "| --- | --- | --- | ---: | ---: | --- |"; next }
+		/^scan counters/ { print ""; print $0; next }
+		{ printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 }' \
+		"$out/scan_compare.tsv" >"$out/scan_validation.md"
 else
 	echo "== this bankc has no scan command: no predictions compared"
 fi
