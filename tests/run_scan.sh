@@ -138,6 +138,11 @@ else
 		bad "predictions differ from $want"
 		grep -v '^#' "$want" | diff - "$tmp/pred.tsv" | head -n 20
 	fi
+	# --emit-spec, then check and compare on the specs
+	sh tests/ptx/roundtrip.sh "$bankc" "$bankc" "$ptx" >"$tmp/rt.txt" 2>&1
+	grep -E '^(FAIL|skip)' "$tmp/rt.txt"
+	set -- $(tail -n 1 "$tmp/rt.txt" | tr -d ',')
+	pass=$((pass + $2)) fail=$((fail + $4)) skip=$((skip + $6))
 	# against the measured counters, where there are some
 	meas=tests/data/scan_h200.tsv
 	if [ -f "$meas" ]; then

@@ -17,7 +17,7 @@
 
 #include "ptx/ptx.h"
 
-enum { MAX_SPEC_INSTS = 65536 };    /* warp instructions of one access */
+enum { MAX_SPEC_INSTS = 32768 };    /* distinct warp instructions of one access */
 
 /* The name a source gives an array: _ZZ4kernE4tile -> tile. */
 static void array_name(const char *s, char *buf, size_t n)
@@ -49,13 +49,19 @@ static const char *dtype_of(int e)
 	return e == 1 ? "u8" : e == 2 ? "i16" : e == 4 ? "i32" : "i64";
 }
 
-/* The lanes of warp instruction j of access a that fall in [lo, hi). */
-static uint32_t lanes_in(const ScanAcc *a, int64_t j, int64_t lo, int64_t hi)
+/* One warp instruction: j-th kept of access a. */
+typedef struct {
+	const ScanAcc *a;
+	int64_t j;
+} Ref;
+
+/* The lanes of a warp instruction that fall in [lo, hi). */
+static uint32_t lanes_in(Ref r, int64_t lo, int64_t hi)
 {
 	uint32_t m = 0;
 	for (int l = 0; l < WARP; l++)
-		if ((a->masks[j] >> l & 1) && a->addrs[j * WARP + l] >= lo &&
-		    a->addrs[j * WARP + l] < hi)
+		if ((r.a->masks[r.j] >> l & 1) && r.a->addrs[r.j * WARP + l] >= lo &&
+		    r.a->addrs[r.j * WARP + l] < hi)
 			m |= 1u << l;
 	return m;
 }
@@ -66,7 +72,7 @@ typedef struct {
 	int64_t base, lo, hi;
 } Emit;
 
-static void spec_op(const ScanAcc *a, const PtxInst *in, int elem, char *buf, size_t n)
+static void spec_op(const ScanAcc *a, int elem, char *buf, size_t n)
 {
 	int vec = a->bytes / elem;
 	char v[16] = "";
@@ -82,104 +88,89 @@ static void spec_op(const ScanAcc *a, const PtxInst *in, int elem, char *buf, si
 	default:
 		/* atomics cost as stores until the model has their own rule */
 		snprintf(buf, n, "store%s", v);
-		(void)in;
 		break;
 	}
 }
 
-/* The element index of lane l of warp instruction j, or -1. */
-static int64_t elem_at(const Emit *e, const ScanAcc *a, int64_t j, uint32_t m, int l)
+/* The element index of lane l of a warp instruction, or -1. */
+static int64_t elem_at(const Emit *e, Ref r, uint32_t m, int l)
 {
 	if (!(m >> l & 1))
 		return -1;
-	return (a->addrs[j * WARP + l] - e->base) / e->elem;
+	return (r.a->addrs[r.j * WARP + l] - e->base) / e->elem;
 }
 
-/* Warp instruction j's lanes as a key for finding equal ones. */
-static bool same_inst(const Emit *e, const ScanAcc *a, int64_t x, int64_t y)
+static bool same_inst(const Emit *e, Ref x, Ref y)
 {
-	uint32_t mx = lanes_in(a, x, e->lo, e->hi), my = lanes_in(a, y, e->lo, e->hi);
+	uint32_t mx = lanes_in(x, e->lo, e->hi), my = lanes_in(y, e->lo, e->hi);
 	if (mx != my)
 		return false;
 	for (int l = 0; l < WARP; l++)
-		if (elem_at(e, a, x, mx, l) != elem_at(e, a, y, my, l))
+		if (elem_at(e, x, mx, l) != elem_at(e, y, my, l))
 			return false;
 	return true;
 }
 
-static void access(Emit *e, const PtxModule *m, const ScanAcc *a, const ScanCtx *c,
-                   int *nacc)
+static void print_affine(FILE *f, int64_t b, int64_t cl, int64_t ci, bool loop)
 {
-	const PtxInst *in = &m->inst[a->inst];
-	int64_t n = 0;
-	int64_t *idx = malloc((size_t)a->nkept * sizeof *idx);
-	if (!idx)
-		abort();
-	for (int64_t j = 0; j < a->nkept; j++)
-		if (lanes_in(a, j, e->lo, e->hi))
-			idx[n++] = j;
-	if (!n) {
-		free(idx);
-		return;
+	fprintf(f, "        let e = ");
+	bool any = false;
+	const char *var[2] = {"lane", "i"};
+	int64_t co[2] = {cl, loop ? ci : 0};
+	for (int t = 0; t < 2; t++) {
+		if (!co[t])
+			continue;
+		fprintf(f, "%s", any ? (co[t] < 0 ? " - " : " + ") : co[t] < 0 ? "-" : "");
+		if (llabs(co[t]) != 1)
+			fprintf(f, "%lld * ", (long long)llabs(co[t]));
+		fprintf(f, "%s", var[t]);
+		any = true;
 	}
-	char where[512], op[64], name[64];
-	scan_where(m, in, c, where, sizeof where);
-	spec_op(a, in, e->elem, op, sizeof op);
-	snprintf(name, sizeof name, "%s_p%d", op_is_load(a->op) ? "ld" : a->op.kind ==
-	         OP_CPASYNC ? "cp" : "st", in->pos.line);
+	if (b || !any)
+		fprintf(f, "%s%lld", any ? " + " : "", (long long)b);
+	fprintf(f, ";\n");
+}
+
+/* One access of the spec: the warp instructions refs[0..n), all of one
+ * operation and width; false if it has too many distinct ones. */
+static bool access(Emit *e, const Ref *refs, int64_t n, const char *name,
+                   const char *title)
+{
+	const ScanAcc *a = refs[0].a;
+	char op[64];
+	spec_op(a, e->elem, op, sizeof op);
+	int lanes = op_is_matrix(a->op) ? 8 * a->op.nmat : WARP;
+	uint32_t want = lanes == WARP ? 0xffffffffu : (1u << lanes) - 1;
 	/* affine: element = b + cl * lane + ci * i over full warps */
 	bool affine = n <= MAX_SPEC_INSTS;
 	int64_t b = 0, cl = 0, ci = 0;
 	for (int64_t k = 0; k < n && affine; k++) {
-		uint32_t msk = lanes_in(a, idx[k], e->lo, e->hi);
-		uint32_t want = op_is_matrix(a->op) ? (a->op.nmat == 4 ? 0xffffffffu
-		                : (1u << (8 * a->op.nmat)) - 1) : 0xffffffffu;
+		uint32_t msk = lanes_in(refs[k], e->lo, e->hi);
 		if ((msk & want) != want) {
 			affine = false;
 			break;
 		}
-		int64_t e0 = elem_at(e, a, idx[k], msk, 0), e1 = elem_at(e, a, idx[k], msk, 1);
+		int64_t e0 = elem_at(e, refs[k], msk, 0), e1 = elem_at(e, refs[k], msk, 1);
 		if (k == 0) {
 			b = e0;
 			cl = e1 - e0;
 		} else if (k == 1) {
 			ci = e0 - b;
 		}
-		int lanes = op_is_matrix(a->op) ? 8 * a->op.nmat : WARP;
 		for (int l = 0; l < lanes && affine; l++)
-			affine = elem_at(e, a, idx[k], msk, l) == b + cl * l + ci * k;
+			affine = elem_at(e, refs[k], msk, l) == b + cl * l + ci * k;
 	}
-	if (affine && (b < 0 || llabs(cl) > MAX_NUMBER || llabs(ci) > MAX_NUMBER ||
-	               b > MAX_NUMBER))
+	if (affine && (b < 0 || b > MAX_NUMBER || llabs(cl) > MAX_NUMBER ||
+	               llabs(ci) > MAX_NUMBER))
 		affine = false;
-	fprintf(e->f, "\n    # %s (PTX line %d): %.*s, %lld warp instruction%s%s\n", where,
-	        in->pos.line, in->ntext, in->text, (long long)n, n == 1 ? "" : "s",
-	        in->op.kind == PO_ATOM || in->op.kind == PO_RED ? " (an atomic, costed "
-	        "as a store)" : "");
-	(*nacc)++;
 	if (affine) {
-		fprintf(e->f, "    access %s: %s {\n", name, op);
+		fprintf(e->f, "\n    # %s\n    access %s: %s {\n", title, name, op);
 		if (n > 1)
 			fprintf(e->f, "        for i in 0..%lld;\n", (long long)n);
-		fprintf(e->f, "        let e = ");
-		bool any = false;
-		const char *var[2] = {"lane", "i"};
-		int64_t co[2] = {cl, n > 1 ? ci : 0};
-		for (int t = 0; t < 2; t++) {
-			if (!co[t])
-				continue;
-			fprintf(e->f, "%s", any ? (co[t] < 0 ? " - " : " + ") : co[t] < 0 ? "-" : "");
-			if (llabs(co[t]) != 1)
-				fprintf(e->f, "%lld * ", (long long)llabs(co[t]));
-			fprintf(e->f, "%s", var[t]);
-			any = true;
-		}
-		if (b || !any)
-			fprintf(e->f, "%s%lld", any ? " + " : "", (long long)b);
-		fprintf(e->f, ";\n        row = e / %d;\n        col = e %% %d;\n    }\n",
+		print_affine(e->f, b, cl, ci, n > 1);
+		fprintf(e->f, "        row = e / %d;\n        col = e %% %d;\n    }\n",
 		        e->cols, e->cols);
-		free(idx);
-		return;
+		return true;
 	}
 	/* distinct warp instructions, each with its count */
 	int64_t *first = malloc((size_t)n * sizeof *first), *count = calloc((size_t)n, sizeof *count);
@@ -188,28 +179,34 @@ static void access(Emit *e, const PtxModule *m, const ScanAcc *a, const ScanCtx 
 	int64_t nd = 0;
 	for (int64_t k = 0; k < n; k++) {
 		int64_t d;
-		for (d = 0; d < nd && !same_inst(e, a, first[d], idx[k]); d++)
+		for (d = 0; d < nd && !same_inst(e, refs[first[d]], refs[k]); d++)
 			;
 		if (d == nd)
-			first[nd++] = idx[k];
+			first[nd++] = k;
 		count[d]++;
 	}
-	bool partial = false, weighted = false;
-	for (int64_t d = 0; d < nd; d++) {
-		weighted |= count[d] != count[0];
-		uint32_t msk = lanes_in(a, first[d], e->lo, e->hi);
-		partial |= msk != 0xffffffffu && !op_is_matrix(a->op);
-	}
 	if (nd > MAX_SPEC_INSTS) {
-		fprintf(e->f, "    # not emitted: %lld distinct warp instructions (the "
-		        "limit of one access is %d)\n", (long long)nd, MAX_SPEC_INSTS);
-		(*nacc)--;
+		fprintf(e->f, "\n    # %s\n    # not written: %lld distinct warp "
+		        "instructions, beyond the %d of one access\n", title, (long long)nd,
+		        MAX_SPEC_INSTS);
 		free(first);
 		free(count);
-		free(idx);
-		return;
+		return false;
 	}
-	fprintf(e->f, "    access %s: %s", name, op);
+	bool weighted = false;
+	for (int64_t d = 0; d < nd; d++)
+		weighted |= count[d] != count[0];
+	if (weighted && n <= MAX_SPEC_INSTS) {
+		/* unequal counts: every warp instruction in order, as it ran */
+		nd = n;
+		for (int64_t d = 0; d < n; d++)
+			first[d] = d, count[d] = 1;
+		weighted = false;
+	}
+	bool partial = false;
+	for (int64_t d = 0; d < nd; d++)
+		partial |= (lanes_in(refs[first[d]], e->lo, e->hi) & want) != want;
+	fprintf(e->f, "\n    # %s\n    access %s: %s", title, name, op);
 	if (!weighted && count[0] > 1)
 		fprintf(e->f, " weight %lld", (long long)count[0]);
 	fprintf(e->f, " {\n");
@@ -217,12 +214,14 @@ static void access(Emit *e, const PtxModule *m, const ScanAcc *a, const ScanCtx 
 		fprintf(e->f, "        for i in 0..%lld;\n", (long long)nd);
 	fprintf(e->f, "        table a = {");
 	for (int64_t d = 0; d < nd; d++) {
-		uint32_t msk = lanes_in(a, first[d], e->lo, e->hi);
+		Ref r = refs[first[d]];
+		uint32_t msk = lanes_in(r, e->lo, e->hi);
+		int l0 = __builtin_ctz(msk);
 		for (int l = 0; l < WARP; l++) {
-			int64_t v = elem_at(e, a, first[d], msk, l);
+			int64_t v = elem_at(e, r, msk, l);
 			/* lanes a matrix op does not read: any element */
-			if (v < 0 && op_is_matrix(a->op))
-				v = elem_at(e, a, first[d], msk, 0);
+			if (v < 0 && l >= lanes)
+				v = elem_at(e, r, msk, l0);
 			fprintf(e->f, "%s%s%lld", d || l ? "," : "", (d * WARP + l) % 16 ? " " :
 			        "\n            ", (long long)v);
 		}
@@ -231,7 +230,8 @@ static void access(Emit *e, const PtxModule *m, const ScanAcc *a, const ScanCtx 
 	if (weighted) {
 		fprintf(e->f, "        table w = {");
 		for (int64_t d = 0; d < nd; d++)
-			fprintf(e->f, "%s%lld", d ? ", " : "", (long long)count[d]);
+			fprintf(e->f, "%s%s%lld", d ? "," : "", d % 16 ? " " : "\n            ",
+			        (long long)count[d]);
 		fprintf(e->f, "};\n        weight = w[i];\n");
 	}
 	const char *ix = nd > 1 ? "32 * i + lane" : "lane";
@@ -241,7 +241,85 @@ static void access(Emit *e, const PtxModule *m, const ScanAcc *a, const ScanCtx 
 	        "    }\n", ix, e->cols, e->cols);
 	free(first);
 	free(count);
-	free(idx);
+	return true;
+}
+
+/* The warp instructions of access a in the array. */
+static int64_t refs_of(const Emit *e, const ScanAcc *a, Ref *out)
+{
+	int64_t n = 0;
+	for (int64_t j = 0; j < a->nkept; j++)
+		if (lanes_in((Ref){a, j}, e->lo, e->hi))
+			out[n++] = (Ref){a, j};
+	return n;
+}
+
+/* Every access of the array: one per shared instruction, or, past a
+ * tile's MAX_ACCESSES, one per operation and width holding all of theirs. */
+static int accesses(Emit *e, const PtxModule *m, const ScanKernel *k, const ScanCtx *c)
+{
+	int64_t total = 0;
+	int nacc = 0;
+	for (int s = 0; s < m->nslots; s++) {
+		int64_t n = 0;
+		for (int64_t j = 0; j < k->acc[s].nkept && !n; j++)
+			n += lanes_in((Ref){&k->acc[s], j}, e->lo, e->hi) != 0;
+		nacc += n > 0;
+		total += k->acc[s].nkept;
+	}
+	Ref *refs = malloc((size_t)(total + 1) * sizeof *refs);
+	bool *done = calloc((size_t)m->nslots + 1, sizeof *done);
+	if (!refs || !done)
+		abort();
+	int written = 0;
+	for (int s = 0; s < m->nslots; s++) {
+		if (done[s])
+			continue;
+		const ScanAcc *a = &k->acc[s];
+		int64_t n = refs_of(e, a, refs);
+		if (!n)
+			continue;
+		char where[512], name[64], title[1024], opa[64];
+		const PtxInst *in = &m->inst[a->inst];
+		scan_where(m, in, c, where, sizeof where);
+		spec_op(a, e->elem, opa, sizeof opa);
+		const char *atom = in->op.kind == PO_ATOM || in->op.kind == PO_RED
+		                   ? " (an atomic, costed as a store)" : "";
+		if (nacc <= MAX_ACCESSES) {
+			snprintf(name, sizeof name, "%s_p%d", op_is_load(a->op) ? "ld" :
+			         a->op.kind == OP_CPASYNC ? "cp" : "st", in->pos.line);
+			snprintf(title, sizeof title, "%s (PTX line %d): %.*s, %lld warp "
+			         "instruction%s%s", where, in->pos.line, in->ntext, in->text,
+			         (long long)n, n == 1 ? "" : "s", atom);
+		} else {
+			/* every instruction of this operation and width, from here on */
+			int ninst = 1;
+			for (int t = s + 1; t < m->nslots; t++) {
+				char opb[64];
+				if (done[t] || !k->acc[t].nkept)
+					continue;
+				spec_op(&k->acc[t], e->elem, opb, sizeof opb);
+				if (strcmp(opa, opb) != 0 || k->acc[t].op.kind != a->op.kind)
+					continue;
+				int64_t add = refs_of(e, &k->acc[t], refs + n);
+				if (add) {
+					n += add;
+					ninst++;
+					done[t] = true;
+				}
+			}
+			snprintf(name, sizeof name, "%s_from_p%d", op_is_load(a->op) ? "ld" :
+			         a->op.kind == OP_CPASYNC ? "cp" : "st", in->pos.line);
+			snprintf(title, sizeof title, "%s and %d more: %d shared instructions "
+			         "(%s), %lld warp instructions, as one access (a tile holds %d)%s",
+			         where, ninst - 1, ninst, opa, (long long)n, MAX_ACCESSES, atom);
+		}
+		done[s] = true;
+		written += access(e, refs, n, name, title);
+	}
+	free(refs);
+	free(done);
+	return written;
 }
 
 /* One array's spec into path (through a temporary and a rename). */
@@ -256,7 +334,7 @@ static bool emit_array(const PtxModule *m, const ScanKernel *k, int sym, const c
 	for (int s = 0; s < m->nslots; s++) {
 		const ScanAcc *a = &k->acc[s];
 		for (int64_t j = 0; j < a->nkept; j++) {
-			uint32_t msk = lanes_in(a, j, lo, hi);
+			uint32_t msk = lanes_in((Ref){a, j}, lo, hi);
 			if (!msk)
 				continue;
 			int w = a->bytes < 8 ? a->bytes : a->bytes == 8 ? 8 : 4;
@@ -304,10 +382,7 @@ static bool emit_array(const PtxModule *m, const ScanKernel *k, int sym, const c
 	        k->block[0] * k->block[1] * k->block[2] < 32 ? 32
 	        : (k->block[0] * k->block[1] * k->block[2] + 31) / 32 * 32);
 	Emit e = {f, elem, cols, lo, lo, hi};
-	int nacc = 0;
-	for (int s = 0; s < m->nslots; s++)
-		if (k->acc[s].nkept)
-			access(&e, m, &k->acc[s], c, &nacc);
+	int nacc = accesses(&e, m, k, c);
 	fprintf(f, "}\n");
 	bool ok = !ferror(f);
 	ok &= fclose(f) == 0;
