@@ -2,9 +2,12 @@
  *
  * The folder's own header, sectioned per module like bankc.h:
  *   ptx_lex.re   tokens (ptx_lex_*)
- *   ptx_read.c   kernels, functions, registers, symbols, instructions (ptx_*)
+ *   ptx_read.c   kernels, functions, instructions, the module (ptx_*),
+ *   ptx_decl.c   with its declarations and name tables, and
+ *   ptx_opd.c    operands (rd_*, names_*: ptx_reader.h)
  *   ptx_op.c     opcode names to operations and modifiers (ptx_op_*)
- *   ptx_interp.c    the interpreter: one block, thread by thread (interp_*)
+ *   ptx_arith.c  integer operations of more than one C operator (arith_*)
+ *   ptx_interp.c the interpreter: one block, thread by thread (interp_*)
  *   scan_cost.c  threads' records into warp instructions, costed (scan_*)
  *   scan_out.c   warnings, totals and JSON (scan_print_*)
  *   scan_spec.c  .tile specs that reproduce the observed addresses
@@ -216,6 +219,19 @@ const char *ptx_file_path(const PtxModule *m, int id);
 void ptx_short_name(const char *mangled, char *buf, size_t n);
 /* Which shared array holds address a (-1 if none). */
 int ptx_shared_at(const PtxModule *m, int func, int64_t a);
+
+/* ---- ptx_arith.c: integer operations ------------------------------------------- */
+
+/* a CMP b, as `bytes`-byte integers, signed or not */
+bool arith_cmp(int c, uint64_t a, uint64_t b, bool sgn, int bytes);
+uint64_t arith_mulhi(uint64_t a, uint64_t b, bool sgn, int bytes);
+uint64_t arith_bfe(uint64_t a, uint64_t b, uint64_t c, bool sgn, int bytes);
+uint64_t arith_bfi(uint64_t a, uint64_t b, uint64_t c, uint64_t d, int bytes);
+uint64_t arith_prmt(uint64_t a, uint64_t b, uint64_t c, int mode);
+uint64_t arith_lop3(uint64_t a, uint64_t b, uint64_t c, uint64_t lut);
+/* cvt between integer types (d from s), saturating if sat */
+uint64_t arith_convert(uint64_t a, Ty d, Ty s, bool sat);
+int arith_popcount64(uint64_t v);
 
 /* ---- ptx_interp.c: the interpreter -------------------------------------------- */
 

@@ -279,138 +279,6 @@ static bool access(Thread *t, int i, const PtxInst *in, bool *shared)
 	return record(t, in, i, v.v, active);
 }
 
-/* ---- arithmetic ----------------------------------------------------------------- */
-
-static bool cmp(int c, uint64_t a, uint64_t b, bool sgn, int bytes)
-{
-	int64_t sa = sext(a, bytes), sb = sext(b, bytes);
-	switch (c) {
-	case CMP_EQ: return a == b;
-	case CMP_NE: return a != b;
-	case CMP_LT: return sgn ? sa < sb : a < b;
-	case CMP_LE: return sgn ? sa <= sb : a <= b;
-	case CMP_GT: return sgn ? sa > sb : a > b;
-	case CMP_GE: return sgn ? sa >= sb : a >= b;
-	case CMP_LO: return a < b;
-	case CMP_LS: return a <= b;
-	case CMP_HI: return a > b;
-	case CMP_HS: return a >= b;
-	default: return false;
-	}
-}
-
-static uint64_t mulhi(uint64_t a, uint64_t b, bool sgn, int bytes)
-{
-	if (bytes < 8) {
-		if (sgn)
-			return (uint64_t)((sext(a, bytes) * sext(b, bytes)) >> (8 * bytes));
-		return (a * b) >> (8 * bytes);
-	}
-	if (sgn)
-		return (uint64_t)(((__int128)(int64_t)a * (int64_t)b) >> 64);
-	return (uint64_t)(((unsigned __int128)a * b) >> 64);
-}
-
-static uint64_t bfe(uint64_t a, uint64_t b, uint64_t c, bool sgn, int bytes)
-{
-	int msb = 8 * bytes - 1;
-	int pos = (int)(b & 0xff), len = (int)(c & 0xff);
-	int sbit = 0;
-	if (sgn && len > 0) {
-		int k = pos + len - 1 > msb ? msb : pos + len - 1;
-		sbit = (int)(a >> k & 1);
-	}
-	uint64_t d = 0;
-	for (int i = 0; i <= msb; i++) {
-		int bit = i < len && pos + i <= msb ? (int)(a >> (pos + i) & 1) : sbit;
-		d |= (uint64_t)bit << i;
-	}
-	return d;
-}
-
-static uint64_t bfi(uint64_t a, uint64_t b, uint64_t c, uint64_t d, int bytes)
-{
-	int msb = 8 * bytes - 1;
-	int pos = (int)(c & 0xff), len = (int)(d & 0xff);
-	uint64_t f = b;
-	for (int i = 0; i < len && pos + i <= msb; i++)
-		f = (f & ~(1ull << (pos + i))) | ((a >> i & 1) << (pos + i));
-	return f;
-}
-
-/* prmt.b32: bytes of {b, a} chosen by the selector c. */
-static uint64_t prmt(uint64_t a, uint64_t b, uint64_t c, int mode)
-{
-	uint8_t x[8];
-	for (int i = 0; i < 4; i++) {
-		x[i] = (uint8_t)(a >> (8 * i));
-		x[i + 4] = (uint8_t)(b >> (8 * i));
-	}
-	uint8_t d[4];
-	int n = (int)(c & 3);
-	switch (mode) {
-	case 0:
-		for (int i = 0; i < 4; i++) {
-			int s = (int)(c >> (4 * i) & 0xf);
-			d[i] = x[s & 7];
-			if (s & 8)
-				d[i] = (d[i] & 0x80) ? 0xff : 0;
-		}
-		break;
-	case 1: for (int i = 0; i < 4; i++) d[i] = x[(n + i) & 7]; break;
-	case 2: for (int i = 0; i < 4; i++) d[i] = x[(n - i) & 7]; break;
-	case 3: for (int i = 0; i < 4; i++) d[i] = x[n]; break;
-	case 4:
-		for (int i = 0; i < 4; i++) d[i] = x[i <= n ? i : n];
-		break;
-	case 5:
-		for (int i = 0; i < 4; i++) d[i] = x[i >= n ? i : n];
-		break;
-	default:
-		for (int i = 0; i < 4; i++) d[i] = x[2 * (n & 1) + (i & 1)];
-		break;
-	}
-	return (uint64_t)d[0] | (uint64_t)d[1] << 8 | (uint64_t)d[2] << 16 |
-	       (uint64_t)d[3] << 24;
-}
-
-static uint64_t lop3(uint64_t a, uint64_t b, uint64_t c, uint64_t lut)
-{
-	uint64_t d = 0;
-	for (int i = 0; i < 8; i++)
-		if (lut >> i & 1)
-			d |= (i & 4 ? a : ~a) & (i & 2 ? b : ~b) & (i & 1 ? c : ~c);
-	return d;
-}
-
-/* cvt between integer types: read as the source type, saturate if asked,
- * then keep the destination's width. */
-static uint64_t convert(uint64_t a, Ty d, Ty s, bool sat)
-{
-	int64_t v = s.kind == TY_S ? sext(a, s.bytes) : (int64_t)(a & mask_of(s.bytes));
-	bool big = s.kind != TY_S && s.bytes == 8 && (a >> 63);
-	if (sat) {
-		int db = d.bytes;
-		if (d.kind == TY_S && db < 8) {
-			int64_t hi = (int64_t)(mask_of(db) >> 1), lo = -hi - 1;
-			if (big || v > hi) v = hi;
-			if (v < lo) v = lo;
-		} else if (d.kind == TY_U) {
-			if (v < 0 && !big) v = 0;
-			else if (db < 8 && (big || (uint64_t)v > mask_of(db))) v = (int64_t)mask_of(db);
-		}
-	}
-	return (uint64_t)v & mask_of(d.bytes);
-}
-
-static int popcount64(uint64_t v)
-{
-	int n = 0;
-	for (; v; v &= v - 1)
-		n++;
-	return n;
-}
-
 /* ---- one instruction ------------------------------------------------------------ */
 
 static bool is_float(const PtxInst *in)
@@ -469,14 +337,14 @@ static bool arith(Thread *t, int i, const PtxInst *in)
 		if (op->mods & M_CC) { t->cc = a.v < b.v + t->cc || (t->cc && b.v == m); t->cc_why = why; }
 		break;
 	case PO_MUL:
-		if (op->mods & M_HI) r.v = mulhi(a.v, b.v, sgn, w);
+		if (op->mods & M_HI) r.v = arith_mulhi(a.v, b.v, sgn, w);
 		else if ((op->mods & M_WIDE) && w < 8) { rw = 2 * w; r.v = sgn ? (uint64_t)(sext(a.v, w) * sext(b.v, w)) : a.v * b.v; }
 		else r.v = a.v * b.v;
 		if (!why) break;
 		if ((!a.why && (a.v & m) == 0) || (!b.why && (b.v & m) == 0)) { r.v = 0; why = 0; }
 		break;
 	case PO_MAD:
-		if (op->mods & M_HI) r.v = mulhi(a.v, b.v, sgn, w) + c.v;
+		if (op->mods & M_HI) r.v = arith_mulhi(a.v, b.v, sgn, w) + c.v;
 		else if ((op->mods & M_WIDE) && w < 8) { rw = 2 * w; r.v = (sgn ? (uint64_t)(sext(a.v, w) * sext(b.v, w)) : a.v * b.v) + c.v; }
 		else r.v = a.v * b.v + c.v;
 		break;
@@ -515,7 +383,7 @@ static bool arith(Thread *t, int i, const PtxInst *in)
 		r.v = (op->kind == PO_MIN) == lt ? a.v : b.v;
 		break;
 	}
-	case PO_POPC: r.v = (uint64_t)popcount64(a.v); rw = 4; break;
+	case PO_POPC: r.v = (uint64_t)arith_popcount64(a.v); rw = 4; break;
 	case PO_CLZ: { int k = 0; for (int j = 8 * w - 1; j >= 0 && !(a.v >> j & 1); j--) k++; r.v = (uint64_t)k; rw = 4; break; }
 	case PO_BFIND: {
 		int64_t k = -1;
@@ -527,8 +395,8 @@ static bool arith(Thread *t, int i, const PtxInst *in)
 		break;
 	}
 	case PO_BREV: { uint64_t x = 0; for (int j = 0; j < 8 * w; j++) x |= (a.v >> j & 1) << (8 * w - 1 - j); r.v = x; break; }
-	case PO_BFE: r.v = bfe(a.v, b.v, c.v, sgn, w); break;
-	case PO_BFI: r.v = bfi(a.v, b.v, c.v, d.v, w); break;
+	case PO_BFE: r.v = arith_bfe(a.v, b.v, c.v, sgn, w); break;
+	case PO_BFI: r.v = arith_bfi(a.v, b.v, c.v, d.v, w); break;
 	case PO_AND:
 		r.v = a.v & b.v;
 		if (why && ((!a.why && !a.v) || (!b.why && !b.v))) why = 0, r.v = 0;
@@ -540,7 +408,7 @@ static bool arith(Thread *t, int i, const PtxInst *in)
 	case PO_XOR: r.v = a.v ^ b.v; break;
 	case PO_NOT: r.v = op->ty.kind == TY_PRED ? !a.v : ~a.v; break;
 	case PO_CNOT: r.v = a.v == 0; break;
-	case PO_LOP3: if (n != 5) return false; r.v = lop3(a.v, b.v, c.v, d.v & 0xff); why = pick(pick(a.why, b.why), c.why); if (d.why) why = d.why; break;
+	case PO_LOP3: if (n != 5) return false; r.v = arith_lop3(a.v, b.v, c.v, d.v & 0xff); why = pick(pick(a.why, b.why), c.why); if (d.why) why = d.why; break;
 	case PO_SHF: {
 		uint64_t k = c.v & 0xffffffff;
 		k = (op->mods & M_CLAMP) ? (k > 32 ? 32 : k) : k & 31;
@@ -554,7 +422,7 @@ static bool arith(Thread *t, int i, const PtxInst *in)
 		if (sgn) { int64_t x = sext(a.v, w); r.v = (uint64_t)(b.v >= (uint64_t)(8 * w) || b.v >= 64 ? (x < 0 ? -1 : 0) : x >> b.v); }
 		else r.v = b.v >= (uint64_t)(8 * w) || b.v >= 64 ? 0 : a.v >> b.v;
 		break;
-	case PO_PRMT: r.v = prmt(a.v, b.v, c.v, op->prmt_mode); rw = 4; break;
+	case PO_PRMT: r.v = arith_prmt(a.v, b.v, c.v, op->prmt_mode); rw = 4; break;
 	case PO_SELP:
 		if (c.why) {
 			if (!a.why && !b.why && a.v == b.v) { r = a; why = 0; }
@@ -571,7 +439,7 @@ static bool arith(Thread *t, int i, const PtxInst *in)
 		if (!s.why) { r = sext(s.v, 4) >= 0 ? a : b; why = r.why; }
 		break;
 	}
-	case PO_SZEXT: r.v = (uint64_t)bfe(a.v, 0, b.v, sgn, 4); rw = 4; break;
+	case PO_SZEXT: r.v = (uint64_t)arith_bfe(a.v, 0, b.v, sgn, 4); rw = 4; break;
 	case PO_BMSK: { uint64_t p = a.v & 0xff, k = b.v & 0xff; uint64_t mk = k >= 32 ? ~0ull : (1ull << k) - 1; r.v = p >= 32 ? 0 : (mk << p); rw = 4; break; }
 	case PO_DP4A: case PO_DP2A: return false;
 	default:
@@ -590,7 +458,7 @@ static void setp(Thread *t, int i, const PtxInst *in)
 	int w = in->op.ty.bytes;
 	Val a = get(t, i, &o[1], w), b = get(t, i, &o[2], w);
 	uint32_t why = pick(a.why, b.why);
-	bool v = cmp(in->op.cmp, a.v, b.v, in->op.ty.kind == TY_S, w);
+	bool v = arith_cmp(in->op.cmp, a.v, b.v, in->op.ty.kind == TY_S, w);
 	bool q = !v;
 	if (in->op.ty.kind == TY_F || in->op.cmp == CMP_FLOAT)
 		why = WHY_INST + (uint32_t)i;
@@ -655,7 +523,7 @@ static void convert_op(Thread *t, int i, const PtxInst *in)
 			int dw = t->m->func[t->fr[t->depth].func].regty[o[0].reg].bytes;
 			rw = dw > rw ? dw : rw;
 		}
-		uint64_t v = convert(a.v, op->ty, op->ty2, op->mods & M_SAT);
+		uint64_t v = arith_convert(a.v, op->ty, op->ty2, op->mods & M_SAT);
 		if (op->ty.kind == TY_S)
 			v = (uint64_t)sext(v, op->ty.bytes);
 		put(t, &o[0], a.why ? a : known(v), rw);
@@ -676,7 +544,7 @@ static void convert_op(Thread *t, int i, const PtxInst *in)
 		uint32_t why = pick(sa.why, b.why);
 		if (op->ty2.kind == TY_F || op->cmp == CMP_FLOAT || op->boolop)
 			why = WHY_INST + (uint32_t)i;
-		bool v = cmp(op->cmp, sa.v, b.v, op->ty2.kind == TY_S, op->ty2.bytes);
+		bool v = arith_cmp(op->cmp, sa.v, b.v, op->ty2.kind == TY_S, op->ty2.bytes);
 		uint64_t r = op->ty.kind == TY_F ? (v ? 0x3f800000u : 0) : (v ? ~0ull : 0);
 		put(t, &o[0], why ? unknown(why) : known(r), op->ty.bytes);
 		return;
