@@ -617,6 +617,9 @@ static bool call(Thread *t, int i, const PtxInst *in)
 	size_t reg0 = cur->reg0 + (size_t)m->func[cur->func].nregs;
 	size_t p0 = cur->p0 + (size_t)m->func[cur->func].psize;
 	size_t nr = reg0 + (size_t)m->func[f].nregs, np = p0 + (size_t)m->func[f].psize;
+	/* the frames' registers and parameters stay within bounds too */
+	if (nr > (1u << 22) || np > (1u << 24))
+		return stop(t, STOP_DEPTH, i, 0, 0);
 	if (nr > r->cap_stack) {
 		size_t cap = nr * 2;
 		Val *s = realloc(r->stack, cap * sizeof *s);

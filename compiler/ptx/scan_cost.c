@@ -9,7 +9,7 @@
 
 enum {
 	MAX_STOPS = 64,             /* distinct diagnostics kept per kernel */
-	MAX_KEPT = 1 << 20,         /* warp instructions kept for --emit-spec */
+	MAX_KEPT = 1 << 18,         /* warp instructions kept for --emit-spec */
 };
 
 /* Until the bank model has a measured rule for shared atomics, an atomic

@@ -77,18 +77,29 @@ static void show_source(FILE *f, const PtxModule *m, const PtxInst *in,
 	const char *path = source_of(m, in, &line, &col);
 	const char *text;
 	size_t len;
-	char *buf = NULL;
 	if (path) {
-		FILE *s = fopen(display_path(path, c), "rb");
-		if (!s)
+		/* the last source read is kept: warnings come in source order */
+		static char *cached, *cached_path;
+		static size_t cached_len;
+		const char *shown = display_path(path, c);
+		if (!cached_path || strcmp(cached_path, shown) != 0) {
+			free(cached);
+			free(cached_path);
+			cached = NULL;
+			cached_path = strdup(shown);
+			FILE *s = fopen(shown, "rb");
+			if (s) {
+				cached = malloc(16 << 20);
+				cached_len = cached ? fread(cached, 1, (16 << 20) - 1, s) : 0;
+				if (cached)
+					cached[cached_len] = 0;
+				fclose(s);
+			}
+		}
+		if (!cached)
 			return;
-		buf = malloc(16 << 20);
-		len = buf ? fread(buf, 1, (16 << 20) - 1, s) : 0;
-		fclose(s);
-		if (!buf)
-			return;
-		buf[len] = 0;
-		text = buf;
+		text = cached;
+		len = cached_len;
 	} else {
 		text = m->src->text;
 		len = m->src->len;
@@ -114,7 +125,6 @@ static void show_source(FILE *f, const PtxModule *m, const PtxInst *in,
 		else
 			fputs("\n", f);
 	}
-	free(buf);
 }
 
 /* ---- what ------------------------------------------------------------------------ */

@@ -176,15 +176,31 @@ static bool access(Emit *e, const Ref *refs, int64_t n, const char *name,
 	int64_t *first = malloc((size_t)n * sizeof *first), *count = calloc((size_t)n, sizeof *count);
 	if (!first || !count)
 		abort();
+	/* equal warp instructions found through a hash of their lanes */
+	size_t cap = 64;
+	while (cap < (size_t)n * 2)
+		cap *= 2;
+	int64_t *slot = malloc(cap * sizeof *slot);
+	if (!slot)
+		abort();
+	for (size_t h = 0; h < cap; h++)
+		slot[h] = -1;
 	int64_t nd = 0;
 	for (int64_t k = 0; k < n; k++) {
-		int64_t d;
-		for (d = 0; d < nd && !same_inst(e, refs[first[d]], refs[k]); d++)
-			;
-		if (d == nd)
+		uint32_t msk = lanes_in(refs[k], e->lo, e->hi);
+		uint64_t h = 1469598103934665603ull ^ msk;
+		for (int l = 0; l < WARP; l++)
+			h = (h ^ (uint64_t)elem_at(e, refs[k], msk, l)) * 1099511628211ull;
+		size_t at = (size_t)h & (cap - 1);
+		while (slot[at] >= 0 && !same_inst(e, refs[first[slot[at]]], refs[k]))
+			at = (at + 1) & (cap - 1);
+		if (slot[at] < 0) {
+			slot[at] = nd;
 			first[nd++] = k;
-		count[d]++;
+		}
+		count[slot[at]]++;
 	}
+	free(slot);
 	if (nd > MAX_SPEC_INSTS) {
 		fprintf(e->f, "\n    # %s\n    # not written: %lld distinct warp "
 		        "instructions, beyond the %d of one access\n", title, (long long)nd,
