@@ -609,8 +609,19 @@ static bool call(Thread *t, int i, const PtxInst *in)
 	if (in->opd[0].kind != OPD_FUNC)
 		return stop(t, STOP_CALL, i, 0, 0);     /* an indirect call */
 	int f = in->opd[0].sym;
-	if (!m->func[f].defined || m->func[f].first < 0)
-		return stop(t, STOP_CALL, i, 0, 0);
+	if (!m->func[f].defined || m->func[f].first < 0) {
+		/* a function without a body here (vprintf, __assertfail): taken
+		 * to touch no shared memory; what it returns is unknown */
+		if (r->noted)
+			r->noted[i] = true;
+		const Frame *cur = &t->fr[t->depth];
+		for (int k = 0; k < in->ncall_ret; k++) {
+			const PtxSym *y = &m->sym[m->vec[in->call_ret + k].sym];
+			for (int64_t b = 0; b < y->size; b++)
+				r->pwhy[cur->p0 + (size_t)y->poff + (size_t)b] = WHY_INST + (uint32_t)i;
+		}
+		return true;
+	}
 	if (t->depth + 1 >= PTX_MAX_DEPTH)
 		return stop(t, STOP_DEPTH, i, 0, 0);
 	const Frame *cur = &t->fr[t->depth];

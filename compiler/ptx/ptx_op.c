@@ -201,7 +201,7 @@ bool ptx_op_decode(const char *s, size_t n, PtxOpInfo *o)
 				o->kind = PO_SHARED_OTHER;
 			else if (strstr(s, "commit_group") && (size_t)(strstr(s, "commit_group") - s) < n)
 				o->kind = PO_NOP;
-			else if (n >= 18 && memcmp(s, "cp.async.wait_", 14) == 0)
+			else if (n >= 14 && memcmp(s, "cp.async.wait_", 14) == 0)
 				o->kind = PO_NOP;
 			else if (n >= 17 && memcmp(s, "cp.async.mbarrier", 17) == 0)
 				o->kind = PO_SHARED_OTHER;

@@ -295,8 +295,8 @@ static void stop_message(const PtxModule *m, const ScanKernel *k, const ScanStop
 		snprintf(buf, n, "the kernel traps here");
 		break;
 	case STOP_CALL:
-		snprintf(buf, n, "a call bankc cannot follow (an indirect call, or a "
-		         "function without a body in this file)");
+		snprintf(buf, n, "an indirect call: bankc cannot tell which function "
+		         "runs");
 		break;
 	default:
 		snprintf(buf, n, "a parameter access bankc cannot follow");
@@ -527,9 +527,14 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 		if (k->noted && k->noted[i] && m->inst[i].func >= 0) {
 			char where[512];
 			scan_where(m, &m->inst[i], c, where, sizeof where);
-			fprintf(f, "%s: note: '%.*s' reaches shared memory in a way bankc does "
-			        "not model (outside the LSU wavefront counters, or not yet); "
-			        "not counted\n", where, m->inst[i].ntext, m->inst[i].text);
+			if (m->inst[i].op.kind == PO_CALL)
+				fprintf(f, "%s: note: calls %s, which has no body in this file: "
+				        "taken to touch no shared memory\n", where,
+				        m->func[m->inst[i].opd[0].sym].name);
+			else
+				fprintf(f, "%s: note: '%.*s' reaches shared memory in a way bankc "
+				        "does not model (outside the LSU wavefront counters, or not "
+				        "yet); not counted\n", where, m->inst[i].ntext, m->inst[i].text);
 		}
 	int64_t t[CAT_COUNT][4];
 	totals(m, k, t);

@@ -599,9 +599,23 @@ static void test_limits(void **state)
 	               ".visible .entry k()\n{\n\tcall.uni f, ();\n\tret;\n}\n", 1, 1, 1 << 20, true);
 	assert_int_equal(s->k.stops[0].kind, STOP_DEPTH);
 	scan_free(s);
+	/* a function without a body: no shared access, an unknown result */
 	s = scan(".version 9.0\n.target sm_90\n.address_size 64\n"
-	         ".extern .func f();\n"
-	         ".visible .entry k()\n{\n\tcall.uni f, ();\n\tret;\n}\n", 1, 1, 1 << 20, true);
+	         ".extern .func (.param .b32 func_retval0) g();\n"
+	         ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n"
+	         "\t{ .param .b32 retval0;\n\tcall.uni (retval0), g, ();\n"
+	         "\tld.param.b32 %r1, [retval0+0]; }\n\tst.shared.u32 [%r1], 0;\n"
+	         "\tret;\n}\n", 1, 1, 1 << 20, true);
+	assert_int_equal(s->k.stops[0].kind, STOP_UNKNOWN_ADDR);
+	assert_int_equal(s->p->m.inst[s->k.stops[0].why - WHY_INST].op.kind, PO_CALL);
+	assert_true(s->k.noted[s->k.stops[0].why - WHY_INST]);
+	scan_free(s);
+	/* an indirect call */
+	s = scan(".version 9.0\n.target sm_90\n.address_size 64\n"
+	         ".visible .entry k()\n{\n\t.reg .b64 %rd<2>;\n"
+	         "\t{ .param .b32 retval0;\n"
+	         "\tprototype_0 : .callprototype (.param .b32 _) _ ();\n"
+	         "\tcall (retval0), %rd1, (), prototype_0; }\n\tret;\n}\n", 1, 1, 1 << 20, true);
 	assert_int_equal(s->k.stops[0].kind, STOP_CALL);
 	scan_free(s);
 	/* records: one warp may make at most max_records accesses */
