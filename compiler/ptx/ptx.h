@@ -265,6 +265,8 @@ typedef struct {
 
 typedef struct {
 	int block[3];
+	int grid[3];        /* %nctaid; 0 means 1 */
+	int ctaid[3];       /* the block interpreted */
 	int nparams;
 	struct { int index; uint64_t value; } param[PTX_MAX_PARAMS];
 	int64_t max_steps;      /* instructions of the whole block */

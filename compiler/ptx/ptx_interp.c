@@ -80,8 +80,8 @@ static Val special(Thread *t, int sr, int inst)
 	switch (sr / 4) {
 	case SR_TID: return known((uint64_t)id[c]);
 	case SR_NTID: return known((uint64_t)b[c]);
-	case SR_CTAID: return known(0);
-	case SR_NCTAID: return known(1);
+	case SR_CTAID: return known((uint64_t)t->r->o->ctaid[c]);
+	case SR_NCTAID: return known((uint64_t)(t->r->o->grid[c] > 0 ? t->r->o->grid[c] : 1));
 	case SR_LANEID: return known((uint64_t)t->lane);
 	case SR_WARPID: return known((uint64_t)t->warp);
 	case SR_LANEMASK_EQ: return known(1ull << t->lane);

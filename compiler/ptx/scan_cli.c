@@ -25,6 +25,7 @@ typedef struct {
 	const char *kernel;
 	bool block_given;
 	int block[3];
+	int grid[3], ctaid[3];
 	struct { const char *name; size_t n; uint64_t value; bool used; } param[MAX_KERNEL_PARAMS];
 	int nparam;
 	bool json;
@@ -45,6 +46,34 @@ static bool parse_int(const char *s, int64_t lo, int64_t hi, int64_t *v)
 		return false;
 	*v = x;
 	return true;
+}
+
+/* X[,Y[,Z]] for --block (lo 1, missing sizes 1), --grid (lo 1) and
+ * --ctaid (lo 0, missing indices 0). */
+static int parse_dims(const char *opt, const char *s, int lo, int64_t hi, int b[3])
+{
+	b[0] = b[1] = b[2] = lo;
+	char buf[64];
+	if (strlen(s) >= sizeof buf)
+		return cli_usage_error(strcmp(opt, "--block") == 0 ? "--block takes X[,Y[,Z]], not '%s'"
+		                       : strcmp(opt, "--grid") == 0 ? "--grid takes X[,Y[,Z]], not '%s'"
+		                       : "--ctaid takes X[,Y[,Z]], not '%s'", s);
+	strcpy(buf, s);
+	int n = 0;
+	for (char *p = buf, *q; n < 3; p = q + 1) {
+		q = strchr(p, ',');
+		if (q)
+			*q = 0;
+		int64_t v;
+		if (!parse_int(p, lo, hi, &v) || (q && n == 2))
+			return cli_usage_error(strcmp(opt, "--grid") == 0
+			                       ? "--grid takes up to three positive sizes X[,Y[,Z]], not '%s'"
+			                       : "--ctaid takes up to three indices X[,Y[,Z]] from 0, not '%s'", s);
+		b[n++] = (int)v;
+		if (!q)
+			break;
+	}
+	return 0;
 }
 
 static int parse_block(const char *s, int b[3])
@@ -77,6 +106,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->max_steps = 1LL << 27;
+	o->grid[0] = o->grid[1] = o->grid[2] = 1;
 	o->geom = sim_geom_default;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
@@ -100,6 +130,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			continue;
 		}
 		bool val = strcmp(a, "--kernel") == 0 || strcmp(a, "--block") == 0 ||
+		           strcmp(a, "--grid") == 0 || strcmp(a, "--ctaid") == 0 ||
 		           strcmp(a, "--param") == 0 || strcmp(a, "--max-steps") == 0 ||
 		           strcmp(a, "--emit-spec") == 0;
 		if (val && i + 1 >= argc)
@@ -110,6 +141,12 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			if ((rc = parse_block(argv[++i], o->block)))
 				return rc;
 			o->block_given = true;
+		} else if (strcmp(a, "--grid") == 0) {
+			if ((rc = parse_dims(a, argv[++i], 1, 1LL << 31, o->grid)))
+				return rc;
+		} else if (strcmp(a, "--ctaid") == 0) {
+			if ((rc = parse_dims(a, argv[++i], 0, (1LL << 31) - 1, o->ctaid)))
+				return rc;
 		} else if (strcmp(a, "--param") == 0) {
 			const char *p = argv[++i], *eq = strchr(p, '=');
 			int64_t v;
@@ -138,6 +175,10 @@ static int parse_opts(int argc, char **argv, Opts *o)
 	}
 	if (!o->file)
 		return cli_usage_error("%s", "scan needs a FILE (.ptx or .cu)");
+	for (int d = 0; d < 3; d++)
+		if (o->ctaid[d] >= o->grid[d])
+			return cli_usage_error("%s", "--ctaid must name a block of the --grid "
+			                       "(each index below the grid's size)");
 	return 0;
 }
 
@@ -312,6 +353,8 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		const PtxFunc *f = &m->func[i];
 		InterpOpts ro = {0};
 		ro.max_steps = o->max_steps;
+		memcpy(ro.grid, o->grid, sizeof ro.grid);
+		memcpy(ro.ctaid, o->ctaid, sizeof ro.ctaid);
 		ro.max_records = 1 << 22;
 		char sn[256];
 		ptx_short_name(f->name, sn, sizeof sn);
