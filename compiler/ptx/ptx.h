@@ -25,6 +25,7 @@ enum {
 	PTX_MAX_DEPTH = 64,         /* nested calls */
 	PTX_SHARED_LIMIT = 1 << 24, /* any shared address beyond is an error */
 	PTX_MAX_THREADS = 1024,
+	PTX_LOCAL_LIMIT = 1 << 16,  /* .local bytes followed per thread */
 };
 
 /* ---- ptx_lex.re ------------------------------------------------------------ */
@@ -146,7 +147,8 @@ typedef struct {
 	int64_t size;       /* bytes; -1 for an extern array of unknown size */
 	int align;
 	int func;           /* declaring function, -1 at module scope */
-	int64_t addr;       /* SYM_SHARED: offset in the shared window */
+	int64_t addr;       /* SYM_SHARED: offset in the shared window;
+	                     * SYM_LOCAL: in the local window, -1 if beyond */
 	/* SYM_PARAM: the formal parameter index (-1: a local .param of a call
 	 * sequence, -2: the return value), and the byte offset of a local one
 	 * in the frame's parameter area */
@@ -207,6 +209,7 @@ typedef struct {
 	int nslots;         /* shared-memory instructions */
 	int64_t shared_static;  /* bytes of static shared memory laid out */
 	int64_t extern_base;    /* where extern (dynamic) shared arrays start */
+	int64_t local_bytes;    /* .local variables laid out (each thread's) */
 } PtxModule;
 
 /* Read a whole PTX module; errors longjmp to d->jb. */
@@ -290,6 +293,8 @@ typedef struct {
 	bool *noted;            /* per instruction: an unmodelled note given */
 	int64_t unmodelled;     /* executions of PO_SHARED_OTHER */
 	int64_t kparams;        /* bytes of the kernel's parameters in pstack */
+	uint8_t *lval;          /* this thread's local memory (value) */
+	uint32_t *lwhy;         /* ... and why unknown */
 } Interp;
 
 void interp_init(Interp *r, const PtxModule *m, int kernel, const InterpOpts *o);

@@ -179,6 +179,18 @@ void rd_variable(Reader *r, Space sp, bool is_extern)
 		y->ty = ty;
 		if (kind == SYM_SHARED)
 			lay_out_shared(r, s, is_extern);
+		if (kind == SYM_LOCAL) {
+			/* every function's locals side by side: one frame each */
+			PtxModule *m = r->m;
+			int64_t a = y->align > 0 ? y->align : 1;
+			int64_t at = (m->local_bytes + a - 1) / a * a;
+			if (y->size >= 0 && at + y->size <= PTX_LOCAL_LIMIT) {
+				y->addr = at;
+				m->local_bytes = at + y->size;
+			} else {
+				y->addr = -1;   /* its contents stay unknown */
+			}
+		}
 		Hash *h = r->cur >= 0 ? &r->local : &r->global;
 		names_put(h, r->m->sym[s].name, name.n, NK_SYM, s);
 		if (r->tok.kind == PT_EQ) {

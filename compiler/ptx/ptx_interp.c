@@ -14,6 +14,9 @@
 /* Generic addresses of the shared window (cvta.shared): a known 64-bit
  * value in [WINDOW, WINDOW + PTX_SHARED_LIMIT) points into shared memory. */
 #define WINDOW 0x0000700000000000ull
+/* Local-space addresses of .local variables (a thread's own memory);
+ * generic ones (cvta.local) are the same numbers. */
+#define LWINDOW 0x0000600000000000ull
 
 typedef struct {
 	int func;
@@ -106,6 +109,8 @@ static Val get(Thread *t, int i, const PtxOpd *o, int bytes)
 		const PtxSym *y = &m->sym[o->sym];
 		if (y->kind == SYM_SHARED)
 			v = known((uint64_t)(y->addr + o->imm));
+		else if (y->kind == SYM_LOCAL && y->addr >= 0)
+			v = known(LWINDOW + (uint64_t)(y->addr + o->imm));
 		else
 			v = unknown_at(i);
 		break;
@@ -565,6 +570,48 @@ static void convert_op(Thread *t, int i, const PtxInst *in)
 	}
 }
 
+/* ld/st of the thread's local memory; false if the address is not in it
+ * (the caller then goes on as for any other space). */
+static bool local_move(Thread *t, int i, const PtxInst *in, bool *done)
+{
+	bool load = in->op.kind == PO_LD;
+	const PtxOpd *mo = &in->opd[load ? 1 : 0], *ro = &in->opd[load ? 0 : 1];
+	*done = false;
+	if (in->op.space != SP_LOCAL && in->op.space != SP_GENERIC)
+		return true;
+	bool sh = false;
+	Val a = address(t, i, in, mo, &sh);
+	int w = in->op.ty.bytes ? in->op.ty.bytes : 4;
+	int nel = ro->kind == OPD_VEC ? ro->nvec : 1;
+	Interp *r = t->r;
+	if (a.why || sh || a.v < LWINDOW ||
+	    a.v - LWINDOW + (uint64_t)(w * nel) > (uint64_t)t->m->local_bytes)
+		return true;
+	*done = true;
+	uint64_t off = a.v - LWINDOW;
+	for (int k = 0; k < nel; k++) {
+		const PtxOpd *e = ro->kind == OPD_VEC ? &t->m->vec[ro->sym + k] : ro;
+		uint8_t *val = r->lval + off + (uint64_t)(k * w);
+		uint32_t *why = r->lwhy + off + (uint64_t)(k * w);
+		if (load) {
+			uint64_t v = 0;
+			uint32_t wy = 0;
+			for (int j = 0; j < w && j < 8; j++) {
+				v |= (uint64_t)val[j] << (8 * j);
+				wy = pick(wy, why[j]);
+			}
+			put(t, e, wy ? unknown(wy) : known(v), w);
+		} else {
+			Val v = get(t, i, e, w);
+			for (int j = 0; j < w; j++) {
+				val[j] = (uint8_t)(j < 8 ? v.v >> (8 * j) : 0);
+				why[j] = v.why;
+			}
+		}
+	}
+	return true;
+}
+
 /* ld.param / st.param: bytes of the frame's parameters. */
 static bool param_move(Thread *t, int i, const PtxInst *in)
 {
@@ -712,9 +759,14 @@ static bool exec(Thread *t, int i, bool *done)
 	case PO_CALL:
 		return call(t, i, in);
 	case PO_LD:
-	case PO_ST:
+	case PO_ST: {
 		if (in->op.space == SP_PARAM)
 			return param_move(t, i, in);
+		bool done = false;
+		local_move(t, i, in, &done);
+		if (done)
+			return true;
+	}
 		/* fall through */
 	case PO_LDMATRIX: case PO_STMATRIX: case PO_CPASYNC: case PO_ATOM:
 	case PO_RED: {
@@ -783,7 +835,10 @@ void interp_init(Interp *r, const PtxModule *m, int kernel, const InterpOpts *o)
 	r->cap_pstack = (size_t)(kp + m->func[kernel].psize) + 16;
 	r->pstack = calloc(r->cap_pstack, 1);
 	r->pwhy = calloc(r->cap_pstack, sizeof *r->pwhy);
-	if (!r->occ || !r->noted || !r->stack || !r->pstack || !r->pwhy)
+	r->lval = calloc((size_t)m->local_bytes + 1, 1);
+	r->lwhy = calloc((size_t)m->local_bytes + 1, sizeof *r->lwhy);
+	if (!r->occ || !r->noted || !r->stack || !r->pstack || !r->pwhy || !r->lval ||
+	    !r->lwhy)
 		abort();
 }
 
@@ -795,6 +850,8 @@ void interp_free(Interp *r)
 	free(r->stack);
 	free(r->pstack);
 	free(r->pwhy);
+	free(r->lval);
+	free(r->lwhy);
 	memset(r, 0, sizeof *r);
 }
 
@@ -838,6 +895,8 @@ bool interp_thread(Interp *r, int tid, InterpStop *st)
 	t->stop = st;
 	*st = (InterpStop){STOP_NONE, -1, 0, 0};
 	memset(r->occ, 0, (size_t)m->nslots * sizeof *r->occ);
+	memset(r->lval, 0, (size_t)m->local_bytes);
+	memset(r->lwhy, 0, (size_t)m->local_bytes * sizeof *r->lwhy);
 	const PtxFunc *k = &m->func[r->kernel];
 	kernel_params(r);
 	t->fr[0] = (Frame){r->kernel, k->first, 0, (size_t)r->kparams, -1, -1};

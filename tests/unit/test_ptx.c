@@ -394,6 +394,14 @@ static void test_compare_convert(void **state)
 	V64("mov.u32 %r1, -1; mov.u32 %r2, 0; add.cc.u32 %r3, %r1, 2; addc.u32 %r4, %r2, 0;"
 	    "mov.b64 %rd1, {%r3, %r4}; shr.u64 %rd9, %rd1, 12;", 0x100000);
 	V32("ld.param.u32 %r9, [k_param_0];", 77);
+	/* local memory: each thread's own, through local and generic addresses */
+	V32(".local .align 8 .b8 dep[16]; mov.u64 %rd1, dep; mov.u32 %r1, 42;"
+	    "st.local.u32 [%rd1+8], %r1; ld.local.u32 %r9, [%rd1+8];", 42);
+	V32(".local .align 8 .b8 dep[16]; mov.u64 %rd1, dep; cvta.local.u64 %rd2, %rd1;"
+	    "st.u32 [%rd2+4], 7; ld.local.u32 %r9, [%rd1+4];", 7);
+	V32(".local .align 8 .b8 dep[16]; mov.u64 %rd1, dep; mov.u32 %r1, 5; mov.u32 %r2, 6;"
+	    "st.local.v2.u32 [%rd1], {%r1, %r2}; ld.local.u32 %r3, [%rd1+4];"
+	    "ld.local.u32 %r4, [%rd1]; mad.lo.s32 %r9, %r3, 10, %r4;", 65);
 }
 
 static void test_control(void **state)
