@@ -103,8 +103,9 @@ static void add_stop(ScanKernel *k, const InterpStop *s, int tid)
 /* ptxas turns adjacent scalar shared loads (or stores) of one base
  * register at consecutive offsets into one vector access when it can
  * prove the vector aligned: 2 or 4 accesses of 4 bytes, or 2 of 8.  The
- * candidates are found here in the PTX; whether every execution was
- * aligned is checked as the warps run. */
+ * candidates are found here in the PTX; as the warps run, every execution
+ * must be aligned, in an array declared with at least the vector's
+ * alignment (what ptxas can know). */
 static int merge_group(const PtxModule *m, int i)
 {
 	const PtxInst *a = &m->inst[i];
@@ -212,12 +213,20 @@ static const Group *find_group(const Group *g, size_t n, uint32_t slot, uint32_t
 
 /* The leader's warp instruction and its members' are one aligned vector:
  * the same lanes, each member at the leader's address plus its offset. */
-static bool mergeable(const Group *gs, size_t n, const Group *g, const ScanAcc *a)
+static bool mergeable(const PtxModule *m, const Group *gs, size_t n, const Group *g,
+                      const ScanAcc *a)
 {
 	int w = a->bytes, total = w * a->merge_n;
 	for (int l = 0; l < WARP; l++)
 		if ((g->mask >> l & 1) && g->addr[l] % total)
 			return false;
+	/* ptxas knows an array's alignment from its declaration only */
+	for (int l = 0; l < WARP; l++)
+		if (g->mask >> l & 1) {
+			int y = ptx_shared_at(m, m->inst[a->inst].func, g->addr[l]);
+			if (y < 0 || m->sym[y].align < total)
+				return false;
+		}
 	for (int j = 1; j < a->merge_n; j++) {
 		const Group *h = find_group(gs, n, g->slot + (uint32_t)j, g->occ);
 		if (!h || h->mask != g->mask)
@@ -328,7 +337,7 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
 			    !find_group(groups, ng, (uint32_t)a->merge_leader, g->occ))
 				k->acc[a->merge_leader].merge_ok = false;
 			if (a->merge_n && a->merge_ok) {
-				if (mergeable(groups, ng, g, a))
+				if (mergeable(m, groups, ng, g, a))
 					cost(so, k, &merged[g->slot], g->mask, g->addr, &kept);
 				else
 					a->merge_ok = false;
