@@ -7,6 +7,7 @@
 # counter (program, kernel, counter, predicted, measured, verdict), then
 #     scan counters: N compared, M differ, K launches not scanned
 # Exit status: 0 when every counter measured equals its prediction.
+# SCAN_FLAGS (environment) adds options to every scan (--no-vectorize).
 [ $# -eq 3 ] || { echo "usage: scan_compare.sh BANKC PTXDIR COUNTERS.tsv" >&2; exit 2; }
 bankc=$1 ptx=$2 meas=$3
 here=$(dirname "$0")
@@ -17,7 +18,7 @@ unscanned=0
 grep -v '^#' "$here/scan_kernels/manifest.tsv" >"$tmp/manifest"
 while IFS="$(printf '\t')" read -r prog kern block opts; do
 	# shellcheck disable=SC2086
-	if "$bankc" scan "$ptx/$prog.ptx" --kernel "$kern" --block "$block" $opts >"$tmp/k.out" 2>"$tmp/k.err"; then
+	if "$bankc" scan "$ptx/$prog.ptx" --kernel "$kern" --block "$block" $opts ${SCAN_FLAGS:-} >"$tmp/k.out" 2>"$tmp/k.err"; then
 		awk -v p="$prog" -v k="$kern" '
 		$1 == "loads" { w["ld"] = $2 } $1 == "stores" { w["st"] = $2 }
 		$1 == "atomics" { w["atom"] = $2 } $1 == "reductions" { w["red"] = $2 }

@@ -14,9 +14,10 @@
 #   ptx/NAME.ptx       the PTX of each program, compiled with the same flags
 #                      as the binary (what `bankc scan` reads)
 #   sass/NAME.txt      the shared-memory instructions of each kernel's SASS
-#   scan_compare.tsv, scan_validation.md
+#   scan_compare.tsv, scan_validation.md, scan_compare_novec.tsv
 #                      bankc scan's predictions from ptx/ beside the counters
-#                      (when BANKC has scan), as TSV and as a Markdown table
+#                      (when BANKC has scan), as TSV and as a Markdown table,
+#                      and with --no-vectorize
 #   env.txt, build.log, ncu.log
 # BANKC builds the template tiles (specs/templates.tile) that the tpl_*
 # programs include.  Exits non-zero if a build, a run or a profile failed.
@@ -174,6 +175,10 @@ if "$bankc" scan 2>&1 | grep -q "scan needs a FILE"; then
 	echo "== bankc scan's predictions against the counters (scan_compare.tsv)"
 	sh tests/gpu/scan_compare.sh "$bankc" "$out/ptx" "$out/scan_counters.tsv" >"$out/scan_compare.tsv"
 	grep -v equal "$out/scan_compare.tsv"
+	# and without the model of ptxas's vectorization, to tell which holds
+	SCAN_FLAGS=--no-vectorize sh tests/gpu/scan_compare.sh "$bankc" "$out/ptx" \
+		"$out/scan_counters.tsv" >"$out/scan_compare_novec.tsv"
+	echo "== the same with --no-vectorize (scan_compare_novec.tsv): $(tail -n 1 "$out/scan_compare_novec.tsv")"
 	# the same as a Markdown table for docs/validation.md
 	awk -F '\t' 'NR == 1 { print "| program | kernel | counter | predicted | measured | |"; print "| --- | --- | --- | ---: | ---: | --- |"; next }
 		/^scan counters/ { print ""; print $0; next }
