@@ -171,7 +171,7 @@ echo "== $((rows - 1)) launches measured, $(echo $progs | wc -w) programs; resul
 cut -f 1-6 "$out/scan_counters.tsv" | grep -v '^#' | column -t -s "$(printf '\t')" 2>/dev/null ||
 	cut -f 1-6 "$out/scan_counters.tsv" | grep -v '^#'
 # The predictions beside the counters, where this bankc has scan.
-if "$bankc" scan 2>&1 | grep -q "scan needs a FILE"; then
+if "$bankc" --help 2>/dev/null | grep -q '^  scan '; then
 	echo "== bankc scan's predictions against the counters (scan_compare.tsv)"
 	sh tests/gpu/scan_compare.sh "$bankc" "$out/ptx" "$out/scan_counters.tsv" >"$out/scan_compare.tsv"
 	grep -v equal "$out/scan_compare.tsv"
