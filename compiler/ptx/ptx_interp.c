@@ -305,12 +305,11 @@ static bool arith(Thread *t, int i, const PtxInst *in)
 	int n = in->nopd;
 	Val a = {0}, b = {0}, c = {0}, d = {0};
 	uint64_t m = mask_of(w);
-	/* source widths: mostly the type's; shift counts and bfe/bfi fields
-	 * are 32-bit; wide products read half-width sources */
-	int wa = (op->kind == PO_MUL || op->kind == PO_MAD) && (op->mods & M_WIDE) ? w : w;
-	if (n >= 2) a = get(t, i, &o[1], wa);
+	/* sources are of the type's width, but for shift counts and bit-field
+	 * positions and lengths (32-bit) and mad.wide's addend (twice) */
+	if (n >= 2) a = get(t, i, &o[1], w);
 	if (n >= 3) b = get(t, i, &o[2], op->kind == PO_SHL || op->kind == PO_SHR ||
-	                   op->kind == PO_BFE || op->kind == PO_SHF ? 4 : wa);
+	                   op->kind == PO_BFE || op->kind == PO_SHF ? 4 : w);
 	if (n >= 4) c = get(t, i, &o[3], op->kind == PO_BFE || op->kind == PO_BFI ||
 	                   ((op->kind == PO_MAD) && (op->mods & M_WIDE)) ? (op->kind == PO_MAD ? 2 * w : 4) : w);
 	if (n >= 5) d = get(t, i, &o[4], 4);

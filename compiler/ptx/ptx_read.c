@@ -370,13 +370,8 @@ static void function(Reader *r, bool entry)
 {
 	PtxModule *m = r->m;
 	rd_next(r);
-	PtxTok retdecl = {0};
-	bool has_ret = false;
-	if (!entry && r->tok.kind == PT_LPAREN) {
-		/* the return parameter list; read after the name is known */
-		has_ret = true;
-		retdecl = r->tok;
-	}
+	/* a .func's return parameter comes before its name */
+	bool has_ret = !entry && r->tok.kind == PT_LPAREN;
 	names_clear(&r->local);
 	r->narr = 0;
 	r->nlabels = 0;
@@ -391,7 +386,6 @@ static void function(Reader *r, bool entry)
 	r->cur = fi;
 	if (has_ret)
 		params(r, true);
-	(void)retdecl;
 	f = &m->func[fi];
 	if (r->tok.kind != PT_NAME)
 		rd_expected(r, "a function name");
