@@ -88,6 +88,22 @@ if ! command -v nvcc >/dev/null 2>&1; then
 	echo "skip: the validation kernels (no nvcc)"
 	skip=$((skip + 1))
 else
+	# a .cu compiled by scan itself prints what its PTX does
+	"$bankc" scan tests/gpu/scan_kernels/transpose.cu --block 32,8 -- -O3 >"$tmp/cu.out" 2>&1
+	if sed -n '/^--- stdout$/,/^--- stderr$/p' tests/ptx/expected/transpose | sed '1d;$d' |
+		cmp -s - "$tmp/cu.out"; then
+		ok
+	else
+		bad "scan tests/gpu/scan_kernels/transpose.cu differs from its PTX's scan"
+		head -n 5 "$tmp/cu.out"
+	fi
+	printf '__global__ void k() { undeclared(); }\n' >"$tmp/bad.cu"
+	"$bankc" scan "$tmp/bad.cu" --block 32 >"$tmp/cu.out" 2>"$tmp/cu.err"
+	if [ $? -eq 1 ] && [ ! -s "$tmp/cu.out" ] && grep -q "bankc: error: nvcc failed on" "$tmp/cu.err"; then
+		ok
+	else
+		bad "scan of a .cu that nvcc rejects"
+	fi
 	gen=$build/scan-gen ptx=$build/scan-ptx
 	mkdir -p "$gen" "$ptx"
 	"$bankc" build specs/templates.tile -o "$gen" >/dev/null 2>&1 || bad "bankc build specs/templates.tile"
