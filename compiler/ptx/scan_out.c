@@ -450,6 +450,29 @@ static void totals(const PtxModule *m, const ScanKernel *k, int64_t t[CAT_COUNT]
 	}
 }
 
+/* An unmodelled instruction that ran, by source position and opcode. */
+typedef struct {
+	int inst;
+	int file, line, col;
+	const PtxModule *m;
+} Note;
+
+static int note_cmp(const void *a, const void *b)
+{
+	const Note *x = a, *y = b;
+	if (x->file != y->file) return x->file < y->file ? -1 : 1;
+	if (x->line != y->line) return x->line < y->line ? -1 : 1;
+	if (x->col != y->col) return x->col < y->col ? -1 : 1;
+	const PtxInst *p = &x->m->inst[x->inst], *q = &y->m->inst[y->inst];
+	int n = p->ntext < q->ntext ? p->ntext : q->ntext;
+	int c = memcmp(p->text, q->text, (size_t)n);
+	if (c || p->ntext != q->ntext)
+		return c ? c : p->ntext - q->ntext;
+	if (p->op.kind == PO_CALL && p->opd[0].sym != q->opd[0].sym)
+		return p->opd[0].sym < q->opd[0].sym ? -1 : 1;
+	return 0;
+}
+
 void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k,
                      const ScanCtx *c)
 {
@@ -523,19 +546,46 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 	free(done);
 	free(g);
 	free(keys);
-	for (int i = 0; i < m->ninst; i++)
-		if (k->noted && k->noted[i] && m->inst[i].func >= 0) {
-			char where[512];
-			scan_where(m, &m->inst[i], c, where, sizeof where);
-			if (m->inst[i].op.kind == PO_CALL)
-				fprintf(f, "%s: note: calls %s, which has no body in this file: "
-				        "taken to touch no shared memory\n", where,
-				        m->func[m->inst[i].opd[0].sym].name);
-			else
-				fprintf(f, "%s: note: '%.*s' reaches shared memory in a way bankc "
-				        "does not model (outside the LSU wavefront counters, or not "
-				        "yet); not counted\n", where, m->inst[i].ntext, m->inst[i].text);
-		}
+	/* notes: one per source position and opcode, with how many of its
+	 * instructions ran, in source order */
+	int nn = 0;
+	for (int i = 0; k->noted && i < m->ninst; i++)
+		nn += k->noted[i];
+	Note *notes = calloc((size_t)nn + 1, sizeof *notes);
+	if (!notes)
+		abort();
+	nn = 0;
+	for (int i = 0; k->noted && i < m->ninst; i++) {
+		if (!k->noted[i])
+			continue;
+		const PtxInst *in = &m->inst[i];
+		int line, col;
+		const char *path = source_of(m, in, &line, &col);
+		int file = !path ? 1 << 30 : line == in->line ? in->file : in->ifile;
+		notes[nn++] = (Note){i, file, path ? line : in->pos.line,
+		                     path ? col : in->pos.col, m};
+	}
+	qsort(notes, (size_t)nn, sizeof *notes, note_cmp);
+	for (int a = 0; a < nn;) {
+		int b = a + 1;
+		while (b < nn && note_cmp(&notes[a], &notes[b]) == 0)
+			b++;
+		const PtxInst *in = &m->inst[notes[a].inst];
+		char where[512], many[64] = "";
+		scan_where(m, in, c, where, sizeof where);
+		if (b - a > 1)
+			snprintf(many, sizeof many, " (%d instructions)", b - a);
+		if (in->op.kind == PO_CALL)
+			fprintf(f, "%s: note: calls %s%s, which has no body in this file: taken "
+			        "to touch no shared memory\n", where, m->func[in->opd[0].sym].name,
+			        many);
+		else
+			fprintf(f, "%s: note: '%.*s'%s reaches shared memory in a way bankc does "
+			        "not model (outside the LSU wavefront counters, or not yet); not "
+			        "counted\n", where, in->ntext, in->text, many);
+		a = b;
+	}
+	free(notes);
 	int64_t t[CAT_COUNT][4];
 	totals(m, k, t);
 	if (strcmp(sn, fn->name) == 0)
