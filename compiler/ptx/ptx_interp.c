@@ -137,8 +137,9 @@ static void put(Thread *t, const PtxOpd *o, Val v, int bytes)
 /* Every register an operand names (a vector's elements too) unknown. */
 static void put_unknown(Thread *t, const PtxOpd *o, uint32_t why)
 {
-	if (o->kind == OPD_REG) {
-		*reg(t, o->reg) = unknown(why);
+	if (o->kind == OPD_REG || o->kind == OPD_SINK) {
+		if (o->kind == OPD_REG)
+			*reg(t, o->reg) = unknown(why);
 		if (o->reg2 >= 0)
 			*reg(t, o->reg2) = unknown(why);
 	} else if (o->kind == OPD_VEC) {
@@ -476,11 +477,10 @@ static void setp(Thread *t, int i, const PtxInst *in)
 		}
 	}
 	Val pv = why ? unknown(why) : known(v), qv = why ? unknown(why) : known(q);
-	if (o[0].kind == OPD_REG) {
+	if (o[0].kind == OPD_REG)
 		*reg(t, o[0].reg) = pv;
-		if (o[0].reg2 >= 0)
-			*reg(t, o[0].reg2) = qv;
-	}
+	if ((o[0].kind == OPD_REG || o[0].kind == OPD_SINK) && o[0].reg2 >= 0)
+		*reg(t, o[0].reg2) = qv;
 }
 
 /* mov with a vector on one side: pack or unpack elements, low first. */
@@ -794,6 +794,25 @@ static bool exec(Thread *t, int i, bool *done)
 		if (in->nopd && in->opd[0].kind != OPD_MEM)
 			put_unknown(t, &in->opd[0], WHY_INST + (uint32_t)i);
 		return true;
+	case PO_ELECT: {
+		/* elect.sync d|p, membermask: the lowest lane of the mask (every
+		 * lane of it taken to be there) is the leader */
+		Val mk = in->nopd >= 2 ? get(t, i, &in->opd[1], 4) : unknown_at(i);
+		int threads = t->r->o->block[0] * t->r->o->block[1] * t->r->o->block[2];
+		uint32_t here = threads - t->warp * WARP >= WARP ? 0xffffffffu
+		                : (1u << (threads - t->warp * WARP)) - 1;
+		uint32_t lanes = (uint32_t)mk.v & here;
+		Val lead = mk.why ? mk : lanes ? known((uint64_t)__builtin_ctz(lanes))
+		           : unknown_at(i);
+		if (in->nopd && in->opd[0].kind == OPD_REG) {
+			*reg(t, in->opd[0].reg) = lead;
+			if (in->opd[0].reg2 >= 0)
+				*reg(t, in->opd[0].reg2) = lead.why ? lead : known(lead.v == (uint64_t)t->lane);
+		} else if (in->nopd && in->opd[0].kind == OPD_SINK && in->opd[0].reg2 >= 0) {
+			*reg(t, in->opd[0].reg2) = lead.why ? lead : known(lead.v == (uint64_t)t->lane);
+		}
+		return true;
+	}
 	case PO_OTHER:
 		if (in->nopd && in->opd[0].kind != OPD_MEM)
 			put_unknown(t, &in->opd[0], WHY_INST + (uint32_t)i);

@@ -60,7 +60,7 @@ static const struct { const char *name; PtxOpKind kind; } bases[] = {
 	{"ld", PO_LD}, {"ldu", PO_LD}, {"st", PO_ST}, {"ldmatrix", PO_LDMATRIX},
 	{"stmatrix", PO_STMATRIX}, {"atom", PO_ATOM}, {"red", PO_RED},
 	{"bra", PO_BRA}, {"brx", PO_OTHER}, {"ret", PO_RET}, {"exit", PO_EXIT},
-	{"call", PO_CALL}, {"trap", PO_TRAP},
+	{"call", PO_CALL}, {"trap", PO_TRAP}, {"elect", PO_ELECT},
 	{"bar", PO_NOP}, {"barrier", PO_NOP}, {"membar", PO_NOP},
 	{"fence", PO_NOP}, {"prefetch", PO_NOP}, {"prefetchu", PO_NOP},
 	{"nanosleep", PO_NOP}, {"pmevent", PO_NOP}, {"griddepcontrol", PO_NOP},

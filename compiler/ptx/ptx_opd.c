@@ -262,7 +262,7 @@ PtxOpd rd_operand(Reader *r, int inst, int opd, bool label_ok)
 		rd_expected(r, "an operand");
 	o = name_opd(r, inst, opd, label_ok && !neg);
 	o.neg = neg;
-	if (r->tok.kind == PT_PIPE && o.kind == OPD_REG) {
+	if (r->tok.kind == PT_PIPE && (o.kind == OPD_REG || o.kind == OPD_SINK)) {
 		rd_next(r);
 		PtxOpd q = rd_operand(r, inst, -1, false);
 		if (q.kind != OPD_REG && q.kind != OPD_SINK)

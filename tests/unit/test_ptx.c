@@ -414,6 +414,9 @@ static void test_control(void **state)
 	V32("mov.u32 %r9, %tid.x;", 0);
 	V32("mov.u32 %r1, %ntid.x; mov.u32 %r2, %nctaid.x; add.s32 %r9, %r1, %r2;", 2);
 	V32("mov.u32 %r9, %laneid;", 0);
+	V32("elect.sync %r1|%p1, -1; selp.u32 %r2, 10, 20, %p1; add.s32 %r9, %r2, %r1;", 10);
+	V32("elect.sync _|%p1, 1; selp.u32 %r9, 10, 20, %p1;", 10);
+	V32("mov.u32 %r1, 3; setp.eq.s32 _|%p1, %r1, 4; selp.u32 %r9, 10, 20, %p1;", 10);
 	V32("mov.u32 %r1, %lanemask_gt; shr.u32 %r9, %r1, 12;", 0xfffff);
 }
 
