@@ -14,6 +14,8 @@
 #   ptx/NAME.ptx       the PTX of each program, compiled with the same flags
 #                      as the binary (what `bankc scan` reads)
 #   sass/NAME.txt      the shared-memory instructions of each kernel's SASS
+#   source/NAME.csv    ncu's source counters per SASS instruction (where
+#                      this ncu exports them)
 #   scan_compare.tsv, scan_validation.md, scan_compare_novec.tsv
 #                      bankc scan's predictions from ptx/ beside the counters
 #                      (when BANKC has scan), as TSV and as a Markdown table,
@@ -22,7 +24,8 @@
 # BANKC builds the template tiles (specs/templates.tile) that the tpl_*
 # programs include.  Exits non-zero if a build, a run or a profile failed.
 #
-# Environment: NVCC, NCU, ARCH (default sm_90), JOBS (parallel builds).
+# Environment: NVCC, NCU, ARCH (default sm_90), JOBS (parallel builds),
+# SCAN_SOURCE=0 to skip the per-instruction source counters.
 set -uo pipefail
 
 die() { echo "scan_measure.sh: $*" >&2; exit 1; }
@@ -125,6 +128,23 @@ for p in $progs; do
 			/(LDS|STS|ATOMS|LDSM|STSM|LDGSTS|LD\.|ST\.|ATOM\.|RED\.)/ && fn != "" {
 				gsub(/^[ \t]*\/\*[0-9a-f]*\*\/[ \t]*/, ""); sub(/;.*/, ""); print fn "\t" $0 }' \
 			>"$out/sass/$p.txt"
+	fi
+done
+
+# Per SASS instruction, where this ncu can: the source counters (shared
+# wavefronts and their ideal per instruction, with the CUDA line), to
+# find which instruction differs should a total differ.  Not fatal.
+mkdir -p "$out/source"
+[ "${SCAN_SOURCE:-1}" = 0 ] && progs_src= || progs_src=$progs
+for p in $progs_src; do
+	if timeout 120 "$ncu" --clock-control none --kernel-name-base mangled --section SourceCounters \
+		-f -o "$tmp/$p.src" "$tmp/$p" >>"$out/ncu.log" 2>&1 &&
+		timeout 60 "$ncu" --import "$tmp/$p.src.ncu-rep" --page source --csv --print-source cuda,sass \
+			>"$out/source/$p.csv" 2>>"$out/ncu.log"; then
+		:
+	else
+		echo "no source counters for $p (ncu.log)" | tee -a "$out/ncu.log"
+		rm -f "$out/source/$p.csv"
 	fi
 done
 
