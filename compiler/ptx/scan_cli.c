@@ -408,8 +408,9 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		scan_kernel_free(m, &k);
 	}
 	if (o->json) {
-		json_t *top = json_pack("{s:s,s:o}", "file", input, "kernels", kernels);
-		json_object_set_new(top, "source", cu ? json_string(cu) : json_null());
+		/* file: as given; ptx: where the PTX came from */
+		json_t *top = json_pack("{s:s,s:o,s:s}", "file", cu ? cu : input, "kernels",
+		                        kernels, "ptx", cu ? "nvcc -ptx -lineinfo" : input);
 		json_dumpf(top, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
 		putchar('\n');
 		json_decref(top);
