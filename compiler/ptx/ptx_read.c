@@ -399,6 +399,10 @@ static void function(Reader *r, bool entry)
 		params(r, false);
 	f = &m->func[fi];
 	while (r->tok.kind == PT_DIR) {
+		if (rd_tok_is(&r->tok, ".pragma")) {
+			rd_skip_statement(r);   /* .pragma "nounroll"; */
+			continue;
+		}
 		bool req = rd_tok_is(&r->tok, ".reqntid");
 		rd_next(r);
 		for (int i = 0; r->tok.kind == PT_INT || r->tok.kind == PT_COMMA; i++) {
