@@ -274,6 +274,14 @@ static void test_read_module(void **state)
 	ptx_short_name("_ZN2ns4kernEv", sn, sizeof sn);
 	assert_string_equal(sn, "ns::kern");
 	ptx_free(p);
+	/* performance directives, a pragma among them, before the body */
+	p = ptx(".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n"
+	        ".maxntid 64, 1, 1\n.pragma \"nounroll\";\n.explicitcluster\n"
+	        ".reqnctapercluster 2, 1, 1\n{\n\tret;\n}\n");
+	assert_true(p->ok);
+	assert_int_equal(p->m.func[0].ninst, 1);
+	assert_int_equal(p->m.func[0].reqntid[0], 0);
+	ptx_free(p);
 }
 
 static void test_read_errors(void **state)
