@@ -98,53 +98,52 @@ done
 metrics=${metrics#,}
 echo "metrics: $metrics" >>"$out/env.txt"
 
-# One profile per program; a metric list this ncu refuses falls back to
-# the two counters the comparison needs.
+# One profile per program, into a report: the metrics, and (unless
+# SCAN_SOURCE=0) the source counters per SASS instruction, to find which
+# instruction differs should a total differ.  What this ncu refuses falls
+# back to the metrics alone, then to the two counters the comparison needs.
 fail=0
 : >"$out/ncu.log"
 : >"$tmp/all.csv"
+mkdir -p "$out/source"
+core_list="${m}_op_ld.sum,${m}_op_st.sum"
 for p in $progs; do
 	echo "== ncu $p" >>"$out/ncu.log"
-	ok=0
-	for list in "$metrics" "${m}_op_ld.sum,${m}_op_st.sum"; do
-		if timeout 120 "$ncu" --clock-control none --kernel-name-base mangled --metrics "$list" \
-			--csv --print-units base "$tmp/$p" >"$tmp/ncu.out" 2>>"$out/ncu.log" &&
-			grep -q '^"ID"' "$tmp/ncu.out"; then
+	ok=0 src=0
+	for try in source metrics core; do
+		case $try in
+		source) [ "${SCAN_SOURCE:-1}" = 0 ] && continue
+			args="--metrics $metrics --section SourceCounters" ;;
+		metrics) args="--metrics $metrics" ;;
+		core) args="--metrics $core_list" ;;
+		esac
+		# shellcheck disable=SC2086
+		if timeout 120 "$ncu" --clock-control none --kernel-name-base mangled $args \
+			-f -o "$tmp/$p" "$tmp/$p" >>"$out/ncu.log" 2>&1 && [ -f "$tmp/$p.ncu-rep" ]; then
 			ok=1
+			[ "$try" = source ] && src=1
 			break
 		fi
-		echo "ncu failed on $p with metrics $list" >>"$out/ncu.log"
+		echo "ncu failed on $p with $args" >>"$out/ncu.log"
 	done
-	grep -v '^"' "$tmp/ncu.out" >>"$out/ncu.log"
-	if [ "$ok" -eq 0 ]; then
+	if [ "$ok" -eq 0 ] || ! "$ncu" --import "$tmp/$p.ncu-rep" --csv --page details --print-units base \
+		>"$tmp/ncu.out" 2>>"$out/ncu.log" || ! grep -q '^"ID"' "$tmp/ncu.out"; then
 		echo "ncu failed on $p" | tee -a "$out/ncu.log"
 		fail=1
 		continue
 	fi
 	grep '^"' "$tmp/ncu.out" | sed "s/^/$p|/" >>"$tmp/all.csv"
+	if [ "$src" -eq 1 ] && ! timeout 60 "$ncu" --import "$tmp/$p.ncu-rep" --page source --csv \
+		--print-source cuda,sass >"$out/source/$p.csv" 2>>"$out/ncu.log"; then
+		echo "no source counters for $p (ncu.log)" | tee -a "$out/ncu.log"
+		rm -f "$out/source/$p.csv"
+	fi
 	if command -v cuobjdump >/dev/null; then
 		cuobjdump -sass "$tmp/$p" | awk '
 			/Function :/ { fn = $3 }
 			/(LDS|STS|ATOMS|LDSM|STSM|LDGSTS|LD\.|ST\.|ATOM\.|RED\.)/ && fn != "" {
 				gsub(/^[ \t]*\/\*[0-9a-f]*\*\/[ \t]*/, ""); sub(/;.*/, ""); print fn "\t" $0 }' \
 			>"$out/sass/$p.txt"
-	fi
-done
-
-# Per SASS instruction, where this ncu can: the source counters (shared
-# wavefronts and their ideal per instruction, with the CUDA line), to
-# find which instruction differs should a total differ.  Not fatal.
-mkdir -p "$out/source"
-[ "${SCAN_SOURCE:-1}" = 0 ] && progs_src= || progs_src=$progs
-for p in $progs_src; do
-	if timeout 120 "$ncu" --clock-control none --kernel-name-base mangled --section SourceCounters \
-		-f -o "$tmp/$p.src" "$tmp/$p" >>"$out/ncu.log" 2>&1 &&
-		timeout 60 "$ncu" --import "$tmp/$p.src.ncu-rep" --page source --csv --print-source cuda,sass \
-			>"$out/source/$p.csv" 2>>"$out/ncu.log"; then
-		:
-	else
-		echo "no source counters for $p (ncu.log)" | tee -a "$out/ncu.log"
-		rm -f "$out/source/$p.csv"
 	fi
 done
 
