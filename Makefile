@@ -36,15 +36,15 @@ $(B)/%.o: compiler/%.c $(HDR) | $(B)
 $(B)/lex.o: $(B)/lex.c $(HDR)
 	@echo "CC $<"; $(CC) $(CFLAGS) $(BCFLAGS) -c $< -o $@
 
-$(B)/ptx/ptx_lex.c: compiler/ptx/ptx_lex.re $(HDR) compiler/ptx/ptx.h compiler/ptx/ptx_reader.h
+$(B)/ptx/ptx_lex.c: compiler/ptx/ptx_lex.re $(HDR) compiler/ptx/ptx.h compiler/ptx/ptx_reader.h compiler/ptx/ptx_interp.h
 	@mkdir -p $(B)/ptx
 	$(RE2C) -W -i --no-generation-date --no-version $< -o $@
 
-$(B)/ptx/%.o: compiler/ptx/%.c $(HDR) compiler/ptx/ptx.h compiler/ptx/ptx_reader.h
+$(B)/ptx/%.o: compiler/ptx/%.c $(HDR) compiler/ptx/ptx.h compiler/ptx/ptx_reader.h compiler/ptx/ptx_interp.h
 	@mkdir -p $(B)/ptx
 	@echo "CC $<"; $(CC) $(CFLAGS) $(BCFLAGS) -c $< -o $@
 
-$(B)/ptx/ptx_lex.o: $(B)/ptx/ptx_lex.c $(HDR) compiler/ptx/ptx.h compiler/ptx/ptx_reader.h
+$(B)/ptx/ptx_lex.o: $(B)/ptx/ptx_lex.c $(HDR) compiler/ptx/ptx.h compiler/ptx/ptx_reader.h compiler/ptx/ptx_interp.h
 	@echo "CC $<"; $(CC) $(CFLAGS) $(BCFLAGS) -c $< -o $@
 
 $(B)/libbankc.a: $(OBJS)
@@ -127,7 +127,7 @@ fuzz-regress: $(B)/fuzz_pipeline
 
 # The same for bankc scan's PTX path (lexer, reader, interpreter, costing,
 # printing); its corpus is the PTX of tests/ptx/ and tests/fuzz/ptx_regress/.
-$(B)/fuzz_ptx: tests/fuzz/fuzz_ptx.c $(SRCS) $(PTX_SRCS) $(B)/lex.c $(B)/ptx/ptx_lex.c $(HDR) compiler/ptx/ptx.h compiler/ptx/ptx_reader.h
+$(B)/fuzz_ptx: tests/fuzz/fuzz_ptx.c $(SRCS) $(PTX_SRCS) $(B)/lex.c $(B)/ptx/ptx_lex.c $(HDR) compiler/ptx/ptx.h compiler/ptx/ptx_reader.h compiler/ptx/ptx_interp.h
 	@command -v clang >/dev/null || { echo "error: clang not found (make deps)" >&2; exit 1; }
 	@echo "CLANG $@"; clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_ptx.c $(SRCS) $(PTX_SRCS) $(B)/lex.c $(B)/ptx/ptx_lex.c -ljansson
 

@@ -7,7 +7,9 @@
  *   ptx_opd.c    operands (rd_*, names_*: ptx_reader.h)
  *   ptx_op.c     opcode names to operations and modifiers (ptx_op_*)
  *   ptx_arith.c  integer operations of more than one C operator (arith_*)
- *   ptx_interp.c the interpreter: one block, thread by thread (interp_*)
+ *   ptx_interp.c the interpreter: one block, thread by thread (interp_*),
+ *   ptx_frame.c  with its parameters, frames and local memory (ir_*:
+ *                ptx_interp.h)
  *   scan_cost.c  threads' records into warp instructions, costed (scan_*)
  *   scan_out.c   warnings, totals and JSON (scan_print_*)
  *   scan_spec.c  .tile specs that reproduce the observed addresses

@@ -9,67 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ptx/ptx.h"
-
-/* Generic addresses of the shared window (cvta.shared): a known 64-bit
- * value in [WINDOW, WINDOW + PTX_SHARED_LIMIT) points into shared memory. */
-#define WINDOW 0x0000700000000000ull
-/* Local-space addresses of .local variables (a thread's own memory);
- * generic ones (cvta.local) are the same numbers. */
-#define LWINDOW 0x0000600000000000ull
-
-typedef struct {
-	int func;
-	int pc;
-	size_t reg0;        /* registers in Interp.stack */
-	size_t p0;          /* local parameters in Interp.pstack */
-	int call;           /* the caller's call instruction, -1 in the kernel */
-	int parent;
-} Frame;
-
-typedef struct {
-	Interp *r;
-	const PtxModule *m;
-	int tid, lane, warp, x, y, z;
-	Frame fr[PTX_MAX_DEPTH];
-	int depth;
-	uint64_t cc;        /* carry flag of add.cc and kin */
-	uint32_t cc_why;
-	InterpStop *stop;
-} Thread;
-
-/* ---- values ---------------------------------------------------------------- */
-
-static Val known(uint64_t v) { return (Val){v, 0}; }
-static Val unknown(uint32_t why) { return (Val){0, why ? why : WHY_INST}; }
-static Val unknown_at(int inst) { return unknown(WHY_INST + (uint32_t)inst); }
-
-static uint64_t mask_of(int bytes)
-{
-	return bytes >= 8 ? ~0ull : (1ull << (8 * bytes)) - 1;
-}
-
-static int64_t sext(uint64_t v, int bytes)
-{
-	if (bytes >= 8 || bytes <= 0)
-		return (int64_t)v;
-	int sh = 64 - 8 * bytes;
-	return (int64_t)(v << sh) >> sh;
-}
-
-/* Prefer the origin a user can act on: a kernel parameter. */
-static uint32_t pick(uint32_t a, uint32_t b)
-{
-	if (a && a < WHY_INST)
-		return a;
-	if (b && b < WHY_INST)
-		return b;
-	return a ? a : b;
-}
+#include "ptx/ptx_interp.h"
 
 /* ---- operands ---------------------------------------------------------------- */
 
-static Val *reg(Thread *t, int i)
+Val *ir_reg(Thread *t, int i)
 {
 	return &t->r->stack[t->fr[t->depth].reg0 + (size_t)i];
 }
@@ -97,12 +41,12 @@ static Val special(Thread *t, int sr, int inst)
 }
 
 /* Operand o of instruction i read as `bytes` bytes (zero-extended). */
-static Val get(Thread *t, int i, const PtxOpd *o, int bytes)
+Val ir_get(Thread *t, int i, const PtxOpd *o, int bytes)
 {
 	const PtxModule *m = t->m;
 	Val v;
 	switch (o->kind) {
-	case OPD_REG: v = *reg(t, o->reg); break;
+	case OPD_REG: v = *ir_reg(t, o->reg); break;
 	case OPD_IMM: v = known((uint64_t)o->imm); break;
 	case OPD_SPECIAL: v = special(t, o->special, i); break;
 	case OPD_SYM: {
@@ -123,166 +67,37 @@ static Val get(Thread *t, int i, const PtxOpd *o, int bytes)
 	return v;
 }
 
-static void put(Thread *t, const PtxOpd *o, Val v, int bytes)
+void ir_put(Thread *t, const PtxOpd *o, Val v, int bytes)
 {
 	if (o->kind == OPD_REG) {
 		if (!v.why)
 			v.v &= mask_of(bytes);
 		else
 			v.v = 0;
-		*reg(t, o->reg) = v;
+		*ir_reg(t, o->reg) = v;
 	}
 }
 
 /* Every register an operand names (a vector's elements too) unknown. */
-static void put_unknown(Thread *t, const PtxOpd *o, uint32_t why)
+void ir_put_unknown(Thread *t, const PtxOpd *o, uint32_t why)
 {
 	if (o->kind == OPD_REG || o->kind == OPD_SINK) {
 		if (o->kind == OPD_REG)
-			*reg(t, o->reg) = unknown(why);
+			*ir_reg(t, o->reg) = unknown(why);
 		if (o->reg2 >= 0)
-			*reg(t, o->reg2) = unknown(why);
+			*ir_reg(t, o->reg2) = unknown(why);
 	} else if (o->kind == OPD_VEC) {
 		for (int k = 0; k < o->nvec; k++)
-			put_unknown(t, &t->m->vec[o->sym + k], why);
+			ir_put_unknown(t, &t->m->vec[o->sym + k], why);
 	}
-}
-
-/* ---- parameters ---------------------------------------------------------------- */
-
-/* Where the bytes of parameter symbol s live in the current frame; false
- * if the access [off, off + n) falls outside it. */
-static bool param_at(Thread *t, int s, int64_t off, int n, uint8_t **val,
-                     uint32_t **why)
-{
-	const PtxModule *m = t->m;
-	Interp *r = t->r;
-	const PtxSym *y = &m->sym[s];
-	if (off < 0 || off + n > y->size)
-		return false;
-	const Frame *f = &t->fr[t->depth];
-	if (y->formal == -1) {
-		/* a local .param of a call sequence in this function */
-		*val = r->pstack + f->p0 + y->poff + off;
-		*why = r->pwhy + f->p0 + y->poff + off;
-		return true;
-	}
-	if (f->call < 0) {
-		/* the kernel's own parameters */
-		if (y->formal < 0 || y->func != r->kernel)
-			return false;
-		const PtxFunc *k = &m->func[r->kernel];
-		int64_t base = 0;
-		for (int i = 0; i < y->formal; i++)
-			base += m->sym[k->params[i]].size;
-		*val = r->pstack + base + off;
-		*why = r->pwhy + base + off;
-		return true;
-	}
-	/* a callee's formal parameter or return value: the caller's local */
-	const PtxInst *call = &m->inst[f->call];
-	int a;
-	if (y->formal == -2) {
-		if (call->ncall_ret < 1)
-			return false;
-		a = m->vec[call->call_ret].sym;
-	} else {
-		if (y->formal >= call->ncall_args)
-			return false;
-		a = m->vec[call->call_args + y->formal].sym;
-	}
-	const PtxSym *ay = &m->sym[a];
-	if (off + n > ay->size)
-		return false;
-	const Frame *pf = &t->fr[t->depth - 1];
-	*val = r->pstack + pf->p0 + ay->poff + off;
-	*why = r->pwhy + pf->p0 + ay->poff + off;
-	return true;
 }
 
 /* ---- stops ------------------------------------------------------------------- */
 
-static bool stop(Thread *t, StopKind k, int inst, uint32_t why, int64_t addr)
+bool ir_stop(Thread *t, StopKind k, int inst, uint32_t why, int64_t addr)
 {
 	*t->stop = (InterpStop){k, inst, why, addr};
 	return false;
-}
-
-/* ---- shared accesses ------------------------------------------------------------ */
-
-/* The address of memory operand o, as the instruction's space reads it;
- * *shared says whether it is a shared-memory address. */
-static Val address(Thread *t, int i, const PtxInst *in, const PtxOpd *o,
-                   bool *shared)
-{
-	Val base;
-	if (o->nvec)
-		return unknown_at(i);
-	if (o->reg >= 0)
-		base = *reg(t, o->reg);
-	else if (o->sym >= 0)
-		base = get(t, i, &(PtxOpd){.kind = OPD_SYM, .sym = o->sym}, 8);
-	else
-		base = known(0);
-	if (base.why)
-		return base;
-	uint64_t a = base.v + (uint64_t)o->imm;
-	*shared = in->op.space == SP_SHARED;
-	if (in->op.space == SP_GENERIC) {
-		if (a >= WINDOW && a - WINDOW < PTX_SHARED_LIMIT) {
-			*shared = true;
-			a -= WINDOW;
-		} else if (o->sym >= 0 && t->m->sym[o->sym].kind == SYM_SHARED) {
-			*shared = true;     /* a shared variable named directly */
-		}
-	}
-	return known(a);
-}
-
-static bool record(Thread *t, const PtxInst *in, int i, uint64_t a, bool active)
-{
-	Interp *r = t->r;
-	if (active && a >= PTX_SHARED_LIMIT)
-		return stop(t, STOP_BAD_ADDR, i, 0, (int64_t)a);
-	if ((int64_t)r->nrec >= r->o->max_records)
-		return stop(t, STOP_RECORDS, i, 0, 0);
-	if (r->nrec == r->caprec) {
-		size_t cap = r->caprec ? r->caprec * 2 : 4096;
-		InterpRec *n = realloc(r->rec, cap * sizeof *n);
-		if (!n)
-			abort();
-		r->rec = n;
-		r->caprec = cap;
-	}
-	r->rec[r->nrec++] = (InterpRec){(uint32_t)in->slot, r->occ[in->slot]++,
-	                             (uint32_t)(active ? a : 0), (uint8_t)t->lane,
-	                             active};
-	return true;
-}
-
-/* A load, store, atomic, matrix or cp.async access: false if the path
- * stopped.  *done: it was a shared access (recorded). */
-static bool access(Thread *t, int i, const PtxInst *in, bool *shared)
-{
-	int a = in->op.kind == PO_ST || in->op.kind == PO_RED ||
-	        in->op.kind == PO_STMATRIX || in->op.kind == PO_CPASYNC ? 0 : 1;
-	*shared = false;
-	bool matrix = in->op.kind == PO_LDMATRIX || in->op.kind == PO_STMATRIX;
-	int nmat = in->op.nmat ? in->op.nmat : 1;
-	bool active = !matrix || t->lane < 8 * nmat;
-	Val v = address(t, i, in, &in->opd[a], shared);
-	if (in->op.space != SP_SHARED && in->op.space != SP_GENERIC)
-		return true;
-	if (v.why) {
-		if (in->op.space == SP_GENERIC && !matrix)
-			return true;    /* a generic address bankc cannot know: global */
-		if (!active)
-			return record(t, in, i, 0, false);
-		return stop(t, STOP_UNKNOWN_ADDR, i, v.why, 0);
-	}
-	if (!*shared)
-		return true;
-	return record(t, in, i, v.v, active);
 }
 
 /* ---- one instruction ------------------------------------------------------------ */
@@ -308,14 +123,14 @@ static bool arith(Thread *t, int i, const PtxInst *in)
 	uint64_t m = mask_of(w);
 	/* sources are of the type's width, but for shift counts and bit-field
 	 * positions and lengths (32-bit) and mad.wide's addend (twice) */
-	if (n >= 2) a = get(t, i, &o[1], w);
-	if (n >= 3) b = get(t, i, &o[2], op->kind == PO_SHL || op->kind == PO_SHR ||
+	if (n >= 2) a = ir_get(t, i, &o[1], w);
+	if (n >= 3) b = ir_get(t, i, &o[2], op->kind == PO_SHL || op->kind == PO_SHR ||
 	                   op->kind == PO_BFE || op->kind == PO_SHF ? 4 : w);
-	if (n >= 4) c = get(t, i, &o[3], op->kind == PO_BFE || op->kind == PO_BFI ||
+	if (n >= 4) c = ir_get(t, i, &o[3], op->kind == PO_BFE || op->kind == PO_BFI ||
 	                   ((op->kind == PO_MAD) && (op->mods & M_WIDE)) ? (op->kind == PO_MAD ? 2 * w : 4) : w);
-	if (n >= 5) d = get(t, i, &o[4], 4);
+	if (n >= 5) d = ir_get(t, i, &o[4], 4);
 	if (op->kind == PO_SELP)
-		c = get(t, i, &o[3], 1);
+		c = ir_get(t, i, &o[3], 1);
 	uint32_t why = pick(pick(a.why, b.why), pick(c.why, d.why));
 	Val r = known(0);
 	int rw = w;
@@ -325,7 +140,7 @@ static bool arith(Thread *t, int i, const PtxInst *in)
 			return false;
 		if (o[1].kind == OPD_VEC || o[0].kind == OPD_VEC)
 			return false;   /* packing: below */
-		a = get(t, i, &o[1], w);
+		a = ir_get(t, i, &o[1], w);
 		r = a;
 		why = a.why;
 		break;
@@ -370,7 +185,7 @@ static bool arith(Thread *t, int i, const PtxInst *in)
 		if (why)
 			break;
 		if ((b.v & m) == 0)
-			return why = WHY_INST + (uint32_t)i, put(t, &o[0], unknown(why), w), true;
+			return why = WHY_INST + (uint32_t)i, ir_put(t, &o[0], unknown(why), w), true;
 		if (sgn) {
 			int64_t x = sext(a.v, w), y = sext(b.v, w);
 			if (y == -1)
@@ -439,7 +254,7 @@ static bool arith(Thread *t, int i, const PtxInst *in)
 		break;
 	case PO_SLCT: {
 		if (op->ty2.kind == TY_F) return false;
-		Val s = get(t, i, &o[3], 4);
+		Val s = ir_get(t, i, &o[3], 4);
 		why = s.why ? s.why : 0;
 		if (!s.why) { r = sext(s.v, 4) >= 0 ? a : b; why = r.why; }
 		break;
@@ -452,7 +267,7 @@ static bool arith(Thread *t, int i, const PtxInst *in)
 	}
 	if (why)
 		r = unknown(why);
-	put(t, &o[0], r, rw);
+	ir_put(t, &o[0], r, rw);
 	return true;
 }
 
@@ -461,14 +276,14 @@ static void setp(Thread *t, int i, const PtxInst *in)
 {
 	const PtxOpd *o = in->opd;
 	int w = in->op.ty.bytes;
-	Val a = get(t, i, &o[1], w), b = get(t, i, &o[2], w);
+	Val a = ir_get(t, i, &o[1], w), b = ir_get(t, i, &o[2], w);
 	uint32_t why = pick(a.why, b.why);
 	bool v = arith_cmp(in->op.cmp, a.v, b.v, in->op.ty.kind == TY_S, w);
 	bool q = !v;
 	if (in->op.ty.kind == TY_F || in->op.cmp == CMP_FLOAT)
 		why = WHY_INST + (uint32_t)i;
 	if (in->op.boolop && in->nopd >= 4) {
-		Val c = get(t, i, &o[3], 1);
+		Val c = ir_get(t, i, &o[3], 1);
 		why = pick(why, c.why);
 		switch (in->op.boolop) {
 		case BOOL_AND: v = v && c.v; q = q && c.v; break;
@@ -478,9 +293,9 @@ static void setp(Thread *t, int i, const PtxInst *in)
 	}
 	Val pv = why ? unknown(why) : known(v), qv = why ? unknown(why) : known(q);
 	if (o[0].kind == OPD_REG)
-		*reg(t, o[0].reg) = pv;
+		*ir_reg(t, o[0].reg) = pv;
 	if ((o[0].kind == OPD_REG || o[0].kind == OPD_SINK) && o[0].reg2 >= 0)
-		*reg(t, o[0].reg2) = qv;
+		*ir_reg(t, o[0].reg2) = qv;
 }
 
 /* mov with a vector on one side: pack or unpack elements, low first. */
@@ -494,19 +309,19 @@ static void mov_vec(Thread *t, int i, const PtxInst *in)
 		uint64_t v = 0;
 		uint32_t why = 0;
 		for (int k = 0; k < s->nvec; k++) {
-			Val e = get(t, i, &m->vec[s->sym + k], ew);
+			Val e = ir_get(t, i, &m->vec[s->sym + k], ew);
 			why = pick(why, e.why);
 			if (8 * ew * k < 64)
 				v |= (e.v & mask_of(ew)) << (8 * ew * k);
 		}
-		put(t, d, why ? unknown(why) : known(v), w);
+		ir_put(t, d, why ? unknown(why) : known(v), w);
 	} else if (d->kind == OPD_VEC && s->kind != OPD_VEC) {
 		int ew = w / (d->nvec ? d->nvec : 1);
-		Val v = get(t, i, s, w);
+		Val v = ir_get(t, i, s, w);
 		for (int k = 0; k < d->nvec; k++)
-			put(t, &m->vec[d->sym + k], v.why ? v : known(8 * ew * k < 64 ? v.v >> (8 * ew * k) : 0), ew);
+			ir_put(t, &m->vec[d->sym + k], v.why ? v : known(8 * ew * k < 64 ? v.v >> (8 * ew * k) : 0), ew);
 	} else {
-		put_unknown(t, d, WHY_INST + (uint32_t)i);
+		ir_put_unknown(t, d, WHY_INST + (uint32_t)i);
 	}
 }
 
@@ -517,10 +332,10 @@ static void convert_op(Thread *t, int i, const PtxInst *in)
 	const PtxOpd *o = in->opd;
 	if (op->kind == PO_CVT) {
 		if (op->ty.kind == TY_F || op->ty2.kind == TY_F || op->ty2.kind == TY_NONE) {
-			put_unknown(t, &o[0], WHY_INST + (uint32_t)i);
+			ir_put_unknown(t, &o[0], WHY_INST + (uint32_t)i);
 			return;
 		}
-		Val a = get(t, i, &o[1], op->ty2.bytes);
+		Val a = ir_get(t, i, &o[1], op->ty2.bytes);
 		/* a narrow signed result is sign-extended to its register */
 		int rw = op->ty.bytes;
 		if (o[0].kind == OPD_REG) {
@@ -530,178 +345,47 @@ static void convert_op(Thread *t, int i, const PtxInst *in)
 		uint64_t v = arith_convert(a.v, op->ty, op->ty2, op->mods & M_SAT);
 		if (op->ty.kind == TY_S)
 			v = (uint64_t)sext(v, op->ty.bytes);
-		put(t, &o[0], a.why ? a : known(v), rw);
+		ir_put(t, &o[0], a.why ? a : known(v), rw);
 		return;
 	}
 	int w = op->ty.bytes ? op->ty.bytes : 8;
-	Val a = get(t, i, &o[1], w);
+	Val a = ir_get(t, i, &o[1], w);
 	if (op->kind == PO_ISSPACEP) {
 		bool in_win = !a.why && w == 8 && a.v >= WINDOW && a.v - WINDOW < PTX_SHARED_LIMIT;
 		Val r = a.why ? a : op->space == SP_SHARED ? known(in_win)
 		        : op->space == SP_GLOBAL && in_win ? known(0) : unknown_at(i);
-		put(t, &o[0], r, 1);
+		ir_put(t, &o[0], r, 1);
 		return;
 	}
 	if (op->kind == PO_SET) {
-		Val b = get(t, i, &o[2], op->ty2.bytes);
-		Val sa = get(t, i, &o[1], op->ty2.bytes);
+		Val b = ir_get(t, i, &o[2], op->ty2.bytes);
+		Val sa = ir_get(t, i, &o[1], op->ty2.bytes);
 		uint32_t why = pick(sa.why, b.why);
 		if (op->ty2.kind == TY_F || op->cmp == CMP_FLOAT || op->boolop)
 			why = WHY_INST + (uint32_t)i;
 		bool v = arith_cmp(op->cmp, sa.v, b.v, op->ty2.kind == TY_S, op->ty2.bytes);
 		uint64_t r = op->ty.kind == TY_F ? (v ? 0x3f800000u : 0) : (v ? ~0ull : 0);
-		put(t, &o[0], why ? unknown(why) : known(r), op->ty.bytes);
+		ir_put(t, &o[0], why ? unknown(why) : known(r), op->ty.bytes);
 		return;
 	}
 	/* cvta: shared offsets to the generic window and back */
 	if (a.why || op->space != SP_SHARED) {
-		put(t, &o[0], a, w);
+		ir_put(t, &o[0], a, w);
 		return;
 	}
 	if (op->mods & M_TO) {
 		uint64_t base = w == 8 ? WINDOW : 0;
 		if (a.v >= base && a.v - base < PTX_SHARED_LIMIT)
-			put(t, &o[0], known(a.v - base), w);
+			ir_put(t, &o[0], known(a.v - base), w);
 		else
-			put(t, &o[0], unknown_at(i), w);
+			ir_put(t, &o[0], unknown_at(i), w);
 	} else {
-		put(t, &o[0], known(w == 8 ? a.v + WINDOW : a.v), w);
+		ir_put(t, &o[0], known(w == 8 ? a.v + WINDOW : a.v), w);
 	}
 }
 
 /* ld/st of the thread's local memory; false if the address is not in it
  * (the caller then goes on as for any other space). */
-static bool local_move(Thread *t, int i, const PtxInst *in, bool *done)
-{
-	bool load = in->op.kind == PO_LD;
-	const PtxOpd *mo = &in->opd[load ? 1 : 0], *ro = &in->opd[load ? 0 : 1];
-	*done = false;
-	if (in->op.space != SP_LOCAL && in->op.space != SP_GENERIC)
-		return true;
-	bool sh = false;
-	Val a = address(t, i, in, mo, &sh);
-	int w = in->op.ty.bytes ? in->op.ty.bytes : 4;
-	int nel = ro->kind == OPD_VEC ? ro->nvec : 1;
-	Interp *r = t->r;
-	if (a.why || sh || a.v < LWINDOW ||
-	    a.v - LWINDOW + (uint64_t)(w * nel) > (uint64_t)t->m->local_bytes)
-		return true;
-	*done = true;
-	uint64_t off = a.v - LWINDOW;
-	for (int k = 0; k < nel; k++) {
-		const PtxOpd *e = ro->kind == OPD_VEC ? &t->m->vec[ro->sym + k] : ro;
-		uint8_t *val = r->lval + off + (uint64_t)(k * w);
-		uint32_t *why = r->lwhy + off + (uint64_t)(k * w);
-		if (load) {
-			uint64_t v = 0;
-			uint32_t wy = 0;
-			for (int j = 0; j < w && j < 8; j++) {
-				v |= (uint64_t)val[j] << (8 * j);
-				wy = pick(wy, why[j]);
-			}
-			put(t, e, wy ? unknown(wy) : known(v), w);
-		} else {
-			Val v = get(t, i, e, w);
-			for (int j = 0; j < w; j++) {
-				val[j] = (uint8_t)(j < 8 ? v.v >> (8 * j) : 0);
-				why[j] = v.why;
-			}
-		}
-	}
-	return true;
-}
-
-/* ld.param / st.param: bytes of the frame's parameters. */
-static bool param_move(Thread *t, int i, const PtxInst *in)
-{
-	bool load = in->op.kind == PO_LD;
-	const PtxOpd *mo = &in->opd[load ? 1 : 0], *ro = &in->opd[load ? 0 : 1];
-	if (mo->sym < 0 || t->m->sym[mo->sym].kind != SYM_PARAM) {
-		if (load)
-			put_unknown(t, ro, WHY_INST + (uint32_t)i);
-		return true;
-	}
-	int w = in->op.ty.bytes ? in->op.ty.bytes : 4;
-	int nel = ro->kind == OPD_VEC ? ro->nvec : 1;
-	for (int k = 0; k < nel; k++) {
-		const PtxOpd *e = ro->kind == OPD_VEC ? &t->m->vec[ro->sym + k] : ro;
-		uint8_t *val;
-		uint32_t *why;
-		if (!param_at(t, mo->sym, mo->imm + (int64_t)k * w, w, &val, &why))
-			return stop(t, STOP_UNSUPPORTED, i, 0, 0);
-		if (load) {
-			uint64_t v = 0;
-			uint32_t wy = 0;
-			for (int j = 0; j < w && j < 8; j++) {
-				v |= (uint64_t)val[j] << (8 * j);
-				wy = pick(wy, why[j]);
-			}
-			put(t, e, wy ? unknown(wy) : known(v), w);
-		} else {
-			Val v = get(t, i, e, w);
-			for (int j = 0; j < w; j++) {
-				val[j] = (uint8_t)(j < 8 ? v.v >> (8 * j) : 0);
-				why[j] = v.why;
-			}
-		}
-	}
-	return true;
-}
-
-static bool call(Thread *t, int i, const PtxInst *in)
-{
-	const PtxModule *m = t->m;
-	Interp *r = t->r;
-	if (in->opd[0].kind != OPD_FUNC)
-		return stop(t, STOP_CALL, i, 0, 0);     /* an indirect call */
-	int f = in->opd[0].sym;
-	if (!m->func[f].defined || m->func[f].first < 0) {
-		/* a function without a body here (vprintf, __assertfail): taken
-		 * to touch no shared memory; what it returns is unknown */
-		if (r->noted)
-			r->noted[i] = true;
-		const Frame *cur = &t->fr[t->depth];
-		for (int k = 0; k < in->ncall_ret; k++) {
-			const PtxSym *y = &m->sym[m->vec[in->call_ret + k].sym];
-			for (int64_t b = 0; b < y->size; b++)
-				r->pwhy[cur->p0 + (size_t)y->poff + (size_t)b] = WHY_INST + (uint32_t)i;
-		}
-		return true;
-	}
-	if (t->depth + 1 >= PTX_MAX_DEPTH)
-		return stop(t, STOP_DEPTH, i, 0, 0);
-	const Frame *cur = &t->fr[t->depth];
-	size_t reg0 = cur->reg0 + (size_t)m->func[cur->func].nregs;
-	size_t p0 = cur->p0 + (size_t)m->func[cur->func].psize;
-	size_t nr = reg0 + (size_t)m->func[f].nregs, np = p0 + (size_t)m->func[f].psize;
-	/* the frames' registers and parameters stay within bounds too */
-	if (nr > (1u << 22) || np > (1u << 24))
-		return stop(t, STOP_DEPTH, i, 0, 0);
-	if (nr > r->cap_stack) {
-		size_t cap = nr * 2;
-		Val *s = realloc(r->stack, cap * sizeof *s);
-		if (!s)
-			abort();
-		r->stack = s;
-		r->cap_stack = cap;
-	}
-	if (np > r->cap_pstack) {
-		size_t cap = np * 2;
-		uint8_t *v = realloc(r->pstack, cap);
-		uint32_t *w = realloc(r->pwhy, cap * sizeof *w);
-		if (!v || !w)
-			abort();
-		r->pstack = v;
-		r->pwhy = w;
-		r->cap_pstack = cap;
-	}
-	memset(r->stack + reg0, 0, (nr - reg0) * sizeof *r->stack);
-	memset(r->pstack + p0, 0, np - p0);
-	memset(r->pwhy + p0, 0, (np - p0) * sizeof *r->pwhy);
-	t->depth++;
-	t->fr[t->depth] = (Frame){f, m->func[f].first, reg0, p0, i, t->depth - 1};
-	return true;
-}
 
 static bool exec(Thread *t, int i, bool *done)
 {
@@ -711,7 +395,7 @@ static bool exec(Thread *t, int i, bool *done)
 	f->pc = i + 1;
 	Val g = {1, 0};
 	if (in->guard >= 0) {
-		g = *reg(t, in->guard);
+		g = *ir_reg(t, in->guard);
 		if (!g.why && in->guard_neg)
 			g.v = !g.v;
 	}
@@ -720,20 +404,20 @@ static bool exec(Thread *t, int i, bool *done)
 	PtxOpKind k = in->op.kind;
 	if (g.why) {
 		if (k == PO_BRA || k == PO_RET || k == PO_EXIT || k == PO_CALL || k == PO_TRAP)
-			return stop(t, STOP_UNKNOWN_BRANCH, i, g.why, 0);
+			return ir_stop(t, STOP_UNKNOWN_BRANCH, i, g.why, 0);
 		if (in->slot >= 0 && (in->op.space == SP_SHARED || k == PO_LDMATRIX ||
 		                      k == PO_STMATRIX)) {
-			return stop(t, STOP_UNKNOWN_GUARD, i, g.why, 0);
+			return ir_stop(t, STOP_UNKNOWN_GUARD, i, g.why, 0);
 		}
 		/* a register result that may or may not be written */
 		if (in->nopd && k != PO_ST && k != PO_RED && k != PO_STMATRIX &&
 		    k != PO_CPASYNC && k != PO_NOP)
-			put_unknown(t, &in->opd[0], g.why);
+			ir_put_unknown(t, &in->opd[0], g.why);
 		if (in->slot >= 0 && in->op.space == SP_GENERIC) {
 			bool sh = false;
-			Val a = address(t, i, in, &in->opd[k == PO_ST || k == PO_RED ? 0 : 1], &sh);
+			Val a = ir_address(t, i, in, &in->opd[k == PO_ST || k == PO_RED ? 0 : 1], &sh);
 			if (!a.why && sh)
-				return stop(t, STOP_UNKNOWN_GUARD, i, g.why, 0);
+				return ir_stop(t, STOP_UNKNOWN_GUARD, i, g.why, 0);
 		}
 		return true;
 	}
@@ -754,15 +438,15 @@ static bool exec(Thread *t, int i, bool *done)
 		*done = true;
 		return true;
 	case PO_TRAP:
-		return stop(t, STOP_TRAP, i, 0, 0);
+		return ir_stop(t, STOP_TRAP, i, 0, 0);
 	case PO_CALL:
-		return call(t, i, in);
+		return ir_call(t, i, in);
 	case PO_LD:
 	case PO_ST: {
 		if (in->op.space == SP_PARAM)
-			return param_move(t, i, in);
+			return ir_param_move(t, i, in);
 		bool done = false;
-		local_move(t, i, in, &done);
+		ir_local_move(t, i, in, &done);
 		if (done)
 			return true;
 	}
@@ -770,10 +454,10 @@ static bool exec(Thread *t, int i, bool *done)
 	case PO_LDMATRIX: case PO_STMATRIX: case PO_CPASYNC: case PO_ATOM:
 	case PO_RED: {
 		bool sh;
-		if (!access(t, i, in, &sh))
+		if (!ir_access(t, i, in, &sh))
 			return false;
 		if (k == PO_LD || k == PO_LDMATRIX || k == PO_ATOM)
-			put_unknown(t, &in->opd[0], WHY_INST + (uint32_t)i);
+			ir_put_unknown(t, &in->opd[0], WHY_INST + (uint32_t)i);
 		return true;
 	}
 	case PO_SETP:
@@ -788,16 +472,16 @@ static bool exec(Thread *t, int i, bool *done)
 			t->r->noted[i] = true;
 		if ((in->op.mods & M_WAITOK) && in->nopd && in->opd[0].kind == OPD_REG) {
 			/* a wait on an mbarrier: it completes, eventually */
-			*reg(t, in->opd[0].reg) = known(1);
+			*ir_reg(t, in->opd[0].reg) = known(1);
 			return true;
 		}
 		if (in->nopd && in->opd[0].kind != OPD_MEM)
-			put_unknown(t, &in->opd[0], WHY_INST + (uint32_t)i);
+			ir_put_unknown(t, &in->opd[0], WHY_INST + (uint32_t)i);
 		return true;
 	case PO_ELECT: {
 		/* elect.sync d|p, membermask: the lowest lane of the mask (every
 		 * lane of it taken to be there) is the leader */
-		Val mk = in->nopd >= 2 ? get(t, i, &in->opd[1], 4) : unknown_at(i);
+		Val mk = in->nopd >= 2 ? ir_get(t, i, &in->opd[1], 4) : unknown_at(i);
 		int threads = t->r->o->block[0] * t->r->o->block[1] * t->r->o->block[2];
 		uint32_t here = threads - t->warp * WARP >= WARP ? 0xffffffffu
 		                : (1u << (threads - t->warp * WARP)) - 1;
@@ -805,17 +489,17 @@ static bool exec(Thread *t, int i, bool *done)
 		Val lead = mk.why ? mk : lanes ? known((uint64_t)__builtin_ctz(lanes))
 		           : unknown_at(i);
 		if (in->nopd && in->opd[0].kind == OPD_REG) {
-			*reg(t, in->opd[0].reg) = lead;
+			*ir_reg(t, in->opd[0].reg) = lead;
 			if (in->opd[0].reg2 >= 0)
-				*reg(t, in->opd[0].reg2) = lead.why ? lead : known(lead.v == (uint64_t)t->lane);
+				*ir_reg(t, in->opd[0].reg2) = lead.why ? lead : known(lead.v == (uint64_t)t->lane);
 		} else if (in->nopd && in->opd[0].kind == OPD_SINK && in->opd[0].reg2 >= 0) {
-			*reg(t, in->opd[0].reg2) = lead.why ? lead : known(lead.v == (uint64_t)t->lane);
+			*ir_reg(t, in->opd[0].reg2) = lead.why ? lead : known(lead.v == (uint64_t)t->lane);
 		}
 		return true;
 	}
 	case PO_OTHER:
 		if (in->nopd && in->opd[0].kind != OPD_MEM)
-			put_unknown(t, &in->opd[0], WHY_INST + (uint32_t)i);
+			ir_put_unknown(t, &in->opd[0], WHY_INST + (uint32_t)i);
 		return true;
 	default:
 		break;
@@ -827,7 +511,7 @@ static bool exec(Thread *t, int i, bool *done)
 	bool bits = k == PO_MOV || k == PO_SELP;
 	if ((!bits && is_float(in)) || !arith(t, i, in))
 		if (in->nopd)
-			put_unknown(t, &in->opd[0], WHY_INST + (uint32_t)i);
+			ir_put_unknown(t, &in->opd[0], WHY_INST + (uint32_t)i);
 	return true;
 }
 
@@ -933,7 +617,7 @@ bool interp_thread(Interp *r, int tid, InterpStop *st)
 			continue;
 		}
 		if (steps >= r->steps_per_thread) {
-			ok = stop(t, STOP_STEPS, f->pc, 0, 0);
+			ok = ir_stop(t, STOP_STEPS, f->pc, 0, 0);
 			break;
 		}
 		r->steps++;
