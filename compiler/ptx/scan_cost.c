@@ -1,0 +1,416 @@
+/* From threads to warp instructions: the records of a warp's 32 threads,
+ * grouped by (instruction, occurrence), are one warp instruction each
+ * (threads that took different branches meet different occurrences, as
+ * the hardware issues them), costed by the bank model (sim.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptx/ptx.h"
+
+enum {
+	MAX_STOPS = 64,             /* distinct diagnostics kept per kernel */
+	MAX_KEPT = 1 << 18,         /* warp instructions kept for --emit-spec */
+};
+
+/* The bank model's atomic for a shared atom/red (rule 10, measured on an
+ * H200): 4-byte integer operations and 4- or 8-byte compare-and-swap are
+ * one instruction each.  The others (floating-point add, 8-byte add, min,
+ * max, ...) are compiled to a load and a compare-and-swap loop whose trips
+ * depend on timing: they are costed as one trip's compare-and-swap
+ * (scan_atomic_is_loop says which). */
+bool scan_atomic_is_loop(const PtxInst *in)
+{
+	const PtxOpInfo *o = &in->op;
+	const char *name = ptx_atom_names[o->atom_op];
+	if (strcmp(name, "cas") == 0)
+		return false;
+	return o->ty.bytes != 4 || o->ty.kind == TY_F;
+}
+
+Op scan_atomic_op(const PtxInst *in)
+{
+	static const struct { const char *name; AtomOp aop; } ops[] = {
+		{"add", AOP_ADD}, {"inc", AOP_INC}, {"dec", AOP_DEC},
+		{"min", AOP_MIN}, {"max", AOP_MAX}, {"and", AOP_AND},
+		{"or", AOP_OR}, {"xor", AOP_XOR}, {"exch", AOP_EXCH},
+		{"cas", AOP_CAS},
+	};
+	Op op = {.kind = OP_ATOM, .red = in->op.kind == PO_RED};
+	const char *name = ptx_atom_names[in->op.atom_op];
+	for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+		if (strcmp(name, ops[i].name) == 0)
+			op.aop = ops[i].aop;
+	if (scan_atomic_is_loop(in))
+		op.aop = AOP_CAS;
+	return op;
+}
+
+static bool has(const char *s, int n, const char *lit)
+{
+	int k = (int)strlen(lit);
+	for (int i = 0; i + k <= n; i++)
+		if (memcmp(s + i, lit, (size_t)k) == 0)
+			return true;
+	return false;
+}
+
+bool scan_op_of(const PtxInst *in, Op *op, int *bytes, const char **why)
+{
+	const PtxOpInfo *o = &in->op;
+	*why = NULL;
+	switch (o->kind) {
+	case PO_LD:
+	case PO_ST:
+		*op = (Op){.kind = o->kind == PO_LD ? OP_LOAD : OP_STORE};
+		*bytes = o->ty.bytes * o->vec;
+		break;
+	case PO_ATOM:
+	case PO_RED:
+		*op = scan_atomic_op(in);
+		*bytes = o->ty.bytes * o->vec;
+		break;
+	case PO_LDMATRIX:
+	case PO_STMATRIX:
+		if (!has(in->text, in->ntext, ".m8n8") || !o->nmat) {
+			*why = "only the m8n8 forms of ldmatrix and stmatrix are modelled";
+			return false;
+		}
+		*op = (Op){.kind = o->kind == PO_LDMATRIX ? OP_LDMATRIX : OP_STMATRIX,
+		           .nmat = o->nmat, .trans = (o->mods & M_TRANS) != 0};
+		*bytes = 16;
+		return true;
+	case PO_CPASYNC:
+		*op = (Op){.kind = OP_CPASYNC};
+		*bytes = in->nopd >= 3 && in->opd[2].kind == OPD_IMM ? (int)in->opd[2].imm : 0;
+		if (*bytes != 4 && *bytes != 8 && *bytes != 16) {
+			*why = "cp.async copies 4, 8 or 16 bytes";
+			return false;
+		}
+		return true;
+	default:
+		*why = "not a shared-memory access";
+		return false;
+	}
+	if (*bytes != 1 && *bytes != 2 && *bytes != 4 && *bytes != 8 && *bytes != 16) {
+		*why = "only accesses of 1, 2, 4, 8 or 16 bytes per thread are modelled";
+		return false;
+	}
+	return true;
+}
+
+static int rec_cmp(const void *a, const void *b)
+{
+	const InterpRec *x = a, *y = b;
+	if (x->slot != y->slot)
+		return x->slot < y->slot ? -1 : 1;
+	if (x->occ != y->occ)
+		return x->occ < y->occ ? -1 : 1;
+	return (int)x->lane - (int)y->lane;
+}
+
+static void add_stop(ScanKernel *k, const InterpStop *s, int tid)
+{
+	for (int i = 0; i < k->nstops; i++) {
+		ScanStop *o = &k->stops[i];
+		if (o->kind == s->kind && o->inst == s->inst && o->why == s->why) {
+			o->threads++;
+			return;
+		}
+	}
+	if (k->nstops == MAX_STOPS) {
+		k->stops[MAX_STOPS - 1].threads++;
+		return;
+	}
+	k->stops[k->nstops++] = (ScanStop){s->kind, s->inst, s->why, s->addr, 1, tid};
+}
+
+/* ptxas turns adjacent scalar shared loads (or stores) of one base
+ * register at consecutive offsets into one vector access when it can
+ * prove the vector aligned: 2 or 4 accesses of 4 bytes, or 2 of 8.  The
+ * candidates are found here in the PTX; as the warps run, every execution
+ * must be aligned, in an array declared with at least the vector's
+ * alignment (what ptxas can know). */
+static int merge_group(const PtxModule *m, int i)
+{
+	const PtxInst *a = &m->inst[i];
+	const PtxOpInfo *o = &a->op;
+	if ((o->kind != PO_LD && o->kind != PO_ST) || o->space != SP_SHARED ||
+	    o->vec != 1 || (o->ty.bytes != 4 && o->ty.bytes != 8))
+		return 0;
+	int mi = o->kind == PO_LD ? 1 : 0;
+	const PtxOpd *ma = &a->opd[mi];
+	if (ma->nvec || (ma->reg < 0 && ma->sym < 0))
+		return 0;
+	int best = 0;
+	for (int n = 2; n <= (o->ty.bytes == 4 ? 4 : 2); n += 2) {
+		if (i + n > m->ninst)
+			break;
+		bool ok = true;
+		for (int k = 1; k < n && ok; k++) {
+			const PtxInst *b = &m->inst[i + k];
+			const PtxOpd *mb = &b->opd[mi];
+			ok = b->func == a->func && b->op.kind == o->kind &&
+			     b->op.space == SP_SHARED && b->op.vec == 1 &&
+			     b->op.ty.bytes == o->ty.bytes && b->guard == a->guard &&
+			     b->guard_neg == a->guard_neg && !mb->nvec && mb->reg == ma->reg &&
+			     mb->sym == ma->sym && mb->imm == ma->imm + k * o->ty.bytes;
+			/* a load must not overwrite the base it shares */
+			for (int j = 0; j < k && ok && o->kind == PO_LD; j++)
+				ok = !(m->inst[i + j].opd[0].kind == OPD_REG && ma->reg >= 0 &&
+				       m->inst[i + j].opd[0].reg == ma->reg);
+		}
+		if (ok)
+			best = n;
+	}
+	return best;
+}
+
+static void keep(ScanAcc *a, uint32_t mask, const int64_t *addr)
+{
+	if (a->nkept == a->capkept) {
+		int64_t cap = a->capkept ? a->capkept * 2 : 64;
+		uint32_t *m = realloc(a->masks, (size_t)cap * sizeof *m);
+		int64_t *d = realloc(a->addrs, (size_t)cap * WARP * sizeof *d);
+		if (!m || !d)
+			abort();
+		a->masks = m;
+		a->addrs = d;
+		a->capkept = cap;
+	}
+	a->masks[a->nkept] = mask;
+	memcpy(a->addrs + a->nkept * WARP, addr, WARP * sizeof *addr);
+	a->nkept++;
+}
+
+/* One warp instruction of slot s into its sums. */
+static bool cost(const ScanOpts *so, ScanKernel *k, ScanAcc *a, uint32_t mask,
+                 const int64_t *addr, int64_t *kept)
+{
+	SimResult r;
+	const char *err;
+	if (!sim_inst(&so->geom, a->op, a->bytes, mask, addr, &r, &err)) {
+		if (!k->cost_error) {
+			k->cost_error = err;
+			k->cost_error_inst = a->inst;
+		}
+		return false;
+	}
+	if (a->count == 0 || r.wavefronts < a->min_wave) a->min_wave = r.wavefronts;
+	if (a->count == 0 || r.wavefronts > a->max_wave) a->max_wave = r.wavefronts;
+	if (a->count == 0 || r.ideal < a->min_ideal) a->min_ideal = r.ideal;
+	if (a->count == 0 || r.ideal > a->max_ideal) a->max_ideal = r.ideal;
+	if (a->count == 0 || r.wavefronts - r.ideal > a->worst_excess) {
+		a->worst_excess = r.wavefronts - r.ideal;
+		a->worst_mask = mask;
+		memcpy(a->worst_addr, addr, sizeof a->worst_addr);
+	}
+	a->count++;
+	a->wave += r.wavefronts;
+	a->ideal += r.ideal;
+	a->counted += r.counted;
+	if (so->keep && *kept < MAX_KEPT) {
+		keep(a, mask, addr);
+		++*kept;
+	}
+	return true;
+}
+
+/* One warp instruction as the records of its lanes. */
+typedef struct {
+	uint32_t slot, occ;
+	uint32_t mask;
+	int64_t addr[WARP];
+} Group;
+
+static const Group *find_group(const Group *g, size_t n, uint32_t slot, uint32_t occ)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (g[mid].slot < slot || (g[mid].slot == slot && g[mid].occ < occ))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && g[lo].slot == slot && g[lo].occ == occ ? &g[lo] : NULL;
+}
+
+/* The leader's warp instruction and its members' are one aligned vector:
+ * the same lanes, each member at the leader's address plus its offset. */
+static bool mergeable(const PtxModule *m, const Group *gs, size_t n, const Group *g,
+                      const ScanAcc *a)
+{
+	int w = a->bytes, total = w * a->merge_n;
+	for (int l = 0; l < WARP; l++)
+		if ((g->mask >> l & 1) && g->addr[l] % total)
+			return false;
+	/* ptxas knows an array's alignment from its declaration only */
+	for (int l = 0; l < WARP; l++)
+		if (g->mask >> l & 1) {
+			int y = ptx_shared_at(m, m->inst[a->inst].func, g->addr[l]);
+			if (y < 0 || m->sym[y].align < total)
+				return false;
+		}
+	for (int j = 1; j < a->merge_n; j++) {
+		const Group *h = find_group(gs, n, g->slot + (uint32_t)j, g->occ);
+		if (!h || h->mask != g->mask)
+			return false;
+		for (int l = 0; l < WARP; l++)
+			if ((g->mask >> l & 1) && h->addr[l] != g->addr[l] + j * w)
+				return false;
+	}
+	return true;
+}
+
+void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
+                 const ScanOpts *so, ScanKernel *k)
+{
+	memset(k, 0, sizeof *k);
+	k->kernel = kernel;
+	memcpy(k->block, ro->block, sizeof k->block);
+	k->acc = calloc((size_t)m->nslots + 1, sizeof *k->acc);
+	k->stops = calloc(MAX_STOPS, sizeof *k->stops);
+	if (!k->acc || !k->stops)
+		abort();
+	ScanAcc *merged = calloc((size_t)m->nslots + 1, sizeof *merged);
+	if (!merged)
+		abort();
+	for (int i = 0; i < m->ninst; i++) {
+		const PtxInst *in = &m->inst[i];
+		if (in->slot < 0)
+			continue;
+		ScanAcc *a = &k->acc[in->slot];
+		a->inst = i;
+		a->merge_leader = -1;
+		const char *why;
+		if (!scan_op_of(in, &a->op, &a->bytes, &why))
+			a->bytes = 0;   /* not costable: its accesses are refused below */
+	}
+	for (int i = 0; so->ptxas_merge && i < m->ninst; i++) {
+		int n = m->inst[i].slot >= 0 ? merge_group(m, i) : 0;
+		if (!n)
+			continue;
+		int s = m->inst[i].slot;
+		k->acc[s].merge_n = n;
+		k->acc[s].merge_ok = true;
+		merged[s] = k->acc[s];
+		merged[s].bytes *= n;
+		merged[s].merged_from = n;
+		for (int j = 1; j < n; j++)
+			k->acc[s + j].merge_leader = s;
+		i += n - 1;
+	}
+	Interp r;
+	interp_init(&r, m, kernel, ro);
+	Group *groups = NULL;
+	size_t capg = 0;
+	int threads = ro->block[0] * ro->block[1] * ro->block[2];
+	int64_t kept = 0;
+	for (int w = 0; w * WARP < threads; w++) {
+		r.nrec = 0;
+		for (int lane = 0; lane < WARP && w * WARP + lane < threads; lane++) {
+			InterpStop st;
+			if (!interp_thread(&r, w * WARP + lane, &st))
+				add_stop(k, &st, w * WARP + lane);
+		}
+		if (k->nstops || k->cost_error)
+			continue;   /* no totals will be printed: only diagnostics */
+		if (r.nrec)
+			qsort(r.rec, r.nrec, sizeof *r.rec, rec_cmp);
+		size_t ng = 0;
+		for (size_t i = 0; i < r.nrec; i++)
+			if (i == 0 || r.rec[i].slot != r.rec[i - 1].slot ||
+			    r.rec[i].occ != r.rec[i - 1].occ)
+				ng++;
+		if (ng > capg) {
+			free(groups);
+			capg = ng * 2;
+			groups = malloc(capg * sizeof *groups);
+			if (!groups)
+				abort();
+		}
+		ng = 0;
+		for (size_t i = 0; i < r.nrec;) {
+			Group *g = &groups[ng++];
+			memset(g, 0, sizeof *g);
+			g->slot = r.rec[i].slot;
+			g->occ = r.rec[i].occ;
+			while (i < r.nrec && r.rec[i].slot == g->slot && r.rec[i].occ == g->occ) {
+				if (r.rec[i].active) {
+					g->mask |= 1u << r.rec[i].lane;
+					g->addr[r.rec[i].lane] = r.rec[i].addr;
+				}
+				i++;
+			}
+		}
+		for (size_t gi = 0; gi < ng; gi++) {
+			const Group *g = &groups[gi];
+			ScanAcc *a = &k->acc[g->slot];
+			if (g->mask && !a->bytes && !k->cost_error) {
+				const char *why;
+				Op op;
+				int b;
+				scan_op_of(&m->inst[a->inst], &op, &b, &why);
+				k->cost_error = why;
+				k->cost_error_inst = a->inst;
+			}
+			if (!g->mask || !a->bytes)
+				continue;
+			cost(so, k, a, g->mask, g->addr, &kept);
+			if (a->merge_leader >= 0 &&
+			    !find_group(groups, ng, (uint32_t)a->merge_leader, g->occ))
+				k->acc[a->merge_leader].merge_ok = false;
+			if (a->merge_n && a->merge_ok) {
+				if (mergeable(m, groups, ng, g, a))
+					cost(so, k, &merged[g->slot], g->mask, g->addr, &kept);
+				else
+					a->merge_ok = false;
+			}
+		}
+	}
+	free(groups);
+	/* merges that every execution allowed replace their members */
+	for (int s2 = 0; s2 < m->nslots; s2++) {
+		ScanAcc *a = &k->acc[s2];
+		if (!a->merge_n || !a->merge_ok || !merged[s2].count)
+			continue;
+		free(a->masks);
+		free(a->addrs);
+		*a = merged[s2];
+		for (int j = 1; j < a->merge_n; j++) {
+			ScanAcc *b = &k->acc[s2 + j];
+			free(b->masks);
+			free(b->addrs);
+			b->masks = NULL;
+			b->addrs = NULL;
+			b->nkept = b->capkept = b->count = b->wave = b->ideal = b->counted = 0;
+		}
+		merged[s2].masks = NULL;
+		merged[s2].addrs = NULL;
+	}
+	for (int s2 = 0; s2 < m->nslots; s2++) {
+		free(merged[s2].masks);
+		free(merged[s2].addrs);
+	}
+	free(merged);
+	k->steps = r.steps;
+	k->unmodelled = r.unmodelled;
+	k->complete = k->nstops == 0 && !k->cost_error;
+	/* which unmodelled shared instructions ran: noted by the printer */
+	k->noted = r.noted;
+	r.noted = NULL;
+	interp_free(&r);
+}
+
+void scan_kernel_free(const PtxModule *m, ScanKernel *k)
+{
+	if (k->acc)
+		for (int i = 0; i < m->nslots; i++) {
+			free(k->acc[i].masks);
+			free(k->acc[i].addrs);
+		}
+	free(k->acc);
+	free(k->stops);
+	free(k->noted);
+	memset(k, 0, sizeof *k);
+}
