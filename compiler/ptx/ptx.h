@@ -11,6 +11,7 @@
  *   ptx_frame.c  with its parameters, frames and local memory (ir_*:
  *                ptx_interp.h)
  *   scan_cost.c  threads' records into warp instructions, costed (scan_*)
+ *   scan_merge.c the scalar accesses ptxas merges (scan_merge_*)
  *   scan_out.c   warnings, totals and JSON (scan_print_*)
  *   scan_spec.c  .tile specs that reproduce the observed addresses
  *   scan_cli.c   the command (cmd_scan) */
@@ -240,12 +241,18 @@ int arith_popcount64(uint64_t v);
 
 /* ---- ptx_interp.c: the interpreter -------------------------------------------- */
 
-/* A value: bits, and why it is not known (0: it is). */
+/* A value: bits, why it is not known (0: it is), and what ptxas knows of
+ * it when it compiles the kernel: the thread index and the parameters'
+ * values are bankc's to know, not ptxas's, but an immediate is both, and
+ * so are the low bits that a shift or a multiply by a constant clears. */
 typedef struct {
 	uint64_t v;
 	uint32_t why;       /* 0; or 1 + parameter; or WHY_INST + instruction */
+	uint8_t ct;         /* low bits ptxas knows to be zero; CT_CONST: ptxas
+	                     * knows the whole value */
 } Val;
 #define WHY_INST 0x1000u
+#define CT_CONST 255u
 
 /* One shared-memory access of one thread. */
 typedef struct {
@@ -254,6 +261,7 @@ typedef struct {
 	uint32_t addr;
 	uint8_t lane;
 	uint8_t active;     /* 0: a lane ldmatrix/stmatrix does not read */
+	uint8_t tz;         /* low bits of addr that ptxas knows to be zero */
 } InterpRec;
 
 /* Why a thread's path stopped before its end. */
@@ -330,13 +338,8 @@ typedef struct {
 	uint32_t *masks;
 	int64_t *addrs;
 	int64_t nkept, capkept;
-	/* adjacent scalar accesses that ptxas merges into one vector access:
-	 * the leader's group size (0: not a leader), whether every execution
-	 * allowed it, and the member's leader (-1: none) */
-	int merge_n;
-	bool merge_ok;
-	int merge_leader;
-	int merged_from;        /* > 1: these stats are of the merged access */
+	int merged_from;        /* > 1: the sums of that many accesses that
+	                         * ptxas merges into one (scan_merge.c) */
 } ScanAcc;
 
 typedef struct {
@@ -361,6 +364,39 @@ typedef struct {
 	int cost_error_inst;
 	bool *noted;            /* per instruction: an unmodelled shared one ran */
 } ScanKernel;
+
+/* ---- scan_merge.c: the accesses ptxas merges ------------------------------- */
+
+enum { MERGE_PER_SLOT = 8 };    /* runs one access may be part of */
+
+/* A run of 2 or 4 candidates at consecutive offsets, costed as the one
+ * vector access ptxas would make of it. */
+typedef struct {
+	int n;
+	int slot[4];            /* by offset: slot[0] leads */
+	int bytes;              /* of each member */
+	int win;
+	bool ok;                /* every execution allowed it */
+	ScanAcc acc;            /* the vector access's sums */
+} MergeChunk;
+
+typedef struct {
+	MergeChunk *chunk;
+	int nchunk, capchunk;
+	int (*of)[MERGE_PER_SLOT];  /* per slot: the runs it is part of */
+	int *nof;
+	int nwin;               /* windows of candidates: */
+	int *wfirst;            /* window w is wslot[wfirst[w] .. wfirst[w + 1]) */
+	int *wslot;             /* by offset */
+	int64_t *woff;
+} ScanMerge;
+
+/* The windows of candidates of module m and their runs, from the PTX. */
+void scan_merge_find(const PtxModule *m, ScanMerge *g);
+/* Each window's runs, from its lowest offset up, the widest first, where
+ * every execution allowed them: their sums replace their members' in acc. */
+void scan_merge_choose(const PtxModule *m, ScanMerge *g, ScanAcc *acc);
+void scan_merge_free(ScanMerge *g);
 
 typedef struct {
 	bool keep;              /* keep every warp instruction (--emit-spec) */

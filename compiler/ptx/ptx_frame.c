@@ -74,10 +74,14 @@ Val ir_address(Thread *t, int i, const PtxInst *in, const PtxOpd *o,
 	else if (o->sym >= 0)
 		base = ir_get(t, i, &(PtxOpd){.kind = OPD_SYM, .sym = o->sym}, 8);
 	else
-		base = known(0);
+		base = konst(0);
 	if (base.why)
 		return base;
 	uint64_t a = base.v + (uint64_t)o->imm;
+	/* what ptxas knows of the address's alignment */
+	int tz = ct_tz(base);
+	if (o->imm && __builtin_ctzll((uint64_t)o->imm) < tz)
+		tz = __builtin_ctzll((uint64_t)o->imm);
 	*shared = in->op.space == SP_SHARED;
 	if (in->op.space == SP_GENERIC) {
 		if (a >= WINDOW && a - WINDOW < PTX_SHARED_LIMIT) {
@@ -87,10 +91,10 @@ Val ir_address(Thread *t, int i, const PtxInst *in, const PtxOpd *o,
 			*shared = true;     /* a shared variable named directly */
 		}
 	}
-	return known(a);
+	return (Val){a, 0, ct_bits(tz)};
 }
 
-static bool record(Thread *t, const PtxInst *in, int i, uint64_t a, bool active)
+static bool record(Thread *t, const PtxInst *in, int i, uint64_t a, int tz, bool active)
 {
 	Interp *r = t->r;
 	if (active && a >= PTX_SHARED_LIMIT)
@@ -107,7 +111,7 @@ static bool record(Thread *t, const PtxInst *in, int i, uint64_t a, bool active)
 	}
 	r->rec[r->nrec++] = (InterpRec){(uint32_t)in->slot, r->occ[in->slot]++,
 	                             (uint32_t)(active ? a : 0), (uint8_t)t->lane,
-	                             active};
+	                             active, (uint8_t)tz};
 	return true;
 }
 
@@ -128,12 +132,12 @@ bool ir_access(Thread *t, int i, const PtxInst *in, bool *shared)
 		if (in->op.space == SP_GENERIC && !matrix)
 			return true;    /* a generic address bankc cannot know: global */
 		if (!active)
-			return record(t, in, i, 0, false);
+			return record(t, in, i, 0, 0, false);
 		return ir_stop(t, STOP_UNKNOWN_ADDR, i, v.why, 0);
 	}
 	if (!*shared)
 		return true;
-	return record(t, in, i, v.v, active);
+	return record(t, in, i, v.v, ct_tz(v), active);
 }
 
 bool ir_local_move(Thread *t, int i, const PtxInst *in, bool *done)

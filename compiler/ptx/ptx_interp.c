@@ -40,6 +40,19 @@ static Val special(Thread *t, int sr, int inst)
 	}
 }
 
+/* ptxas places the shared arrays itself, each at its declared alignment
+ * and at least 16 bytes (as bankc lays them out), so it knows that many
+ * low bits of an array's address, plus an offset into it. */
+uint8_t ct_shared(const PtxSym *y, int64_t off)
+{
+	int a = y->align > 16 ? y->align : 16, tz = 0;
+	while ((1 << (tz + 1)) <= a && tz < 16)
+		tz++;
+	if (off && __builtin_ctzll((uint64_t)off) < tz)
+		tz = __builtin_ctzll((uint64_t)off);
+	return (uint8_t)tz;
+}
+
 /* Operand o of instruction i read as `bytes` bytes (zero-extended). */
 Val ir_get(Thread *t, int i, const PtxOpd *o, int bytes)
 {
@@ -47,13 +60,14 @@ Val ir_get(Thread *t, int i, const PtxOpd *o, int bytes)
 	Val v;
 	switch (o->kind) {
 	case OPD_REG: v = *ir_reg(t, o->reg); break;
-	case OPD_IMM: v = known((uint64_t)o->imm); break;
+	case OPD_IMM: v = konst((uint64_t)o->imm); break;
 	case OPD_SPECIAL: v = special(t, o->special, i); break;
 	case OPD_SYM: {
 		const PtxSym *y = &m->sym[o->sym];
-		if (y->kind == SYM_SHARED)
+		if (y->kind == SYM_SHARED) {
 			v = known((uint64_t)(y->addr + o->imm));
-		else if (y->kind == SYM_LOCAL && y->addr >= 0)
+			v.ct = ct_shared(y, o->imm);
+		} else if (y->kind == SYM_LOCAL && y->addr >= 0)
 			v = known(LWINDOW + (uint64_t)(y->addr + o->imm));
 		else
 			v = unknown_at(i);
@@ -106,6 +120,40 @@ static bool is_float(const PtxInst *in)
 {
 	return in->op.ty.kind == TY_F || in->op.ty2.kind == TY_F ||
 	       ((in->op.mods & M_FLOATOP) && in->op.kind != PO_CVT);
+}
+
+/* What ptxas knows of an integer result: constants fold, and the low
+ * zero bits of an address pass through the arithmetic that builds it
+ * (a shift or a multiply adds them, a sum keeps the fewer). */
+static uint8_t arith_ct(const PtxInst *in, Val a, Val b, Val c, Val d)
+{
+	const PtxOpInfo *op = &in->op;
+	int n = in->nopd;
+	bool ca = n < 2 || a.ct == CT_CONST, cb = n < 3 || b.ct == CT_CONST;
+	bool cc = n < 4 || c.ct == CT_CONST, cd = n < 5 || d.ct == CT_CONST;
+	if (ca && cb && cc && cd && op->kind != PO_ADDC && op->kind != PO_SUBC)
+		return CT_CONST;
+	int64_t ta = ct_tz(a), tb = ct_tz(b), tc = ct_tz(c);
+	switch (op->kind) {
+	case PO_MOV: case PO_NEG:
+		return ct_bits(ta);
+	case PO_ADD: case PO_SUB: case PO_OR: case PO_XOR: case PO_MIN: case PO_MAX:
+		return (op->mods & M_SAT) ? 0 : ct_bits(ta < tb ? ta : tb);
+	case PO_AND:
+		return ct_bits(ta > tb ? ta : tb);
+	case PO_MUL: case PO_MUL24:
+		return (op->mods & M_HI) ? 0 : ct_bits(ta + tb);
+	case PO_MAD: case PO_MAD24:
+		return (op->mods & M_HI) ? 0 : ct_bits(ta + tb < tc ? ta + tb : tc);
+	case PO_SHL:
+		return ct_bits(cb ? ta + (b.v > 64 ? 64 : (int64_t)b.v) : ta);
+	case PO_SHR:
+		return cb ? ct_bits(ta - (b.v > 64 ? 64 : (int64_t)b.v)) : 0;
+	case PO_SELP:
+		return c.ct == CT_CONST ? (c.v ? a.ct : b.ct) : ct_bits(ta < tb ? ta : tb);
+	default:
+		return 0;
+	}
 }
 
 /* Integer and predicate arithmetic: false if the instruction is not one
@@ -265,6 +313,7 @@ static bool arith(Thread *t, int i, const PtxInst *in)
 	default:
 		return false;
 	}
+	r.ct = arith_ct(in, a, b, c, d);
 	if (why)
 		r = unknown(why);
 	ir_put(t, &o[0], r, rw);
@@ -345,7 +394,9 @@ static void convert_op(Thread *t, int i, const PtxInst *in)
 		uint64_t v = arith_convert(a.v, op->ty, op->ty2, op->mods & M_SAT);
 		if (op->ty.kind == TY_S)
 			v = (uint64_t)sext(v, op->ty.bytes);
-		ir_put(t, &o[0], a.why ? a : known(v), rw);
+		Val r = known(v);
+		r.ct = (op->mods & M_SAT) && a.ct != CT_CONST ? 0 : a.ct;
+		ir_put(t, &o[0], a.why ? a : r, rw);
 		return;
 	}
 	int w = op->ty.bytes ? op->ty.bytes : 8;
@@ -373,14 +424,15 @@ static void convert_op(Thread *t, int i, const PtxInst *in)
 		ir_put(t, &o[0], a, w);
 		return;
 	}
+	/* the window's base is aligned far beyond any access */
 	if (op->mods & M_TO) {
 		uint64_t base = w == 8 ? WINDOW : 0;
 		if (a.v >= base && a.v - base < PTX_SHARED_LIMIT)
-			ir_put(t, &o[0], known(a.v - base), w);
+			ir_put(t, &o[0], (Val){a.v - base, 0, a.ct}, w);
 		else
 			ir_put(t, &o[0], unknown_at(i), w);
 	} else {
-		ir_put(t, &o[0], known(w == 8 ? a.v + WINDOW : a.v), w);
+		ir_put(t, &o[0], (Val){w == 8 ? a.v + WINDOW : a.v, 0, a.ct}, w);
 	}
 }
 
@@ -393,7 +445,7 @@ static bool exec(Thread *t, int i, bool *done)
 	const PtxInst *in = &m->inst[i];
 	Frame *f = &t->fr[t->depth];
 	f->pc = i + 1;
-	Val g = {1, 0};
+	Val g = {1, 0, CT_CONST};
 	if (in->guard >= 0) {
 		g = *ir_reg(t, in->guard);
 		if (!g.why && in->guard_neg)

@@ -36,8 +36,18 @@ typedef struct {
 
 /* ---- values ---------------------------------------------------------------- */
 
-static inline Val known(uint64_t v) { return (Val){v, 0}; }
-static inline Val unknown(uint32_t why) { return (Val){0, why ? why : WHY_INST}; }
+static inline Val known(uint64_t v) { return (Val){v, 0, 0}; }
+/* a value ptxas knows too (an immediate, or computed from immediates) */
+static inline Val konst(uint64_t v) { return (Val){v, 0, CT_CONST}; }
+static inline Val unknown(uint32_t why) { return (Val){0, why ? why : WHY_INST, 0}; }
+/* The low bits of a value that ptxas knows to be zero (64 for a 0). */
+static inline int ct_tz(Val a)
+{
+	if (a.ct != CT_CONST)
+		return a.ct;
+	return a.v ? __builtin_ctzll(a.v) : 64;
+}
+static inline uint8_t ct_bits(int64_t n) { return (uint8_t)(n < 0 ? 0 : n > 64 ? 64 : n); }
 static inline Val unknown_at(int inst) { return unknown(WHY_INST + (uint32_t)inst); }
 
 static inline uint64_t mask_of(int bytes)
@@ -64,6 +74,9 @@ static inline uint32_t pick(uint32_t a, uint32_t b)
 }
 
 /* ---- operands (ptx_interp.c) --------------------------------------------------- */
+
+/* The low bits of shared array y's address plus off that ptxas knows. */
+uint8_t ct_shared(const PtxSym *y, int64_t off);
 
 Val *ir_reg(Thread *t, int i);
 /* Operand o of instruction i read as `bytes` bytes (zero-extended). */

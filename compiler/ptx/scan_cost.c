@@ -124,47 +124,6 @@ static void add_stop(ScanKernel *k, const InterpStop *s, int tid)
 	k->stops[k->nstops++] = (ScanStop){s->kind, s->inst, s->why, s->addr, 1, tid};
 }
 
-/* ptxas turns adjacent scalar shared loads (or stores) of one base
- * register at consecutive offsets into one vector access when it can
- * prove the vector aligned: 2 or 4 accesses of 4 bytes, or 2 of 8.  The
- * candidates are found here in the PTX; as the warps run, every execution
- * must be aligned, in an array declared with at least the vector's
- * alignment (what ptxas can know). */
-static int merge_group(const PtxModule *m, int i)
-{
-	const PtxInst *a = &m->inst[i];
-	const PtxOpInfo *o = &a->op;
-	if ((o->kind != PO_LD && o->kind != PO_ST) || o->space != SP_SHARED ||
-	    o->vec != 1 || (o->ty.bytes != 4 && o->ty.bytes != 8))
-		return 0;
-	int mi = o->kind == PO_LD ? 1 : 0;
-	const PtxOpd *ma = &a->opd[mi];
-	if (ma->nvec || (ma->reg < 0 && ma->sym < 0))
-		return 0;
-	int best = 0;
-	for (int n = 2; n <= (o->ty.bytes == 4 ? 4 : 2); n += 2) {
-		if (i + n > m->ninst)
-			break;
-		bool ok = true;
-		for (int k = 1; k < n && ok; k++) {
-			const PtxInst *b = &m->inst[i + k];
-			const PtxOpd *mb = &b->opd[mi];
-			ok = b->func == a->func && b->op.kind == o->kind &&
-			     b->op.space == SP_SHARED && b->op.vec == 1 &&
-			     b->op.ty.bytes == o->ty.bytes && b->guard == a->guard &&
-			     b->guard_neg == a->guard_neg && !mb->nvec && mb->reg == ma->reg &&
-			     mb->sym == ma->sym && mb->imm == ma->imm + k * o->ty.bytes;
-			/* a load must not overwrite the base it shares */
-			for (int j = 0; j < k && ok && o->kind == PO_LD; j++)
-				ok = !(m->inst[i + j].opd[0].kind == OPD_REG && ma->reg >= 0 &&
-				       m->inst[i + j].opd[0].reg == ma->reg);
-		}
-		if (ok)
-			best = n;
-	}
-	return best;
-}
-
 static void keep(ScanAcc *a, uint32_t mask, const int64_t *addr)
 {
 	if (a->nkept == a->capkept) {
@@ -219,6 +178,7 @@ static bool cost(const ScanOpts *so, ScanKernel *k, ScanAcc *a, uint32_t mask,
 typedef struct {
 	uint32_t slot, occ;
 	uint32_t mask;
+	int tz;                 /* the alignment ptxas knows, its active lanes' least */
 	int64_t addr[WARP];
 } Group;
 
@@ -235,28 +195,23 @@ static const Group *find_group(const Group *g, size_t n, uint32_t slot, uint32_t
 	return lo < n && g[lo].slot == slot && g[lo].occ == occ ? &g[lo] : NULL;
 }
 
-/* The leader's warp instruction and its members' are one aligned vector:
- * the same lanes, each member at the leader's address plus its offset. */
-static bool mergeable(const PtxModule *m, const Group *gs, size_t n, const Group *g,
-                      const ScanAcc *a)
+/* The warp instructions of run c, led by g, are one vector access: the
+ * same lanes, each member at the leader's address plus its offset, at an
+ * address that ptxas knows to be aligned to the vector. */
+static bool mergeable(const Group *gs, size_t n, const Group *g, const MergeChunk *c)
 {
-	int w = a->bytes, total = w * a->merge_n;
+	int total = c->bytes * c->n;
+	if ((1 << (g->tz < 8 ? g->tz : 8)) < total)
+		return false;
 	for (int l = 0; l < WARP; l++)
 		if ((g->mask >> l & 1) && g->addr[l] % total)
 			return false;
-	/* ptxas knows an array's alignment from its declaration only */
-	for (int l = 0; l < WARP; l++)
-		if (g->mask >> l & 1) {
-			int y = ptx_shared_at(m, m->inst[a->inst].func, g->addr[l]);
-			if (y < 0 || m->sym[y].align < total)
-				return false;
-		}
-	for (int j = 1; j < a->merge_n; j++) {
-		const Group *h = find_group(gs, n, g->slot + (uint32_t)j, g->occ);
+	for (int j = 1; j < c->n; j++) {
+		const Group *h = find_group(gs, n, (uint32_t)c->slot[j], g->occ);
 		if (!h || h->mask != g->mask)
 			return false;
 		for (int l = 0; l < WARP; l++)
-			if ((g->mask >> l & 1) && h->addr[l] != g->addr[l] + j * w)
+			if ((g->mask >> l & 1) && h->addr[l] != g->addr[l] + j * c->bytes)
 				return false;
 	}
 	return true;
@@ -272,33 +227,23 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
 	k->stops = calloc(MAX_STOPS, sizeof *k->stops);
 	if (!k->acc || !k->stops)
 		abort();
-	ScanAcc *merged = calloc((size_t)m->nslots + 1, sizeof *merged);
-	if (!merged)
-		abort();
 	for (int i = 0; i < m->ninst; i++) {
 		const PtxInst *in = &m->inst[i];
 		if (in->slot < 0)
 			continue;
 		ScanAcc *a = &k->acc[in->slot];
 		a->inst = i;
-		a->merge_leader = -1;
 		const char *why;
 		if (!scan_op_of(in, &a->op, &a->bytes, &why))
 			a->bytes = 0;   /* not costable: its accesses are refused below */
 	}
-	for (int i = 0; so->ptxas_merge && i < m->ninst; i++) {
-		int n = m->inst[i].slot >= 0 ? merge_group(m, i) : 0;
-		if (!n)
-			continue;
-		int s = m->inst[i].slot;
-		k->acc[s].merge_n = n;
-		k->acc[s].merge_ok = true;
-		merged[s] = k->acc[s];
-		merged[s].bytes *= n;
-		merged[s].merged_from = n;
-		for (int j = 1; j < n; j++)
-			k->acc[s + j].merge_leader = s;
-		i += n - 1;
+	ScanMerge mg = {0};
+	if (so->ptxas_merge)
+		scan_merge_find(m, &mg);
+	for (int i = 0; i < mg.nchunk; i++) {
+		MergeChunk *c = &mg.chunk[i];
+		c->acc = k->acc[c->slot[0]];
+		c->acc.bytes *= c->n;
 	}
 	Interp r;
 	interp_init(&r, m, kernel, ro);
@@ -335,10 +280,13 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
 			memset(g, 0, sizeof *g);
 			g->slot = r.rec[i].slot;
 			g->occ = r.rec[i].occ;
+			g->tz = 64;
 			while (i < r.nrec && r.rec[i].slot == g->slot && r.rec[i].occ == g->occ) {
 				if (r.rec[i].active) {
 					g->mask |= 1u << r.rec[i].lane;
 					g->addr[r.rec[i].lane] = r.rec[i].addr;
+					if (r.rec[i].tz < g->tz)
+						g->tz = r.rec[i].tz;
 				}
 				i++;
 			}
@@ -357,42 +305,24 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
 			if (!g->mask || !a->bytes)
 				continue;
 			cost(so, k, a, g->mask, g->addr, &kept);
-			if (a->merge_leader >= 0 &&
-			    !find_group(groups, ng, (uint32_t)a->merge_leader, g->occ))
-				k->acc[a->merge_leader].merge_ok = false;
-			if (a->merge_n && a->merge_ok) {
-				if (mergeable(m, groups, ng, g, a))
-					cost(so, k, &merged[g->slot], g->mask, g->addr, &kept);
+			for (int j = 0; mg.nof && j < mg.nof[g->slot]; j++) {
+				MergeChunk *c = &mg.chunk[mg.of[g->slot][j]];
+				if (!c->ok)
+					continue;
+				if (c->slot[0] != (int)g->slot)
+					/* a member without its leader: not one vector */
+					c->ok = find_group(groups, ng, (uint32_t)c->slot[0], g->occ) != NULL;
+				else if (mergeable(groups, ng, g, c))
+					cost(so, k, &c->acc, g->mask, g->addr, &kept);
 				else
-					a->merge_ok = false;
+					c->ok = false;
 			}
 		}
 	}
 	free(groups);
-	/* merges that every execution allowed replace their members */
-	for (int s2 = 0; s2 < m->nslots; s2++) {
-		ScanAcc *a = &k->acc[s2];
-		if (!a->merge_n || !a->merge_ok || !merged[s2].count)
-			continue;
-		free(a->masks);
-		free(a->addrs);
-		*a = merged[s2];
-		for (int j = 1; j < a->merge_n; j++) {
-			ScanAcc *b = &k->acc[s2 + j];
-			free(b->masks);
-			free(b->addrs);
-			b->masks = NULL;
-			b->addrs = NULL;
-			b->nkept = b->capkept = b->count = b->wave = b->ideal = b->counted = 0;
-		}
-		merged[s2].masks = NULL;
-		merged[s2].addrs = NULL;
-	}
-	for (int s2 = 0; s2 < m->nslots; s2++) {
-		free(merged[s2].masks);
-		free(merged[s2].addrs);
-	}
-	free(merged);
+	/* the runs that every execution allowed replace their members */
+	scan_merge_choose(m, &mg, k->acc);
+	scan_merge_free(&mg);
 	k->steps = r.steps;
 	k->unmodelled = r.unmodelled;
 	k->complete = k->nstops == 0 && !k->cost_error;

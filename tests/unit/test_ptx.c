@@ -69,6 +69,8 @@ static char *first_diag(const Ptx *p)
 static const char head[] =
 	".version 9.0\n.target sm_90\n.address_size 64\n";
 
+static int last_tz;     /* the store's address: the low bits ptxas knows */
+
 /* A kernel of one thread whose BODY leaves a value in %r9 (or %rd9 when
  * wide); a one-byte store to that shared address reveals it.  Returns
  * the value, or -1 if the path stopped. */
@@ -95,6 +97,7 @@ static int64_t value(const char *body, bool wide)
 	if (interp_thread(&r, 0, &st)) {
 		assert_int_equal(r.nrec, 1);
 		v = r.rec[0].addr;
+		last_tz = r.rec[0].tz;
 	}
 	interp_free(&r);
 	ptx_free(p);
@@ -371,6 +374,33 @@ static void test_integer_ops(void **state)
 	V32("mov.u32 %r1, 0x44332211; prmt.b32.f4e %r3, %r1, 0, 1; and.b32 %r9, %r3, 0xffffff;", 0x443322);
 }
 
+/* What ptxas knows of an address: its value where it comes from
+ * immediates, else the low zero bits that the arithmetic makes. */
+#define TZ(body, expect) (value(body, false), assert_int_equal(last_tz, (expect)))
+
+static void test_alignment_known(void **state)
+{
+	(void)state;
+	TZ("mov.u32 %r9, 48;", 4);
+	TZ("mov.u32 %r9, 0;", 64);
+	TZ("mov.u32 %r1, %tid.x; mov.u32 %r9, %r1;", 0);
+	TZ("mov.u32 %r1, %tid.x; shl.b32 %r9, %r1, 3;", 3);
+	TZ("mov.u32 %r1, %tid.x; mul.lo.s32 %r9, %r1, 12;", 2);
+	TZ("mov.u32 %r1, %tid.x; mad.lo.s32 %r9, %r1, 64, 16;", 4);
+	TZ("mov.u32 %r1, %tid.x; and.b32 %r9, %r1, -8;", 3);
+	TZ("mov.u32 %r1, %tid.x; shl.b32 %r2, %r1, 5; shr.u32 %r9, %r2, 2;", 3);
+	/* the array, placed at 16 bytes or more, plus an offset */
+	TZ("mov.u32 %r1, s; add.s32 %r9, %r1, 64;", 4);
+	TZ("mov.u32 %r1, s; add.s32 %r9, %r1, 8;", 3);
+	TZ("mov.u32 %r1, %tid.x; shl.b32 %r2, %r1, 4; mov.u32 %r3, s; add.s32 %r4, %r3, %r2;"
+	   "cvt.u64.u32 %rd1, %r4; cvt.u32.u64 %r9, %rd1;", 4);
+	/* a parameter's value is bankc's (77), not ptxas's */
+	TZ("ld.param.u32 %r1, [k_param_0]; shl.b32 %r9, %r1, 1;", 1);
+	TZ("mov.u32 %r1, %tid.x; ld.param.u32 %r2, [k_param_0]; shl.b32 %r3, %r2, 3;"
+	   "shl.b32 %r9, %r1, %r3;", 0);
+	TZ("mov.u32 %r1, 8; mov.u32 %r2, %tid.x; selp.u32 %r9, %r1, 16, %p1;", 3);
+}
+
 static void test_compare_convert(void **state)
 {
 	(void)state;
@@ -530,6 +560,106 @@ static const char matrix[] =
 	"\tatom.shared.add.u32 %r8, [%r4], 1;\n"
 	"\tred.shared.add.u32 [%r3], 1;\n\tret;\n}\n";
 
+/* ptxas's merging (scan_merge.c): a kernel of one warp over two arrays
+ * of 4-byte alignment whose BODY has %r5 = &a[lane / 16][0] (rows of 64
+ * bytes), %r9 = &b[0][lane % 16], %r4 = &a[8 * lane], %r12 = &a[16 *
+ * lane] and %r13 = &a[lane / 16 * pitch], pitch from parameter 0. */
+static const char merges[] =
+	".version 9.0\n.target sm_90\n.address_size 64\n"
+	".visible .entry k(.param .u32 k_param_0)\n{\n\t.reg .pred %p<2>;\n"
+	"\t.reg .b32 %r<20>;\n\t.reg .f32 %f<16>;\n"
+	"\t.shared .align 4 .b8 a[8192];\n\t.shared .align 4 .b8 b[8192];\n"
+	"\tmov.u32 %r1, %tid.x;\n\tshr.u32 %r2, %r1, 4;\n\tshl.b32 %r3, %r2, 6;\n"
+	"\tmov.u32 %r6, a;\n\tadd.s32 %r5, %r6, %r3;\n\tand.b32 %r7, %r1, 15;\n"
+	"\tshl.b32 %r8, %r7, 2;\n\tmov.u32 %r10, b;\n\tadd.s32 %r9, %r10, %r8;\n"
+	"\tshl.b32 %r11, %r1, 3;\n\tadd.s32 %r4, %r6, %r11;\n"
+	"\tshl.b32 %r14, %r1, 4;\n\tadd.s32 %r12, %r6, %r14;\n"
+	"\tld.param.u32 %r15, [k_param_0];\n\tmul.lo.s32 %r16, %r2, %r15;\n"
+	"\tadd.s32 %r13, %r6, %r16;\n"
+	"%BODY\n\tret;\n}\n";
+
+/* The wavefronts of loads (or stores) of BODY, and the first access's
+ * merged_from; the parameter is 64. */
+static int64_t merged(const char *body, bool loads, int *from)
+{
+	char text[8192];
+	snprintf(text, sizeof text, "%.*s%s%s", (int)(strstr(merges, "%BODY") - merges),
+	         merges, body, strstr(merges, "%BODY") + 5);
+	Scan *s = calloc(1, sizeof *s);
+	s->p = ptx(text);
+	if (!s->p->ok)
+		fail_msg("%s", s->p->diag);
+	s->ro = (InterpOpts){.block = {32, 1, 1}, .max_steps = 1 << 20, .max_records = 1 << 20};
+	s->ro.nparams = 1;
+	s->ro.param[0].index = 0;
+	s->ro.param[0].value = 64;
+	ScanOpts so = {true, sim_geom_default, true};
+	scan_kernel(&s->p->m, 0, &s->ro, &so, &s->k);
+	assert_true(s->k.complete);
+	int64_t w = total(s, loads);
+	*from = s->k.acc[0].merged_from;
+	scan_free(s);
+	return w;
+}
+
+static void test_ptxas_merge_window(void **state)
+{
+	(void)state;
+	int from;
+	/* a row of a read as one 16-byte load between loads of b and an
+	 * fma: 2 wavefronts (a broadcast in each half), b's four 1 each */
+	const char *row = "\tld.shared.f32 %f1, [%r5];\n\tld.shared.f32 %f2, [%r9];\n"
+		"\tfma.rn.f32 %f3, %f1, %f2, %f3;\n\tld.shared.f32 %f4, [%r5+4];\n"
+		"\tld.shared.f32 %f5, [%r9+64];\n\tld.shared.f32 %f6, [%r5+8];\n"
+		"\tld.shared.f32 %f7, [%r9+128];\n\tld.shared.f32 %f8, [%r5+12];\n"
+		"\tld.shared.f32 %f9, [%r9+192];";
+	assert_int_equal(merged(row, true, &from), 6);
+	assert_int_equal(from, 4);
+	/* the same with a pitch ptxas does not know (a parameter, though 64
+	 * here): four loads */
+	assert_int_equal(merged(
+		"\tld.shared.f32 %f1, [%r13];\n\tld.shared.f32 %f4, [%r13+4];\n"
+		"\tld.shared.f32 %f6, [%r13+8];\n\tld.shared.f32 %f8, [%r13+12];", true, &from), 4);
+	assert_int_equal(from, 0);
+	/* neighbours of 8-byte rows in a 4-byte aligned array: one 8-byte
+	 * store of 2 wavefronts, not two of 2 each, across the arithmetic */
+	const char *pair = "\tst.shared.u32 [%r4], %r1;\n\tadd.s32 %r17, %r1, 1;\n"
+		"\tst.shared.u32 [%r4+4], %r17;";
+	assert_int_equal(merged(pair, false, &from), 2);
+	assert_int_equal(from, 2);
+	/* not across a barrier, a label, or a load through another register */
+	assert_int_equal(merged("\tst.shared.u32 [%r4], %r1;\n\tbar.sync 0;\n"
+		"\tst.shared.u32 [%r4+4], %r1;", false, &from), 4);
+	assert_int_equal(merged("\tst.shared.u32 [%r4], %r1;\n$L1:\n"
+		"\tst.shared.u32 [%r4+4], %r1;\n\tsetp.gt.u32 %p1, %r1, 99;\n"
+		"\t@%p1 bra $L1;", false, &from), 4);
+	assert_int_equal(merged("\tst.shared.u32 [%r4], %r1;\n\tld.shared.u32 %r18, [%r9];\n"
+		"\tst.shared.u32 [%r4+4], %r1;", false, &from), 4);
+	/* loads across a store through another register neither; across a
+	 * store at another offset of the same base they are */
+	assert_int_equal(merged("\tld.shared.u32 %r18, [%r4];\n\tst.shared.u32 [%r9], %r1;\n"
+		"\tld.shared.u32 %r19, [%r4+4];", true, &from), 4);
+	assert_int_equal(merged("\tld.shared.u32 %r18, [%r4];\n\tst.shared.u32 [%r4+256], %r1;\n"
+		"\tld.shared.u32 %r19, [%r4+4];", true, &from), 2);
+	/* nor when the base changes between them, or for volatile loads */
+	assert_int_equal(merged("\tld.shared.u32 %r18, [%r4];\n\tadd.s32 %r4, %r4, 0;\n"
+		"\tld.shared.u32 %r19, [%r4+4];", true, &from), 4);
+	assert_int_equal(merged("\tld.volatile.shared.u32 %r18, [%r4];\n"
+		"\tld.volatile.shared.u32 %r19, [%r4+4];", true, &from), 4);
+	/* an 8-byte alignment does not make a 16-byte vector of the four */
+	assert_int_equal(merged("\tld.shared.u32 %r16, [%r4];\n\tld.shared.u32 %r17, [%r4+4];\n"
+		"\tld.shared.u32 %r18, [%r4+8];\n\tld.shared.u32 %r19, [%r4+12];", true, &from), 4);
+	assert_int_equal(from, 2);
+	/* two 8-byte vectors of 16-byte rows: one 16-byte load of 4
+	 * wavefronts, not two of 4 */
+	assert_int_equal(merged("\tld.shared.v2.f32 {%f1, %f2}, [%r12];\n"
+		"\tld.shared.v2.f32 {%f3, %f4}, [%r12+8];", true, &from), 4);
+	assert_int_equal(from, 2);
+	/* offsets in any order, from the lowest up */
+	assert_int_equal(merged("\tld.shared.u32 %r18, [%r4+4];\n"
+		"\tld.shared.u32 %r19, [%r4];", true, &from), 2);
+}
+
 static void test_matrix_atomics(void **state)
 {
 	(void)state;
@@ -537,8 +667,10 @@ static void test_matrix_atomics(void **state)
 	assert_true(s->k.complete);
 	assert_int_equal(s->k.acc[0].counted, 8);   /* 8 rows in one bank group */
 	assert_int_equal(s->k.acc[0].op.kind, OP_LDMATRIX);
-	assert_int_equal(s->k.acc[1].counted, 32);  /* atom: as a 4-byte store */
-	assert_int_equal(s->k.acc[2].counted, 1);   /* red: one word for all */
+	/* rule 10: every lane on its own; 32 lanes on one bank, then on one
+	 * address, each take 32 */
+	assert_int_equal(s->k.acc[1].counted, 32);
+	assert_int_equal(s->k.acc[2].counted, 32);
 	scan_free(s);
 }
 
@@ -660,11 +792,13 @@ int main(void)
 		cmocka_unit_test(test_read_module),
 		cmocka_unit_test(test_read_errors),
 		cmocka_unit_test(test_integer_ops),
+		cmocka_unit_test(test_alignment_known),
 		cmocka_unit_test(test_compare_convert),
 		cmocka_unit_test(test_control),
 		cmocka_unit_test(test_calls_and_generic),
 		cmocka_unit_test(test_warps_and_divergence),
 		cmocka_unit_test(test_ptxas_merge),
+		cmocka_unit_test(test_ptxas_merge_window),
 		cmocka_unit_test(test_matrix_atomics),
 		cmocka_unit_test(test_unknowns),
 		cmocka_unit_test(test_limits),
