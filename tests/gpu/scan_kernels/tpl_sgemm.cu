@@ -1,6 +1,7 @@
 // The project's SIMT SGEMM template (templates/sgemm.cu) on its generated
-// tiles, one 128 x 128 block: sgemm_tile<Sg8> with N = 128, K = 64 (scan
-// with --param 0=128 --param 1=64).  Build as tpl_transpose.cu.
+// tiles, one 128 x 128 block: sgemm_tile<Sg8, 0> with M = N = 128, K = 64
+// (scan with --param 0=128 --param 1=128 --param 2=64).  Build as
+// tpl_transpose.cu.
 #define main sgemm_template_main
 #include "../../../templates/sgemm.cu"
 #undef main

@@ -1,6 +1,6 @@
 // The project's transpose template (templates/transpose.cu) on its
-// bankc-generated tiles, one block each: transpose_tile<TpF32, 512> on a
-// 64 x 64 matrix and transpose_tile<TpI8, 256> on a 128 x 128 one.  The
+// bankc-generated tiles, one block each: transpose_tile<TpF32, 512, 1> on a
+// 64 x 64 matrix and transpose_tile<TpI8, 256, 1> on a 128 x 128 one.  The
 // template's benchmark driver is compiled in under another name; only the
 // kernels are used.  Build with -Iruntime -I GEN (bankc build
 // specs/templates.tile -o GEN) and -lcublas.
