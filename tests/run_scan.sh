@@ -51,7 +51,7 @@ while IFS= read -r line; do
 done <tests/ptx/cases.txt
 
 # 1b. --emit-spec: the specs written, byte for byte
-for k in transpose_naive ldsm_rowmajor histogram_atom; do
+for k in transpose_naive ldsm_rowmajor histogram_atom histogram_u64; do
 	case $k in transpose*) f=transpose b=32,8 ;; ldsm*) f=ldmatrix b=32 ;; *) f=histogram b=256 ;; esac
 	rm -rf "$tmp/spec"
 	"$bankc" scan "tests/ptx/$f.ptx" --block $b --kernel $k --emit-spec "$tmp/spec" >/dev/null 2>&1 ||

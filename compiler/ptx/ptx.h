@@ -340,6 +340,10 @@ typedef struct {
 	int64_t nkept, capkept;
 	int merged_from;        /* > 1: the sums of that many accesses that
 	                         * ptxas merges into one (scan_merge.c) */
+	/* an atomic that ptxas compiles to a compare-and-swap loop: the load
+	 * of its one trip that bankc counts (with the loads) */
+	bool loop;
+	int64_t loop_wave, loop_ideal, loop_counted;
 } ScanAcc;
 
 typedef struct {

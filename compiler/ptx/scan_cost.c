@@ -15,9 +15,12 @@ enum {
 /* The bank model's atomic for a shared atom/red (rule 10, measured on an
  * H200): 4-byte integer operations and 4- or 8-byte compare-and-swap are
  * one instruction each.  The others (floating-point add, 8-byte add, min,
- * max, ...) are compiled to a load and a compare-and-swap loop whose trips
- * depend on timing: they are costed as one trip's compare-and-swap
- * (scan_atomic_is_loop says which). */
+ * max, ...) ptxas compiles to a loop: a load of the old values, then a
+ * compare-and-swap (ATOMS.CAST.SPIN) until every lane has succeeded, the
+ * load again before each retry.  Its trips depend on timing (which lanes
+ * collide, in which order): bankc costs one, its load with the loads and
+ * its compare-and-swap with the atomics (scan_atomic_is_loop says which),
+ * and says so at the line. */
 bool scan_atomic_is_loop(const PtxInst *in)
 {
 	const PtxOpInfo *o = &in->op;
@@ -167,6 +170,14 @@ static bool cost(const ScanOpts *so, ScanKernel *k, ScanAcc *a, uint32_t mask,
 	a->wave += r.wavefronts;
 	a->ideal += r.ideal;
 	a->counted += r.counted;
+	if (a->loop) {
+		/* the loop's first trip reads the old values: a load */
+		if (!sim_inst(&so->geom, (Op){.kind = OP_LOAD}, a->bytes, mask, addr, &r, &err))
+			abort();    /* a 4- or 8-byte load is always costable */
+		a->loop_wave += r.wavefronts;
+		a->loop_ideal += r.ideal;
+		a->loop_counted += r.counted;
+	}
 	if (so->keep && *kept < MAX_KEPT) {
 		keep(a, mask, addr);
 		++*kept;
@@ -236,6 +247,8 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
 		const char *why;
 		if (!scan_op_of(in, &a->op, &a->bytes, &why))
 			a->bytes = 0;   /* not costable: its accesses are refused below */
+		a->loop = (in->op.kind == PO_ATOM || in->op.kind == PO_RED) &&
+		          scan_atomic_is_loop(in);
 	}
 	ScanMerge mg = {0};
 	if (so->ptxas_merge)
@@ -326,9 +339,13 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
 	k->steps = r.steps;
 	k->unmodelled = r.unmodelled;
 	k->complete = k->nstops == 0 && !k->cost_error;
-	/* which unmodelled shared instructions ran: noted by the printer */
+	/* which unmodelled shared instructions ran, and which loops: noted by
+	 * the printer */
 	k->noted = r.noted;
 	r.noted = NULL;
+	for (int s2 = 0; s2 < m->nslots && k->noted; s2++)
+		if (k->acc[s2].loop && k->acc[s2].count)
+			k->noted[k->acc[s2].inst] = true;
 	interp_free(&r);
 }
 

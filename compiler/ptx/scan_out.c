@@ -306,7 +306,8 @@ static void stop_message(const PtxModule *m, const ScanKernel *k, const ScanStop
 
 /* ---- banks of the worst instruction ------------------------------------------------ */
 
-/* The banks of its worst phase that serve the most distinct words. */
+/* The banks of its worst phase that serve the most distinct words (the
+ * most lanes, for an atomic). */
 static int worst_banks(const ScanAcc *a, const Geom *g, int *banks, int *words)
 {
 	SimResult r;
@@ -322,29 +323,14 @@ static int worst_banks(const ScanAcc *a, const Geom *g, int *banks, int *words)
 			best = p;
 	if (best < 0)
 		return 0;
-	const Phase *ph = &r.phase[best];
-	int64_t seen[WARP * 4];
-	int nseen = 0, count[64] = {0};
-	for (int l = 0; l < WARP; l++) {
-		if (!(ph->lanes >> l & 1))
-			continue;
-		int64_t b = a->bytes;
-		for (int64_t w = a->worst_addr[l] / g->bank_bytes;
-		     w <= (a->worst_addr[l] + b - 1) / g->bank_bytes; w++) {
-			int s;
-			for (s = 0; s < nseen && seen[s] != w; s++)
-				;
-			if (s < nseen || nseen == WARP * 4)
-				continue;
-			seen[nseen++] = w;
-			count[w % g->banks]++;
-		}
-	}
+	int count[64];
+	int most = sim_phase_banks(g, a->op, a->bytes, r.phase[best].lanes, a->worst_addr,
+	                           count);
 	int nb = 0;
-	for (int b = 0; b < g->banks; b++)
-		if (count[b] == ph->wavefronts && ph->wavefronts > 1)
+	for (int b = 0; b < g->banks && most > 1; b++)
+		if (count[b] == most)
 			banks[nb++] = b;
-	*words = ph->wavefronts;
+	*words = most;
 	return nb;
 }
 
@@ -420,8 +406,9 @@ static void warn_group(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
 			o += (size_t)snprintf(banks + o, sizeof banks - o, "%s%d", i ? ", " : "", bk[i]);
 		if (nb > 8)
 			o += (size_t)snprintf(banks + o, sizeof banks - o, " and %d more", nb - 8);
-		snprintf(banks + o, sizeof banks - o, nb == 1 ? " serves %d words)"
-		         : " serve %d words each)", words);
+		bool lanes = worst->op.kind == OP_ATOM;
+		snprintf(banks + o, sizeof banks - o, nb == 1 ? " serves %d %s)"
+		         : " serve %d %s each)", words, lanes ? "lanes" : "words");
 	}
 	if (in->op.kind == PO_CPASYNC)
 		fprintf(f, "%s: warning: %s: destinations touch %s 128-byte segments per "
@@ -447,6 +434,11 @@ static void totals(const PtxModule *m, const ScanKernel *k, int64_t t[CAT_COUNT]
 		t[ct][1] += a->counted;
 		t[ct][2] += a->op.kind == OP_CPASYNC ? a->wave : a->ideal;
 		t[ct][3] += a->op.kind == OP_CPASYNC ? a->ideal : 0;
+		if (a->loop) {
+			t[CAT_LD][0] += a->count;
+			t[CAT_LD][1] += a->loop_counted;
+			t[CAT_LD][2] += a->loop_ideal;
+		}
 	}
 }
 
@@ -579,6 +571,14 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 			fprintf(f, "%s: note: calls %s%s, which has no body in this file: taken "
 			        "to touch no shared memory\n", where, m->func[in->opd[0].sym].name,
 			        many);
+		else if (in->op.kind == PO_ATOM || in->op.kind == PO_RED)
+			fprintf(f, "%s: note: ptxas makes this %d-byte %s.%s%s a loop (a load, "
+			        "then a compare-and-swap until every lane has succeeded) whose "
+			        "trips depend on timing: bankc counts one trip, its load with the "
+			        "loads and its compare-and-swap with the atomics; Nsight Compute "
+			        "counts every trip\n", where, in->op.ty.bytes * in->op.vec,
+			        in->op.kind == PO_ATOM ? "atom" : "red",
+			        ptx_atom_names[in->op.atom_op], in->op.ty.kind == TY_F ? " (float)" : "");
 		else
 			fprintf(f, "%s: note: '%.*s'%s reaches shared memory in a way bankc does "
 			        "not model (outside the LSU wavefront counters, or not yet); not "
@@ -675,6 +675,12 @@ json_t *scan_kernel_json(const PtxModule *m, const ScanKernel *k, const ScanCtx 
 			"counted", (json_int_t)a->counted, "ideal", (json_int_t)a->ideal,
 			"min", a->min_wave, "max", a->max_wave, "worst_banks", banks,
 			"worst_words", words);
+		if (a->loop)
+			/* one trip of ptxas's compare-and-swap loop: its load */
+			json_object_set_new(e, "loop_load", json_pack("{s:I,s:I,s:I}",
+			                    "instructions", (json_int_t)a->count, "counted",
+			                    (json_int_t)a->loop_counted, "ideal",
+			                    (json_int_t)a->loop_ideal));
 		if (a->worst_excess > 0) {
 			/* the worst warp instruction, lane by lane (null: inactive) */
 			json_t *wa = json_array();

@@ -72,21 +72,31 @@ typedef struct {
 	int64_t base, lo, hi;
 } Emit;
 
-static void spec_op(const ScanAcc *a, int elem, char *buf, size_t n)
+/* The spec's operation for access a; loop_load: the load of one trip of
+ * the compare-and-swap loop that ptxas makes of a (ScanAcc.loop). */
+static void spec_op(const ScanAcc *a, bool loop_load, int elem, char *buf, size_t n)
 {
 	int vec = a->bytes / elem;
-	char v[16] = "";
+	char v[16] = "", name[32];
 	if (vec > 1 && !op_is_matrix(a->op))
 		snprintf(v, sizeof v, " vec %d", vec);
-	switch (a->op.kind) {
+	switch (loop_load ? OP_LOAD : a->op.kind) {
 	case OP_LDMATRIX: case OP_STMATRIX:
 		snprintf(buf, n, "%s.x%d%s", a->op.kind == OP_LDMATRIX ? "ldmatrix"
 		         : "stmatrix", a->op.nmat, a->op.trans ? ".trans" : "");
 		break;
 	case OP_CPASYNC: snprintf(buf, n, "cp.async%s", v); break;
 	case OP_LOAD: snprintf(buf, n, "load%s", v); break;
+	case OP_ATOM: {
+		/* a loop's trip is an atom.cas, whether the source said atom or red */
+		Op op = a->op;
+		if (a->loop)
+			op.red = false;
+		tab_op_name(op, name, sizeof name);
+		snprintf(buf, n, "%s%s", name, v);
+		break;
+	}
 	default:
-		/* atomics cost as stores until the model has their own rule */
 		snprintf(buf, n, "store%s", v);
 		break;
 	}
@@ -133,12 +143,12 @@ static void print_affine(FILE *f, int64_t b, int64_t cl, int64_t ci, bool loop)
 
 /* One access of the spec: the warp instructions refs[0..n), all of one
  * operation and width; false if it has too many distinct ones. */
-static bool access(Emit *e, const Ref *refs, int64_t n, const char *name,
+static bool access(Emit *e, const Ref *refs, int64_t n, bool loop_load, const char *name,
                    const char *title)
 {
 	const ScanAcc *a = refs[0].a;
 	char op[64];
-	spec_op(a, e->elem, op, sizeof op);
+	spec_op(a, loop_load, e->elem, op, sizeof op);
 	int lanes = op_is_matrix(a->op) ? 8 * a->op.nmat : WARP;
 	uint32_t want = lanes == WARP ? 0xffffffffu : (1u << lanes) - 1;
 	/* affine: element = b + cl * lane + ci * i over full warps */
@@ -280,7 +290,7 @@ static int accesses(Emit *e, const PtxModule *m, const ScanKernel *k, const Scan
 		int64_t n = 0;
 		for (int64_t j = 0; j < k->acc[s].nkept && !n; j++)
 			n += lanes_in((Ref){&k->acc[s], j}, e->lo, e->hi) != 0;
-		nacc += n > 0;
+		nacc += n > 0 ? 1 + k->acc[s].loop : 0;     /* a loop's load: one more */
 		total += k->acc[s].nkept;
 	}
 	Ref *refs = malloc((size_t)(total + 1) * sizeof *refs);
@@ -298,12 +308,13 @@ static int accesses(Emit *e, const PtxModule *m, const ScanKernel *k, const Scan
 		char where[512], name[64], title[1024], opa[64];
 		const PtxInst *in = &m->inst[a->inst];
 		scan_where(m, in, c, where, sizeof where);
-		spec_op(a, e->elem, opa, sizeof opa);
-		const char *atom = in->op.kind == PO_ATOM || in->op.kind == PO_RED
-		                   ? " (an atomic, costed as a store)" : "";
+		spec_op(a, false, e->elem, opa, sizeof opa);
+		const char *atom = a->loop ? " (one trip of the compare-and-swap loop "
+		                   "that ptxas makes of it)" : "";
 		if (nacc <= MAX_ACCESSES) {
 			snprintf(name, sizeof name, "%s_p%d", op_is_load(a->op) ? "ld" :
-			         a->op.kind == OP_CPASYNC ? "cp" : "st", in->pos.line);
+			         a->op.kind == OP_CPASYNC ? "cp" :
+			         a->op.kind == OP_ATOM ? "at" : "st", in->pos.line);
 			snprintf(title, sizeof title, "%s (PTX line %d): %.*s, %lld warp "
 			         "instruction%s%s", where, in->pos.line, in->ntext, in->text,
 			         (long long)n, n == 1 ? "" : "s", atom);
@@ -314,8 +325,9 @@ static int accesses(Emit *e, const PtxModule *m, const ScanKernel *k, const Scan
 				char opb[64];
 				if (done[t] || !k->acc[t].nkept)
 					continue;
-				spec_op(&k->acc[t], e->elem, opb, sizeof opb);
-				if (strcmp(opa, opb) != 0 || k->acc[t].op.kind != a->op.kind)
+				spec_op(&k->acc[t], false, e->elem, opb, sizeof opb);
+				if (strcmp(opa, opb) != 0 || k->acc[t].op.kind != a->op.kind ||
+				    k->acc[t].loop != a->loop)
 					continue;
 				int64_t add = refs_of(e, &k->acc[t], refs + n);
 				if (add) {
@@ -325,13 +337,22 @@ static int accesses(Emit *e, const PtxModule *m, const ScanKernel *k, const Scan
 				}
 			}
 			snprintf(name, sizeof name, "%s_from_p%d", op_is_load(a->op) ? "ld" :
-			         a->op.kind == OP_CPASYNC ? "cp" : "st", in->pos.line);
+			         a->op.kind == OP_CPASYNC ? "cp" :
+			         a->op.kind == OP_ATOM ? "at" : "st", in->pos.line);
 			snprintf(title, sizeof title, "%s and %d more: %d shared instructions "
 			         "(%s), %lld warp instructions, as one access (a tile holds %d)%s",
 			         where, ninst - 1, ninst, opa, (long long)n, MAX_ACCESSES, atom);
 		}
 		done[s] = true;
-		written += access(e, refs, n, name, title);
+		written += access(e, refs, n, false, name, title);
+		if (a->loop) {
+			/* the loop's load: the same addresses */
+			char lt[1100];
+			snprintf(lt, sizeof lt, "the load of that loop's trip: %s", where);
+			name[0] = 'l';
+			name[1] = 'd';
+			written += access(e, refs, n, true, name, lt);
+		}
 	}
 	free(refs);
 	free(done);

@@ -558,7 +558,8 @@ static const char matrix[] =
 	"\tsetp.lt.u32 %p1, %r1, 8;\n\tselp.b32 %r6, %r4, %r5, %p1;\n"
 	"\tldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r7}, [%r6];\n"
 	"\tatom.shared.add.u32 %r8, [%r4], 1;\n"
-	"\tred.shared.add.u32 [%r3], 1;\n\tret;\n}\n";
+	"\tred.shared.add.u32 [%r3], 1;\n"
+	"\tatom.shared.add.u64 %rd2, [%r4], 1;\n\tret;\n}\n";
 
 /* ptxas's merging (scan_merge.c): a kernel of one warp over two arrays
  * of 4-byte alignment whose BODY has %r5 = &a[lane / 16][0] (rows of 64
@@ -671,6 +672,15 @@ static void test_matrix_atomics(void **state)
 	 * address, each take 32 */
 	assert_int_equal(s->k.acc[1].counted, 32);
 	assert_int_equal(s->k.acc[2].counted, 32);
+	assert_false(s->k.acc[1].loop);
+	/* an 8-byte add: one trip of ptxas's loop, a compare-and-swap of 16
+	 * lanes on one bank in each half (2 x 16 each), after a load of 16
+	 * distinct words a bank in each half */
+	assert_true(s->k.acc[3].loop);
+	assert_int_equal(s->k.acc[3].op.aop, AOP_CAS);
+	assert_int_equal(s->k.acc[3].counted, 64);
+	assert_int_equal(s->k.acc[3].loop_counted, 32);
+	assert_int_equal(s->k.acc[3].loop_ideal, 2);
 	scan_free(s);
 }
 
