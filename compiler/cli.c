@@ -78,11 +78,13 @@ static const CmdHelp cmds[] = {
 	 "  --access A              only access A\n",
 	 true, true},
 	{"scan", "scan FILE.ptx|FILE.cu [--kernel NAME] [--block X[,Y,Z]] "
-	 "[--json] [-- NVCC_FLAGS]", NULL,
-	 "Interpret one block of each kernel of existing PTX (a .cu is compiled\n"
-	 "with nvcc -ptx -lineinfo first) and warn at each source line whose\n"
-	 "shared-memory accesses conflict; per-kernel totals as Nsight Compute\n"
-	 "counts them.\n",
+	 "[--param NAME=VALUE]... [--json] [-- NVCC_FLAGS]", NULL,
+	 "Interpret one block of each kernel of existing PTX (nvcc compiles a\n"
+	 "FILE.cu to PTX with line information first) and warn at each source\n"
+	 "line whose shared-memory accesses conflict; per-kernel totals as\n"
+	 "Nsight Compute counts them, with the vector accesses ptxas makes of\n"
+	 "scalar ones and one trip of each compare-and-swap loop it makes of an\n"
+	 "atomic.\n",
 	 "  --kernel NAME           only kernel NAME\n"
 	 "  --block X[,Y[,Z]]       the block's threads (default: the kernel's\n"
 	 "                          .reqntid)\n"
@@ -92,7 +94,8 @@ static const CmdHelp cmds[] = {
 	 "  --max-steps N           instructions interpreted per kernel, at most\n"
 	 "                          (default 2^27)\n"
 	 "  --no-vectorize          cost each scalar access alone, not merged\n"
-	 "                          into the vector access ptxas makes\n"
+	 "                          into the vector access ptxas makes of it\n"
+	 "                          where it can prove the vector aligned\n"
 	 "  --emit-spec DIR         write a .tile spec per shared array to DIR\n"
 	 "  --json                  the report as JSON (docs/json.md)\n"
 	 "  -- NVCC_FLAGS           the rest goes to nvcc (for a .cu FILE)\n",
