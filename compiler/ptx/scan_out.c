@@ -129,17 +129,18 @@ static void show_source(FILE *f, const PtxModule *m, const PtxInst *in,
 
 /* ---- what ------------------------------------------------------------------------ */
 
-/* merged: > 1 for adjacent scalar accesses that ptxas makes one */
+/* merged: > 1 for the accesses at consecutive addresses that ptxas
+ * makes one (scan_merge.c) */
 static void what(const PtxInst *in, int merged, char *buf, size_t n)
 {
 	const PtxOpInfo *o = &in->op;
 	int bytes = o->ty.bytes * o->vec * (merged > 1 ? merged : 1);
-	char gen[64] = "";
+	char gen[96] = "";
 	if (o->space == SP_GENERIC)
 		snprintf(gen, sizeof gen, " (generic address)");
 	else if (merged > 1)
 		snprintf(gen, sizeof gen, " (%d adjacent %d-byte accesses that ptxas "
-		         "vectorizes)", merged, o->ty.bytes);
+		         "vectorizes)", merged, o->ty.bytes * o->vec);
 	switch (o->kind) {
 	case PO_LD: snprintf(buf, n, "%d-byte shared load%s", bytes, gen); break;
 	case PO_ST: snprintf(buf, n, "%d-byte shared store%s", bytes, gen); break;
