@@ -57,6 +57,11 @@ LINK = $(CC) $(BCFLAGS) $(CFLAGS) $(LDFLAGS)
 SRCS := $(filter-out compiler/main.c,$(wildcard compiler/*.c))
 OBJS := $(patsubst compiler/%.c,$(B)/%.o,$(SRCS)) $(B)/lex.o
 HDR := compiler/bankc.h
+# bankc scan: the PTX reader and interpreter, in their own folder
+PTX_SRCS := $(wildcard compiler/ptx/*.c)
+PTX_HDR := $(wildcard compiler/ptx/*.h)
+PTX_OBJS := $(patsubst compiler/%.c,$(B)/%.o,$(PTX_SRCS)) $(B)/ptx/ptx_lex.o
+OBJS += $(PTX_OBJS)
 
 all: $(BIN)
 
@@ -80,6 +85,19 @@ $(B)/%.o: compiler/%.c $(HDR) $(B)/flags | $(B)
 	$(call say,CC,$<)$(COMPILE) -c $< -o $@
 
 $(B)/lex.o: $(B)/lex.c $(HDR) $(B)/flags
+	$(call say,CC,$<)$(COMPILE) -c $< -o $@
+
+$(B)/ptx:
+	@mkdir -p $@
+
+$(B)/ptx/ptx_lex.c: compiler/ptx/ptx_lex.re $(HDR) $(PTX_HDR) | $(B)/ptx
+	@command -v $(RE2C) >/dev/null || { echo "error: re2c not found; install Debian's package 're2c' (apt-get install re2c)" >&2; exit 1; }
+	$(call say,RE2C,$<)$(RE2C) -W -i --no-generation-date --no-version $< -o $@
+
+$(B)/ptx/%.o: compiler/ptx/%.c $(HDR) $(PTX_HDR) $(B)/flags | $(B)/ptx
+	$(call say,CC,$<)$(COMPILE) -c $< -o $@
+
+$(B)/ptx/ptx_lex.o: $(B)/ptx/ptx_lex.c $(HDR) $(PTX_HDR) $(B)/flags
 	$(call say,CC,$<)$(COMPILE) -c $< -o $@
 
 $(B)/libbankc.a: $(OBJS)
@@ -111,9 +129,14 @@ $(B)/test_%: tests/unit/test_%.c tests/unit/testutil.h $(B)/libbankc.a $(B)/flag
 # by `sudo make install` rebuilds nothing).  A stamp per source keeps it
 # incremental.
 WERROR_OK := $(patsubst compiler/%.c,$(B)/werror/%.ok,$(wildcard compiler/*.c)) \
-	$(B)/werror/lex.ok $(patsubst tests/unit/%.c,$(B)/werror/%.ok,$(wildcard tests/unit/test_*.c))
-$(B)/werror:
+	$(B)/werror/lex.ok $(patsubst tests/unit/%.c,$(B)/werror/%.ok,$(wildcard tests/unit/test_*.c)) \
+	$(patsubst compiler/ptx/%.c,$(B)/werror/ptx/%.ok,$(PTX_SRCS)) $(B)/werror/ptx/ptx_lex.ok
+$(B)/werror $(B)/werror/ptx:
 	@mkdir -p $@
+$(B)/werror/ptx/%.ok: compiler/ptx/%.c $(HDR) $(PTX_HDR) $(B)/flags | $(B)/werror/ptx
+	$(call say,WERROR,$<)$(COMPILE) -Werror -c $< -o /dev/null && touch $@
+$(B)/werror/ptx/ptx_lex.ok: $(B)/ptx/ptx_lex.c $(HDR) $(PTX_HDR) $(B)/flags | $(B)/werror/ptx
+	$(call say,WERROR,$<)$(COMPILE) -Werror -c $< -o /dev/null && touch $@
 $(B)/werror/%.ok: compiler/%.c $(HDR) $(B)/flags | $(B)/werror
 	$(call say,WERROR,$<)$(COMPILE) -Werror -c $< -o /dev/null && touch $@
 $(B)/werror/lex.ok: $(B)/lex.c $(HDR) $(B)/flags | $(B)/werror
@@ -133,6 +156,7 @@ check: bankc $(UNIT) check-werror
 	echo "== build outputs"; bash tests/run_build.sh ./bankc || fail=1; \
 	echo "== readme samples"; sh tests/run_readme.sh ./bankc || fail=1; \
 	echo "== docs"; sh tests/run_docs.sh ./bankc || fail=1; \
+	echo "== scan"; sh tests/run_scan.sh ./bankc $(B) || fail=1; \
 	echo "== nvcc"; sh tests/run_nvcc.sh || fail=1; \
 	echo "== generated code"; sh tests/run_generated.sh ./bankc || fail=1; \
 	echo "== wgmma check"; sh tests/run_wgmma.sh ./bankc || fail=1; \
@@ -147,6 +171,7 @@ check: bankc $(UNIT) check-werror
 	echo "== sanitizers"; $(MAKE) -s check-san || fail=1; \
 	echo "== valgrind"; sh tests/run_valgrind.sh ./bankc || fail=1; \
 	echo "== fuzz corpus"; $(MAKE) -s fuzz-regress || fail=1; \
+	echo "== scan fuzz corpus"; $(MAKE) -s fuzz-ptx-regress || fail=1; \
 	exit $$fail
 
 # The unit tests, the bad-input corpus and the command line once more, on a
@@ -161,6 +186,7 @@ check-san:
 	sh tests/run_bad.sh ./build-san/bankc tests/bad || fail=1; \
 	sh tests/run_cli.sh ./build-san/bankc || fail=1; \
 	sh tests/run_specs.sh ./build-san/bankc specs || fail=1; \
+	sh tests/run_scan.sh ./build-san/bankc build-san || fail=1; \
 	exit $$fail
 
 # libFuzzer over the whole pipeline (spec text to checked, solved and
@@ -179,6 +205,24 @@ fuzz-regress: $(B)/fuzz_pipeline
 	if ./$(B)/fuzz_pipeline -runs=0 -artifact_prefix=$(B)/fuzz- specs tests/bad tests/fuzz/regress >$(B)/fuzz-regress.log 2>&1; \
 	then echo "fuzz corpus: 1 passed, 0 failed ($$n inputs replayed)"; \
 	else tail -n 30 $(B)/fuzz-regress.log; echo "fuzz corpus: 0 passed, 1 failed"; exit 1; fi
+
+# The same for bankc scan's PTX path (lexer, reader, interpreter, costing,
+# printing); its corpus is the PTX of tests/ptx/ and tests/fuzz/ptx_regress/.
+$(B)/fuzz_ptx: tests/fuzz/fuzz_ptx.c $(SRCS) $(PTX_SRCS) $(B)/lex.c $(B)/ptx/ptx_lex.c $(HDR) $(PTX_HDR)
+	@command -v clang >/dev/null || { echo "error: clang not found; install Debian's packages 'clang' and 'libclang-rt-14-dev' (make deps)" >&2; exit 1; }
+	$(call say,CLANG,$@)clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_ptx.c $(SRCS) $(PTX_SRCS) $(B)/lex.c $(B)/ptx/ptx_lex.c -ljansson
+
+fuzz-ptx-regress: $(B)/fuzz_ptx
+	@n=$$(ls tests/ptx/*.ptx tests/ptx/bad/*.ptx tests/fuzz/ptx_regress/* | wc -l); \
+	if ./$(B)/fuzz_ptx -runs=0 -artifact_prefix=$(B)/fuzz-ptx- tests/ptx tests/ptx/bad tests/fuzz/ptx_regress >$(B)/fuzz-ptx-regress.log 2>&1; \
+	then echo "scan fuzz corpus: 1 passed, 0 failed ($$n inputs replayed)"; \
+	else tail -n 30 $(B)/fuzz-ptx-regress.log; echo "scan fuzz corpus: 0 passed, 1 failed"; exit 1; fi
+
+fuzz-ptx: $(B)/fuzz_ptx
+	@mkdir -p out/fuzz-ptx/corpus out/fuzz-ptx/crashes
+	@cp -n tests/ptx/*.ptx tests/ptx/bad/*.ptx out/fuzz-ptx/corpus/ 2>/dev/null || true
+	./$(B)/fuzz_ptx -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 \
+		-artifact_prefix=out/fuzz-ptx/crashes/ -print_final_stats=1 out/fuzz-ptx/corpus
 
 fuzz: $(B)/fuzz_pipeline
 	@mkdir -p out/fuzz/corpus out/fuzz/crashes
@@ -264,10 +308,15 @@ gpu-check: bankc
 gpu-bench: bankc
 	bash tests/gpu/bench_templates.sh out/bench-templates
 
+# On a machine with a GPU and Nsight Compute: the counters of the scan
+# validation kernels (tests/gpu/scan_kernels/).
+gpu-scan: bankc
+	bash tests/gpu/scan_measure.sh ./bankc out/gpu-scan
+
 clean:
 	rm -rf build build-san bankc out
 
 FORCE:
 
 .PHONY: all check check-werror check-san fuzz fuzz-regress clean deps run install \
-	uninstall bench gpu-probe gpu-check gpu-bench FORCE
+	uninstall bench gpu-probe gpu-check gpu-bench gpu-scan fuzz-ptx fuzz-ptx-regress FORCE

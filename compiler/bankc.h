@@ -921,6 +921,7 @@ int cmd_explain(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_build(int argc, char **argv);
 int cmd_words(int argc, char **argv);       /* words.c: the language's words */
+int cmd_scan(int argc, char **argv);        /* ptx/scan_cli.c */
 struct json_t *compare_tile_json(const Tile *t, const Solution *s,
                                  const Baseline *b, int nb);
 struct json_t *compare_geom_json(const Geom *g);   /* "geometry" */

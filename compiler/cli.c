@@ -77,6 +77,29 @@ static const CmdHelp cmds[] = {
 	 "  --tile T                only tile T\n"
 	 "  --access A              only access A\n",
 	 true, true},
+	{"scan", "scan FILE.ptx|FILE.cu [--kernel NAME] [--block X[,Y,Z]] "
+	 "[--param NAME=VALUE]... [--json] [-- NVCC_FLAGS]", NULL,
+	 "Interpret one block of each kernel of existing PTX (nvcc compiles a\n"
+	 "FILE.cu to PTX with line information first) and warn at each source\n"
+	 "line whose shared-memory accesses conflict; per-kernel totals as\n"
+	 "Nsight Compute counts them, with the vector accesses ptxas makes of\n"
+	 "scalar ones and one trip of each compare-and-swap loop it makes of an\n"
+	 "atomic.\n",
+	 "  --kernel NAME           only kernel NAME\n"
+	 "  --block X[,Y[,Z]]       the block's threads (default: the kernel's\n"
+	 "                          .reqntid)\n"
+	 "  --grid X[,Y[,Z]]        the grid's blocks, for %nctaid (default 1)\n"
+	 "  --ctaid X[,Y[,Z]]       the block interpreted (default 0)\n"
+	 "  --param NAME=VALUE      a kernel parameter's value (repeatable)\n"
+	 "  --max-steps N           instructions interpreted per kernel, at most\n"
+	 "                          (default 2^27)\n"
+	 "  --no-vectorize          cost each scalar access alone, not merged\n"
+	 "                          into the vector access ptxas makes of it\n"
+	 "                          where it can prove the vector aligned\n"
+	 "  --emit-spec DIR         write a .tile spec per shared array to DIR\n"
+	 "  --json                  the report as JSON (docs/json.md)\n"
+	 "  -- NVCC_FLAGS           the rest goes to nvcc (for a .cu FILE)\n",
+	 true, false},
 };
 enum { NCMDS = sizeof cmds / sizeof *cmds };
 
@@ -112,7 +135,7 @@ void cli_print_usage(FILE *f)
 			w = nl + 1;
 		}
 	}
-	fputs("\nOptions for compare, build, explain and sim:\n", f);
+	fputs("\nOptions for compare, build, explain, sim and scan:\n", f);
 	fputs(geom_help, f);
 	fputs("Option for compare, build and explain --chosen:\n", f);
 	fputs(budget_help, f);

@@ -5,6 +5,7 @@
  *     read -> parse -> check -> lay out -> simulate -> print   (explain)
  *     read -> parse -> check -> solve -> baselines -> print    (compare)
  *     read -> parse -> check -> solve -> emit -> write         (build)
+ *     read PTX -> interpret -> group warps -> simulate -> print (scan)
  *
  * Help texts and option parsing are in cli.c. */
 #include <getopt.h>
@@ -84,6 +85,7 @@ static const struct {
 	{"build", cmd_build},
 	{"sim", cmd_sim},
 	{"explain", cmd_explain},
+	{"scan", cmd_scan},
 	{"words", cmd_words},       /* hidden: the language's words, for the
 	                             * docs check */
 };

@@ -1,0 +1,443 @@
+/* bankc scan: reading PTX and predicting its shared-memory wavefronts.
+ *
+ * The folder's own header, sectioned per module like bankc.h:
+ *   ptx_lex.re   tokens (ptx_lex_*)
+ *   ptx_read.c   kernels, functions, instructions, the module (ptx_*),
+ *   ptx_decl.c   with its declarations and name tables, and
+ *   ptx_opd.c    operands (rd_*, names_*: ptx_reader.h)
+ *   ptx_op.c     opcode names to operations and modifiers (ptx_op_*)
+ *   ptx_arith.c  integer operations of more than one C operator (arith_*)
+ *   ptx_interp.c the interpreter: one block, thread by thread (interp_*),
+ *   ptx_frame.c  with its parameters, frames and local memory (ir_*:
+ *                ptx_interp.h)
+ *   scan_cost.c  threads' records into warp instructions, costed (scan_*)
+ *   scan_merge.c the scalar accesses ptxas merges (scan_merge_*)
+ *   scan_out.c   warnings, totals and JSON (scan_print_*)
+ *   scan_spec.c  .tile specs that reproduce the observed addresses
+ *   scan_cli.c   the command (cmd_scan) */
+#ifndef BANKC_PTX_H
+#define BANKC_PTX_H
+
+#include "bankc.h"
+
+enum {
+	PTX_MAX_BYTES = 64 << 20,   /* a PTX file */
+	PTX_MAX_OPDS = 8,           /* operands of one instruction */
+	PTX_MAX_VEC = 8,            /* elements of one vector operand */
+	PTX_MAX_PARAMS = 256,       /* parameters of one function */
+	PTX_MAX_DEPTH = 64,         /* nested calls */
+	PTX_SHARED_LIMIT = 1 << 24, /* any shared address beyond is an error */
+	PTX_MAX_THREADS = 1024,
+	PTX_LOCAL_LIMIT = 1 << 16,  /* .local bytes followed per thread */
+};
+
+/* ---- ptx_lex.re ------------------------------------------------------------ */
+
+typedef enum {
+	PT_EOF, PT_NAME, PT_DIR, PT_INT, PT_FLOAT, PT_STRING,
+	PT_LBRACE, PT_RBRACE, PT_LPAREN, PT_RPAREN, PT_LBRACK, PT_RBRACK,
+	PT_COMMA, PT_SEMI, PT_COLON, PT_AT, PT_BANG, PT_PLUS, PT_MINUS,
+	PT_PIPE, PT_LT, PT_GT, PT_EQ, PT_STAR, PT_SLASH, PT_TILDE, PT_AMP,
+	PT_CARET, PT_PERCENT, PT_QUESTION,
+} PtxTokKind;
+
+typedef struct {
+	PtxTokKind kind;
+	Pos pos;
+	const char *s;      /* into the source */
+	size_t n;
+	uint64_t num;       /* PT_INT: the value; PT_FLOAT: the bits */
+} PtxTok;
+
+typedef struct {
+	Diag *d;
+	const char *cur, *line0;
+	int line;
+} PtxLexer;
+
+void ptx_lex_init(PtxLexer *lx, Diag *d);
+PtxTok ptx_lex_next(PtxLexer *lx);
+const char *ptx_tok_name(PtxTokKind k);
+
+/* ---- ptx_op.c: what an opcode means ----------------------------------------- */
+
+typedef enum {
+	PO_OTHER,           /* unknown: its register results are unknown */
+	PO_NOP,             /* barriers, fences, prefetches, commit/wait */
+	PO_MOV, PO_ADD, PO_SUB, PO_ADDC, PO_SUBC, PO_MUL, PO_MAD, PO_MADC,
+	PO_MUL24, PO_MAD24, PO_SAD, PO_DIV, PO_REM, PO_ABS, PO_NEG, PO_MIN,
+	PO_MAX, PO_POPC, PO_CLZ, PO_BFIND, PO_BREV, PO_BFE, PO_BFI, PO_AND,
+	PO_OR, PO_XOR, PO_NOT, PO_CNOT, PO_LOP3, PO_SHF, PO_SHL, PO_SHR,
+	PO_PRMT, PO_SELP, PO_SLCT, PO_SETP, PO_SET, PO_CVT, PO_CVTA,
+	PO_ISSPACEP, PO_SZEXT, PO_BMSK, PO_DP4A, PO_DP2A,
+	PO_LD, PO_ST, PO_LDMATRIX, PO_STMATRIX, PO_CPASYNC, PO_ATOM, PO_RED,
+	PO_BRA, PO_RET, PO_EXIT, PO_CALL, PO_TRAP, PO_ELECT,
+	PO_SHARED_OTHER,    /* touches shared memory in a way not modelled */
+	PO_COUNT
+} PtxOpKind;
+
+/* Types: size in bytes and kind.  PTX's .b/.u/.s integers, floats
+ * (whose values the interpreter does not know) and .pred. */
+typedef enum { TY_NONE, TY_B, TY_U, TY_S, TY_F, TY_PRED } TyKind;
+typedef struct { uint8_t kind, bytes; } Ty;
+
+typedef enum { SP_NONE, SP_GENERIC, SP_SHARED, SP_GLOBAL, SP_LOCAL,
+	SP_PARAM, SP_CONST } Space;
+
+enum {  /* PtxInst.mods */
+	M_LO = 1 << 0, M_HI = 1 << 1, M_WIDE = 1 << 2, M_SAT = 1 << 3,
+	M_CC = 1 << 4, M_TO = 1 << 5, M_TRANS = 1 << 6, M_WRAP = 1 << 7,
+	M_CLAMP = 1 << 8, M_LEFT = 1 << 9, M_RIGHT = 1 << 10,
+	M_SHIFTAMT = 1 << 11, M_UNI = 1 << 12, M_FLOATOP = 1 << 13,
+	M_CAS = 1 << 14, M_BULK = 1 << 15, M_WAITOK = 1 << 16,
+};
+
+typedef enum { CMP_NONE, CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE,
+	CMP_LO, CMP_LS, CMP_HI, CMP_HS, CMP_FLOAT } Cmp;
+typedef enum { BOOL_NONE, BOOL_AND, BOOL_OR, BOOL_XOR } BoolOp;
+
+typedef struct {
+	PtxOpKind kind;
+	Ty ty, ty2;         /* type; cvt/set/slct: ty2 is the source's */
+	uint32_t mods;
+	Space space;
+	uint8_t vec;        /* .v2/.v4/.v8: elements; else 1 */
+	uint8_t nmat;       /* ldmatrix/stmatrix .x1/.x2/.x4 */
+	uint8_t cmp, boolop;
+	uint8_t prmt_mode;  /* 0 default, 1 f4e, 2 b4e, 3 rc8, 4 ecl, 5 ecr, 6 rc16 */
+	uint8_t atom_op;    /* an index into ptx_atom_names, for messages */
+} PtxOpInfo;
+
+/* Decode an opcode token such as "ld.shared.v4.f32"; false if it is not
+ * an instruction name at all (a directive, a typo). */
+bool ptx_op_decode(const char *s, size_t n, PtxOpInfo *o);
+extern const char *const ptx_atom_names[];
+
+/* ---- ptx_read.c: the module ----------------------------------------------- */
+
+typedef enum {
+	OPD_NONE, OPD_REG, OPD_IMM, OPD_SYM, OPD_SPECIAL, OPD_MEM, OPD_VEC,
+	OPD_SINK, OPD_LABEL, OPD_FUNC,
+} OpdKind;
+
+/* Special registers: index = SR_* * 4 + component (x, y, z, or 0). */
+typedef enum {
+	SR_TID, SR_NTID, SR_CTAID, SR_NCTAID, SR_LANEID, SR_WARPID, SR_NWARPID,
+	SR_LANEMASK_EQ, SR_LANEMASK_LE, SR_LANEMASK_LT, SR_LANEMASK_GE,
+	SR_LANEMASK_GT, SR_UNKNOWN,
+} Special;
+
+typedef struct {
+	uint8_t kind;       /* OpdKind */
+	bool neg;           /* !%p */
+	uint8_t nvec;       /* OPD_VEC: elements */
+	int32_t reg, reg2;  /* OPD_REG (reg2: the q of p|q, else -1);
+	                     * OPD_MEM: base register or -1 */
+	int32_t sym;        /* OPD_SYM, OPD_MEM: symbol or -1; OPD_LABEL: the
+	                     * instruction; OPD_FUNC: the function;
+	                     * OPD_VEC: first element in PtxModule.vec */
+	int32_t special;    /* OPD_SPECIAL */
+	int64_t imm;        /* OPD_IMM: value; OPD_MEM: offset */
+} PtxOpd;
+
+typedef enum { SYM_SHARED, SYM_GLOBAL, SYM_LOCAL, SYM_PARAM, SYM_FUNC }
+	SymKind;
+
+typedef struct {
+	char *name;
+	SymKind kind;
+	Pos pos;
+	int64_t size;       /* bytes; -1 for an extern array of unknown size */
+	int align;
+	int func;           /* declaring function, -1 at module scope */
+	int64_t addr;       /* SYM_SHARED: offset in the shared window;
+	                     * SYM_LOCAL: in the local window, -1 if beyond */
+	/* SYM_PARAM: the formal parameter index (-1: a local .param of a call
+	 * sequence, -2: the return value), and the byte offset of a local one
+	 * in the frame's parameter area */
+	int formal;
+	int64_t poff;
+	Ty ty;              /* SYM_PARAM: the declared type (.b8 for arrays) */
+} PtxSym;
+
+typedef struct {
+	PtxOpInfo op;
+	const char *text;   /* the opcode in the source */
+	int ntext;
+	int guard;          /* predicate register or -1 */
+	bool guard_neg;
+	uint8_t nopd;
+	PtxOpd opd[PTX_MAX_OPDS];
+	int func;
+	Pos pos;            /* in the PTX */
+	int file, line, col;    /* .loc: file id, line (0: none) */
+	int ifile, iline, icol; /* .loc's inlined_at (iline 0: none) */
+	/* PO_CALL: return and argument symbols in PtxModule.vec (as OPD_SYM) */
+	int call_ret, ncall_ret, call_args, ncall_args;
+	int slot;           /* shared-memory instructions: their index, else -1 */
+} PtxInst;
+
+typedef struct {
+	char *name;
+	Pos pos;
+	bool entry;
+	bool defined;       /* has a body */
+	int first, ninst;   /* instructions in PtxModule.inst */
+	int nregs;
+	Ty *regty;          /* each register's declared type */
+	int params[PTX_MAX_PARAMS], nparams;    /* formal parameter symbols */
+	int retval;         /* return symbol or -1 */
+	int64_t psize;      /* bytes of local .param variables */
+	int reqntid[3];     /* .reqntid, 0 if absent */
+} PtxFunc;
+
+typedef struct {
+	int id;
+	char *path;
+} PtxFile;
+
+typedef struct {
+	const Src *src;
+	Pool *pool;
+	PtxFunc *func;
+	int nfunc;
+	PtxInst *inst;
+	int ninst;
+	PtxSym *sym;
+	int nsym;
+	PtxOpd *vec;        /* vector elements, call lists */
+	int nvec;
+	PtxFile *file;
+	int nfile;
+	int nslots;         /* shared-memory instructions */
+	int64_t shared_static;  /* bytes of static shared memory laid out */
+	int64_t extern_base;    /* where extern (dynamic) shared arrays start */
+	int64_t local_bytes;    /* .local variables laid out (each thread's) */
+} PtxModule;
+
+/* Read a whole PTX module; errors longjmp to d->jb. */
+void ptx_read(Pool *p, Diag *d, PtxModule *m);
+/* The function named s (mangled), or -1. */
+int ptx_find_func(const PtxModule *m, const char *s);
+/* The source file of a .loc file id, or NULL. */
+const char *ptx_file_path(const PtxModule *m, int id);
+/* "transpose" for _Z9transposePfS_; the name itself if not mangled. */
+void ptx_short_name(const char *mangled, char *buf, size_t n);
+/* Which shared array holds address a (-1 if none). */
+int ptx_shared_at(const PtxModule *m, int func, int64_t a);
+
+/* ---- ptx_arith.c: integer operations ------------------------------------------- */
+
+/* a CMP b, as `bytes`-byte integers, signed or not */
+bool arith_cmp(int c, uint64_t a, uint64_t b, bool sgn, int bytes);
+uint64_t arith_mulhi(uint64_t a, uint64_t b, bool sgn, int bytes);
+uint64_t arith_bfe(uint64_t a, uint64_t b, uint64_t c, bool sgn, int bytes);
+uint64_t arith_bfi(uint64_t a, uint64_t b, uint64_t c, uint64_t d, int bytes);
+uint64_t arith_prmt(uint64_t a, uint64_t b, uint64_t c, int mode);
+uint64_t arith_lop3(uint64_t a, uint64_t b, uint64_t c, uint64_t lut);
+/* cvt between integer types (d from s), saturating if sat */
+uint64_t arith_convert(uint64_t a, Ty d, Ty s, bool sat);
+int arith_popcount64(uint64_t v);
+
+/* ---- ptx_interp.c: the interpreter -------------------------------------------- */
+
+/* A value: bits, why it is not known (0: it is), and what ptxas knows of
+ * it when it compiles the kernel: the thread index and the parameters'
+ * values are bankc's to know, not ptxas's, but an immediate is both, and
+ * so are the low bits that a shift or a multiply by a constant clears. */
+typedef struct {
+	uint64_t v;
+	uint32_t why;       /* 0; or 1 + parameter; or WHY_INST + instruction */
+	uint8_t ct;         /* low bits ptxas knows to be zero; CT_CONST: ptxas
+	                     * knows the whole value */
+} Val;
+#define WHY_INST 0x1000u
+#define CT_CONST 255u
+
+/* One shared-memory access of one thread. */
+typedef struct {
+	uint32_t slot;      /* PtxInst.slot */
+	uint32_t occ;       /* the thread's n-th execution of it */
+	uint32_t addr;
+	uint8_t lane;
+	uint8_t active;     /* 0: a lane ldmatrix/stmatrix does not read */
+	uint8_t tz;         /* low bits of addr that ptxas knows to be zero */
+} InterpRec;
+
+/* Why a thread's path stopped before its end. */
+typedef enum { STOP_NONE, STOP_UNKNOWN_ADDR, STOP_UNKNOWN_BRANCH,
+	STOP_UNKNOWN_GUARD, STOP_STEPS, STOP_RECORDS, STOP_BAD_ADDR,
+	STOP_DEPTH, STOP_TRAP, STOP_UNSUPPORTED, STOP_CALL } StopKind;
+
+typedef struct {
+	StopKind kind;
+	int inst;           /* where */
+	uint32_t why;       /* the unknown value's origin */
+	int64_t addr;       /* STOP_BAD_ADDR */
+} InterpStop;
+
+typedef struct {
+	int block[3];
+	int grid[3];        /* %nctaid; 0 means 1 */
+	int ctaid[3];       /* the block interpreted */
+	int nparams;
+	struct { int index; uint64_t value; } param[PTX_MAX_PARAMS];
+	int64_t max_steps;      /* instructions of the whole block */
+	int64_t max_records;    /* shared accesses of one warp */
+} InterpOpts;
+
+typedef struct {
+	const PtxModule *m;
+	int kernel;
+	const InterpOpts *o;
+	int64_t steps_per_thread;
+	int64_t steps;          /* interpreted so far, all threads */
+	InterpRec *rec;            /* one warp's */
+	size_t nrec, caprec;
+	uint32_t *occ;          /* per slot, this thread's count */
+	Val *stack;             /* registers of the frames */
+	size_t cap_stack;
+	uint8_t *pstack;        /* parameter bytes of the frames (value) */
+	uint32_t *pwhy;         /* ... and why unknown */
+	size_t cap_pstack;
+	bool *noted;            /* per instruction: an unmodelled note given */
+	int64_t unmodelled;     /* executions of PO_SHARED_OTHER */
+	int64_t kparams;        /* bytes of the kernel's parameters in pstack */
+	uint8_t *lval;          /* this thread's local memory (value) */
+	uint32_t *lwhy;         /* ... and why unknown */
+} Interp;
+
+void interp_init(Interp *r, const PtxModule *m, int kernel, const InterpOpts *o);
+void interp_free(Interp *r);
+/* Interpret one thread (linear index tid) and append its records to
+ * r->rec (lane = tid % 32).  Returns false with *stop if its path stopped. */
+bool interp_thread(Interp *r, int tid, InterpStop *stop);
+
+/* ---- scan_cost.c ---------------------------------------------------------- */
+
+/* The bank model's operation for a shared instruction, and its bytes per
+ * lane; false (with *why) if it is not one the model costs. */
+bool scan_op_of(const PtxInst *in, Op *op, int *bytes, const char **why);
+/* A shared atom/red as the bank model's atomic (rule 10); the forms ptxas
+ * compiles to a compare-and-swap loop cost one trip of it. */
+Op scan_atomic_op(const PtxInst *in);
+bool scan_atomic_is_loop(const PtxInst *in);
+
+/* One static shared-memory instruction's warp instructions, summed. */
+typedef struct {
+	int inst;
+	Op op;
+	int bytes;
+	int64_t count;          /* warp instructions */
+	int64_t wave, ideal, counted;
+	int min_wave, max_wave, min_ideal, max_ideal;
+	int worst_excess;       /* of the worst warp instruction */
+	uint32_t worst_mask;
+	int64_t worst_addr[WARP];
+	/* --emit-spec: every warp instruction (mask, 32 addresses) */
+	uint32_t *masks;
+	int64_t *addrs;
+	int64_t nkept, capkept;
+	int merged_from;        /* > 1: the sums of that many accesses that
+	                         * ptxas merges into one (scan_merge.c) */
+	/* an atomic that ptxas compiles to a compare-and-swap loop: the load
+	 * of its one trip that bankc counts (with the loads) */
+	bool loop;
+	int64_t loop_wave, loop_ideal, loop_counted;
+} ScanAcc;
+
+typedef struct {
+	StopKind kind;
+	int inst;
+	uint32_t why;
+	int64_t addr;
+	int threads;            /* how many threads stopped so */
+	int first_tid;
+} ScanStop;
+
+typedef struct {
+	int kernel;
+	int block[3];
+	ScanAcc *acc;           /* per slot */
+	ScanStop *stops;
+	int nstops;
+	bool complete;
+	int64_t steps;
+	int64_t unmodelled;
+	const char *cost_error; /* the bank model refused a pattern */
+	int cost_error_inst;
+	bool *noted;            /* per instruction: an unmodelled shared one ran */
+} ScanKernel;
+
+/* ---- scan_merge.c: the accesses ptxas merges ------------------------------- */
+
+enum { MERGE_PER_SLOT = 8 };    /* runs one access may be part of */
+
+/* A run of 2 or 4 candidates at consecutive offsets, costed as the one
+ * vector access ptxas would make of it. */
+typedef struct {
+	int n;
+	int slot[4];            /* by offset: slot[0] leads */
+	int bytes;              /* of each member */
+	int win;
+	bool ok;                /* every execution allowed it */
+	ScanAcc acc;            /* the vector access's sums */
+} MergeChunk;
+
+typedef struct {
+	MergeChunk *chunk;
+	int nchunk, capchunk;
+	int (*of)[MERGE_PER_SLOT];  /* per slot: the runs it is part of */
+	int *nof;
+	int nwin;               /* windows of candidates: */
+	int *wfirst;            /* window w is wslot[wfirst[w] .. wfirst[w + 1]) */
+	int *wslot;             /* by offset */
+	int64_t *woff;
+} ScanMerge;
+
+/* The windows of candidates of module m and their runs, from the PTX. */
+void scan_merge_find(const PtxModule *m, ScanMerge *g);
+/* Each window's runs, from its lowest offset up, the widest first, where
+ * every execution allowed them: their sums replace their members' in acc. */
+void scan_merge_choose(const PtxModule *m, ScanMerge *g, ScanAcc *acc);
+void scan_merge_free(ScanMerge *g);
+
+typedef struct {
+	bool keep;              /* keep every warp instruction (--emit-spec) */
+	Geom geom;
+	bool ptxas_merge;       /* model ptxas merging adjacent scalar accesses */
+} ScanOpts;
+
+void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
+                 const ScanOpts *so, ScanKernel *k);
+void scan_kernel_free(const PtxModule *m, ScanKernel *k);
+
+/* ---- scan_out.c ----------------------------------------------------------- */
+
+typedef struct {
+	const char *input;      /* the file scanned, as given */
+	const char *cu;         /* the .cu it was compiled from, or NULL */
+	const InterpOpts *ro;
+	Geom geom;
+} ScanCtx;
+
+/* Warnings and totals of one kernel to f; stops as errors to err. */
+void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k,
+                     const ScanCtx *c);
+struct json_t *scan_kernel_json(const PtxModule *m, const ScanKernel *k,
+                                const ScanCtx *c);
+/* "kern.cu:42:13" for an instruction (or the PTX position). */
+void scan_where(const PtxModule *m, const PtxInst *in, const ScanCtx *c,
+                char *buf, size_t n);
+/* What an unknown value came from, and what to pass. */
+void scan_why(const PtxModule *m, const ScanKernel *k, uint32_t why,
+              const ScanCtx *c, char *buf, size_t n);
+
+/* ---- scan_spec.c ---------------------------------------------------------- */
+
+/* Write one .tile spec per shared array of kernel k into dir, a note for
+ * each on `note`; false (with a message on err) if one cannot be written. */
+bool scan_emit_specs(const PtxModule *m, const ScanKernel *k, const char *dir,
+                     const ScanCtx *c, FILE *note, FILE *err);
+
+#endif

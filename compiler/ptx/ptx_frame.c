@@ -1,0 +1,273 @@
+/* Where the interpreter's values live outside registers: the parameters
+ * of the kernel and of call sequences (byte by byte, each byte known or
+ * not), call frames, each thread's local memory, and the shared-memory
+ * accesses it records. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptx/ptx_interp.h"
+
+/* ---- parameters ---------------------------------------------------------------- */
+
+/* Where the bytes of parameter symbol s live in the current frame; false
+ * if the access [off, off + n) falls outside it. */
+static bool param_at(Thread *t, int s, int64_t off, int n, uint8_t **val,
+                     uint32_t **why)
+{
+	const PtxModule *m = t->m;
+	Interp *r = t->r;
+	const PtxSym *y = &m->sym[s];
+	if (off < 0 || off + n > y->size)
+		return false;
+	const Frame *f = &t->fr[t->depth];
+	if (y->formal == -1) {
+		/* a local .param of a call sequence in this function */
+		*val = r->pstack + f->p0 + y->poff + off;
+		*why = r->pwhy + f->p0 + y->poff + off;
+		return true;
+	}
+	if (f->call < 0) {
+		/* the kernel's own parameters */
+		if (y->formal < 0 || y->func != r->kernel)
+			return false;
+		const PtxFunc *k = &m->func[r->kernel];
+		int64_t base = 0;
+		for (int i = 0; i < y->formal; i++)
+			base += m->sym[k->params[i]].size;
+		*val = r->pstack + base + off;
+		*why = r->pwhy + base + off;
+		return true;
+	}
+	/* a callee's formal parameter or return value: the caller's local */
+	const PtxInst *call = &m->inst[f->call];
+	int a;
+	if (y->formal == -2) {
+		if (call->ncall_ret < 1)
+			return false;
+		a = m->vec[call->call_ret].sym;
+	} else {
+		if (y->formal >= call->ncall_args)
+			return false;
+		a = m->vec[call->call_args + y->formal].sym;
+	}
+	const PtxSym *ay = &m->sym[a];
+	if (off + n > ay->size)
+		return false;
+	const Frame *pf = &t->fr[t->depth - 1];
+	*val = r->pstack + pf->p0 + ay->poff + off;
+	*why = r->pwhy + pf->p0 + ay->poff + off;
+	return true;
+}
+
+/* ---- shared accesses ------------------------------------------------------------ */
+
+/* The address of memory operand o, as the instruction's space reads it;
+ * *shared says whether it is a shared-memory address. */
+Val ir_address(Thread *t, int i, const PtxInst *in, const PtxOpd *o,
+                   bool *shared)
+{
+	Val base;
+	if (o->nvec)
+		return unknown_at(i);
+	if (o->reg >= 0)
+		base = *ir_reg(t, o->reg);
+	else if (o->sym >= 0)
+		base = ir_get(t, i, &(PtxOpd){.kind = OPD_SYM, .sym = o->sym}, 8);
+	else
+		base = konst(0);
+	if (base.why)
+		return base;
+	uint64_t a = base.v + (uint64_t)o->imm;
+	/* what ptxas knows of the address's alignment */
+	int tz = ct_tz(base);
+	if (o->imm && __builtin_ctzll((uint64_t)o->imm) < tz)
+		tz = __builtin_ctzll((uint64_t)o->imm);
+	*shared = in->op.space == SP_SHARED;
+	if (in->op.space == SP_GENERIC) {
+		if (a >= WINDOW && a - WINDOW < PTX_SHARED_LIMIT) {
+			*shared = true;
+			a -= WINDOW;
+		} else if (o->sym >= 0 && t->m->sym[o->sym].kind == SYM_SHARED) {
+			*shared = true;     /* a shared variable named directly */
+		}
+	}
+	return (Val){a, 0, ct_bits(tz)};
+}
+
+static bool record(Thread *t, const PtxInst *in, int i, uint64_t a, int tz, bool active)
+{
+	Interp *r = t->r;
+	if (active && a >= PTX_SHARED_LIMIT)
+		return ir_stop(t, STOP_BAD_ADDR, i, 0, (int64_t)a);
+	if ((int64_t)r->nrec >= r->o->max_records)
+		return ir_stop(t, STOP_RECORDS, i, 0, 0);
+	if (r->nrec == r->caprec) {
+		size_t cap = r->caprec ? r->caprec * 2 : 4096;
+		InterpRec *n = realloc(r->rec, cap * sizeof *n);
+		if (!n)
+			abort();
+		r->rec = n;
+		r->caprec = cap;
+	}
+	r->rec[r->nrec++] = (InterpRec){(uint32_t)in->slot, r->occ[in->slot]++,
+	                             (uint32_t)(active ? a : 0), (uint8_t)t->lane,
+	                             active, (uint8_t)tz};
+	return true;
+}
+
+/* A load, store, atomic, matrix or cp.async access: false if the path
+ * stopped.  *done: it was a shared access (recorded). */
+bool ir_access(Thread *t, int i, const PtxInst *in, bool *shared)
+{
+	int a = in->op.kind == PO_ST || in->op.kind == PO_RED ||
+	        in->op.kind == PO_STMATRIX || in->op.kind == PO_CPASYNC ? 0 : 1;
+	*shared = false;
+	bool matrix = in->op.kind == PO_LDMATRIX || in->op.kind == PO_STMATRIX;
+	int nmat = in->op.nmat ? in->op.nmat : 1;
+	bool active = !matrix || t->lane < 8 * nmat;
+	Val v = ir_address(t, i, in, &in->opd[a], shared);
+	if (in->op.space != SP_SHARED && in->op.space != SP_GENERIC)
+		return true;
+	if (v.why) {
+		if (in->op.space == SP_GENERIC && !matrix)
+			return true;    /* a generic address bankc cannot know: global */
+		if (!active)
+			return record(t, in, i, 0, 0, false);
+		return ir_stop(t, STOP_UNKNOWN_ADDR, i, v.why, 0);
+	}
+	if (!*shared)
+		return true;
+	return record(t, in, i, v.v, ct_tz(v), active);
+}
+
+bool ir_local_move(Thread *t, int i, const PtxInst *in, bool *done)
+{
+	bool load = in->op.kind == PO_LD;
+	const PtxOpd *mo = &in->opd[load ? 1 : 0], *ro = &in->opd[load ? 0 : 1];
+	*done = false;
+	if (in->op.space != SP_LOCAL && in->op.space != SP_GENERIC)
+		return true;
+	bool sh = false;
+	Val a = ir_address(t, i, in, mo, &sh);
+	int w = in->op.ty.bytes ? in->op.ty.bytes : 4;
+	int nel = ro->kind == OPD_VEC ? ro->nvec : 1;
+	Interp *r = t->r;
+	if (a.why || sh || a.v < LWINDOW ||
+	    a.v - LWINDOW + (uint64_t)(w * nel) > (uint64_t)t->m->local_bytes)
+		return true;
+	*done = true;
+	uint64_t off = a.v - LWINDOW;
+	for (int k = 0; k < nel; k++) {
+		const PtxOpd *e = ro->kind == OPD_VEC ? &t->m->vec[ro->sym + k] : ro;
+		uint8_t *val = r->lval + off + (uint64_t)(k * w);
+		uint32_t *why = r->lwhy + off + (uint64_t)(k * w);
+		if (load) {
+			uint64_t v = 0;
+			uint32_t wy = 0;
+			for (int j = 0; j < w && j < 8; j++) {
+				v |= (uint64_t)val[j] << (8 * j);
+				wy = pick(wy, why[j]);
+			}
+			ir_put(t, e, wy ? unknown(wy) : known(v), w);
+		} else {
+			Val v = ir_get(t, i, e, w);
+			for (int j = 0; j < w; j++) {
+				val[j] = (uint8_t)(j < 8 ? v.v >> (8 * j) : 0);
+				why[j] = v.why;
+			}
+		}
+	}
+	return true;
+}
+
+/* ld.param / st.param: bytes of the frame's parameters. */
+bool ir_param_move(Thread *t, int i, const PtxInst *in)
+{
+	bool load = in->op.kind == PO_LD;
+	const PtxOpd *mo = &in->opd[load ? 1 : 0], *ro = &in->opd[load ? 0 : 1];
+	if (mo->sym < 0 || t->m->sym[mo->sym].kind != SYM_PARAM) {
+		if (load)
+			ir_put_unknown(t, ro, WHY_INST + (uint32_t)i);
+		return true;
+	}
+	int w = in->op.ty.bytes ? in->op.ty.bytes : 4;
+	int nel = ro->kind == OPD_VEC ? ro->nvec : 1;
+	for (int k = 0; k < nel; k++) {
+		const PtxOpd *e = ro->kind == OPD_VEC ? &t->m->vec[ro->sym + k] : ro;
+		uint8_t *val;
+		uint32_t *why;
+		if (!param_at(t, mo->sym, mo->imm + (int64_t)k * w, w, &val, &why))
+			return ir_stop(t, STOP_UNSUPPORTED, i, 0, 0);
+		if (load) {
+			uint64_t v = 0;
+			uint32_t wy = 0;
+			for (int j = 0; j < w && j < 8; j++) {
+				v |= (uint64_t)val[j] << (8 * j);
+				wy = pick(wy, why[j]);
+			}
+			ir_put(t, e, wy ? unknown(wy) : known(v), w);
+		} else {
+			Val v = ir_get(t, i, e, w);
+			for (int j = 0; j < w; j++) {
+				val[j] = (uint8_t)(j < 8 ? v.v >> (8 * j) : 0);
+				why[j] = v.why;
+			}
+		}
+	}
+	return true;
+}
+
+bool ir_call(Thread *t, int i, const PtxInst *in)
+{
+	const PtxModule *m = t->m;
+	Interp *r = t->r;
+	if (in->opd[0].kind != OPD_FUNC)
+		return ir_stop(t, STOP_CALL, i, 0, 0);     /* an indirect call */
+	int f = in->opd[0].sym;
+	if (!m->func[f].defined || m->func[f].first < 0) {
+		/* a function without a body here (vprintf, __assertfail): taken
+		 * to touch no shared memory; what it returns is unknown */
+		if (r->noted)
+			r->noted[i] = true;
+		const Frame *cur = &t->fr[t->depth];
+		for (int k = 0; k < in->ncall_ret; k++) {
+			const PtxSym *y = &m->sym[m->vec[in->call_ret + k].sym];
+			for (int64_t b = 0; b < y->size; b++)
+				r->pwhy[cur->p0 + (size_t)y->poff + (size_t)b] = WHY_INST + (uint32_t)i;
+		}
+		return true;
+	}
+	if (t->depth + 1 >= PTX_MAX_DEPTH)
+		return ir_stop(t, STOP_DEPTH, i, 0, 0);
+	const Frame *cur = &t->fr[t->depth];
+	size_t reg0 = cur->reg0 + (size_t)m->func[cur->func].nregs;
+	size_t p0 = cur->p0 + (size_t)m->func[cur->func].psize;
+	size_t nr = reg0 + (size_t)m->func[f].nregs, np = p0 + (size_t)m->func[f].psize;
+	/* the frames' registers and parameters stay within bounds too */
+	if (nr > (1u << 22) || np > (1u << 24))
+		return ir_stop(t, STOP_DEPTH, i, 0, 0);
+	if (nr > r->cap_stack) {
+		size_t cap = nr * 2;
+		Val *s = realloc(r->stack, cap * sizeof *s);
+		if (!s)
+			abort();
+		r->stack = s;
+		r->cap_stack = cap;
+	}
+	if (np > r->cap_pstack) {
+		size_t cap = np * 2;
+		uint8_t *v = realloc(r->pstack, cap);
+		uint32_t *w = realloc(r->pwhy, cap * sizeof *w);
+		if (!v || !w)
+			abort();
+		r->pstack = v;
+		r->pwhy = w;
+		r->cap_pstack = cap;
+	}
+	memset(r->stack + reg0, 0, (nr - reg0) * sizeof *r->stack);
+	memset(r->pstack + p0, 0, np - p0);
+	memset(r->pwhy + p0, 0, (np - p0) * sizeof *r->pwhy);
+	t->depth++;
+	t->fr[t->depth] = (Frame){f, m->func[f].first, reg0, p0, i, t->depth - 1};
+	return true;
+}

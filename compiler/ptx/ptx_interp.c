@@ -1,0 +1,683 @@
+/* The interpreter: one thread of one block at a time, over the integer and
+ * predicate instructions, recording the address of each shared-memory
+ * access.  Threads do not see each other's values (shared memory reads
+ * are unknown), so each runs from start to end on its own; barriers are
+ * no-ops.  A value is known or unknown; an unknown remembers where it came
+ * from (a kernel parameter, a global load, a float), so that when it
+ * reaches a shared address, a branch or a guard, the path stops with a
+ * diagnostic that says what to pass. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptx/ptx_interp.h"
+
+/* ---- operands ---------------------------------------------------------------- */
+
+Val *ir_reg(Thread *t, int i)
+{
+	return &t->r->stack[t->fr[t->depth].reg0 + (size_t)i];
+}
+
+static Val special(Thread *t, int sr, int inst)
+{
+	int c = sr % 4;
+	const int *b = t->r->o->block;
+	int id[3] = {t->x, t->y, t->z};
+	uint64_t lt = (1ull << t->lane) - 1;
+	switch (sr / 4) {
+	case SR_TID: return known((uint64_t)id[c]);
+	case SR_NTID: return known((uint64_t)b[c]);
+	case SR_CTAID: return known((uint64_t)t->r->o->ctaid[c]);
+	case SR_NCTAID: return known((uint64_t)(t->r->o->grid[c] > 0 ? t->r->o->grid[c] : 1));
+	case SR_LANEID: return known((uint64_t)t->lane);
+	case SR_WARPID: return known((uint64_t)t->warp);
+	case SR_LANEMASK_EQ: return known(1ull << t->lane);
+	case SR_LANEMASK_LT: return known(lt);
+	case SR_LANEMASK_LE: return known(lt | 1ull << t->lane);
+	case SR_LANEMASK_GE: return known(~lt & 0xffffffffull);
+	case SR_LANEMASK_GT: return known(~(lt | 1ull << t->lane) & 0xffffffffull);
+	default: return unknown_at(inst);
+	}
+}
+
+/* ptxas places the shared arrays itself, each at its declared alignment
+ * and at least 16 bytes (as bankc lays them out), so it knows that many
+ * low bits of an array's address, plus an offset into it. */
+uint8_t ct_shared(const PtxSym *y, int64_t off)
+{
+	int a = y->align > 16 ? y->align : 16, tz = 0;
+	while ((1 << (tz + 1)) <= a && tz < 16)
+		tz++;
+	if (off && __builtin_ctzll((uint64_t)off) < tz)
+		tz = __builtin_ctzll((uint64_t)off);
+	return (uint8_t)tz;
+}
+
+/* Operand o of instruction i read as `bytes` bytes (zero-extended). */
+Val ir_get(Thread *t, int i, const PtxOpd *o, int bytes)
+{
+	const PtxModule *m = t->m;
+	Val v;
+	switch (o->kind) {
+	case OPD_REG: v = *ir_reg(t, o->reg); break;
+	case OPD_IMM: v = konst((uint64_t)o->imm); break;
+	case OPD_SPECIAL: v = special(t, o->special, i); break;
+	case OPD_SYM: {
+		const PtxSym *y = &m->sym[o->sym];
+		if (y->kind == SYM_SHARED) {
+			v = known((uint64_t)(y->addr + o->imm));
+			v.ct = ct_shared(y, o->imm);
+		} else if (y->kind == SYM_LOCAL && y->addr >= 0)
+			v = known(LWINDOW + (uint64_t)(y->addr + o->imm));
+		else
+			v = unknown_at(i);
+		break;
+	}
+	default: v = unknown_at(i); break;
+	}
+	if (o->neg)
+		v.v = !v.v;
+	v.v &= mask_of(bytes);
+	return v;
+}
+
+void ir_put(Thread *t, const PtxOpd *o, Val v, int bytes)
+{
+	if (o->kind == OPD_REG) {
+		if (!v.why)
+			v.v &= mask_of(bytes);
+		else
+			v.v = 0;
+		*ir_reg(t, o->reg) = v;
+	}
+}
+
+/* Every register an operand names (a vector's elements too) unknown. */
+void ir_put_unknown(Thread *t, const PtxOpd *o, uint32_t why)
+{
+	if (o->kind == OPD_REG || o->kind == OPD_SINK) {
+		if (o->kind == OPD_REG)
+			*ir_reg(t, o->reg) = unknown(why);
+		if (o->reg2 >= 0)
+			*ir_reg(t, o->reg2) = unknown(why);
+	} else if (o->kind == OPD_VEC) {
+		for (int k = 0; k < o->nvec; k++)
+			ir_put_unknown(t, &t->m->vec[o->sym + k], why);
+	}
+}
+
+/* ---- stops ------------------------------------------------------------------- */
+
+bool ir_stop(Thread *t, StopKind k, int inst, uint32_t why, int64_t addr)
+{
+	*t->stop = (InterpStop){k, inst, why, addr};
+	return false;
+}
+
+/* ---- one instruction ------------------------------------------------------------ */
+
+static bool is_float(const PtxInst *in)
+{
+	return in->op.ty.kind == TY_F || in->op.ty2.kind == TY_F ||
+	       ((in->op.mods & M_FLOATOP) && in->op.kind != PO_CVT);
+}
+
+/* What ptxas knows of an integer result: constants fold, and the low
+ * zero bits of an address pass through the arithmetic that builds it
+ * (a shift or a multiply adds them, a sum keeps the fewer). */
+static uint8_t arith_ct(const PtxInst *in, Val a, Val b, Val c, Val d)
+{
+	const PtxOpInfo *op = &in->op;
+	int n = in->nopd;
+	bool ca = n < 2 || a.ct == CT_CONST, cb = n < 3 || b.ct == CT_CONST;
+	bool cc = n < 4 || c.ct == CT_CONST, cd = n < 5 || d.ct == CT_CONST;
+	if (ca && cb && cc && cd && op->kind != PO_ADDC && op->kind != PO_SUBC)
+		return CT_CONST;
+	int64_t ta = ct_tz(a), tb = ct_tz(b), tc = ct_tz(c);
+	switch (op->kind) {
+	case PO_MOV: case PO_NEG:
+		return ct_bits(ta);
+	case PO_ADD: case PO_SUB: case PO_OR: case PO_XOR: case PO_MIN: case PO_MAX:
+		return (op->mods & M_SAT) ? 0 : ct_bits(ta < tb ? ta : tb);
+	case PO_AND:
+		return ct_bits(ta > tb ? ta : tb);
+	case PO_MUL: case PO_MUL24:
+		return (op->mods & M_HI) ? 0 : ct_bits(ta + tb);
+	case PO_MAD: case PO_MAD24:
+		return (op->mods & M_HI) ? 0 : ct_bits(ta + tb < tc ? ta + tb : tc);
+	case PO_SHL:
+		return ct_bits(cb ? ta + (b.v > 64 ? 64 : (int64_t)b.v) : ta);
+	case PO_SHR:
+		return cb ? ct_bits(ta - (b.v > 64 ? 64 : (int64_t)b.v)) : 0;
+	case PO_SELP:
+		return c.ct == CT_CONST ? (c.v ? a.ct : b.ct) : ct_bits(ta < tb ? ta : tb);
+	default:
+		return 0;
+	}
+}
+
+/* Integer and predicate arithmetic: false if the instruction is not one
+ * (the caller then makes its results unknown). */
+static bool arith(Thread *t, int i, const PtxInst *in)
+{
+	const PtxOpInfo *op = &in->op;
+	int w = op->ty.bytes ? op->ty.bytes : 4;
+	if (w > 8)
+		return false;   /* .b128 holds no integer arithmetic */
+	bool sgn = op->ty.kind == TY_S;
+	const PtxOpd *o = in->opd;
+	int n = in->nopd;
+	Val a = {0}, b = {0}, c = {0}, d = {0};
+	uint64_t m = mask_of(w);
+	/* sources are of the type's width, but for shift counts and bit-field
+	 * positions and lengths (32-bit) and mad.wide's addend (twice) */
+	if (n >= 2) a = ir_get(t, i, &o[1], w);
+	if (n >= 3) b = ir_get(t, i, &o[2], op->kind == PO_SHL || op->kind == PO_SHR ||
+	                   op->kind == PO_BFE || op->kind == PO_SHF ? 4 : w);
+	if (n >= 4) c = ir_get(t, i, &o[3], op->kind == PO_BFE || op->kind == PO_BFI ||
+	                   ((op->kind == PO_MAD) && (op->mods & M_WIDE)) ? (op->kind == PO_MAD ? 2 * w : 4) : w);
+	if (n >= 5) d = ir_get(t, i, &o[4], 4);
+	if (op->kind == PO_SELP)
+		c = ir_get(t, i, &o[3], 1);
+	uint32_t why = pick(pick(a.why, b.why), pick(c.why, d.why));
+	Val r = known(0);
+	int rw = w;
+	switch (op->kind) {
+	case PO_MOV:
+		if (n != 2)
+			return false;
+		if (o[1].kind == OPD_VEC || o[0].kind == OPD_VEC)
+			return false;   /* packing: below */
+		a = ir_get(t, i, &o[1], w);
+		r = a;
+		why = a.why;
+		break;
+	case PO_ADD: r.v = a.v + b.v; if ((op->mods & M_SAT) && w < 8) { int64_t s = sext(a.v, w) + sext(b.v, w); int64_t hi = (int64_t)(m >> 1); r.v = (uint64_t)(s > hi ? hi : s < -hi - 1 ? -hi - 1 : s); }
+		if (op->mods & M_CC) { t->cc = w >= 8 ? (r.v < a.v) : ((a.v + b.v) >> (8 * w)) & 1; t->cc_why = why; }
+		break;
+	case PO_SUB: r.v = a.v - b.v;
+		if (op->mods & M_CC) { t->cc = a.v < b.v; t->cc_why = why; }
+		break;
+	case PO_ADDC: r.v = a.v + b.v + t->cc; why = pick(why, t->cc_why);
+		if (op->mods & M_CC) { uint64_t s = a.v + b.v; t->cc = w >= 8 ? (s < a.v || s + t->cc < s) : ((a.v + b.v + t->cc) >> (8 * w)) & 1; t->cc_why = why; }
+		break;
+	case PO_SUBC: r.v = a.v - b.v - t->cc; why = pick(why, t->cc_why);
+		if (op->mods & M_CC) { t->cc = a.v < b.v + t->cc || (t->cc && b.v == m); t->cc_why = why; }
+		break;
+	case PO_MUL:
+		if (op->mods & M_HI) r.v = arith_mulhi(a.v, b.v, sgn, w);
+		else if ((op->mods & M_WIDE) && w < 8) { rw = 2 * w; r.v = sgn ? (uint64_t)(sext(a.v, w) * sext(b.v, w)) : a.v * b.v; }
+		else r.v = a.v * b.v;
+		if (!why) break;
+		if ((!a.why && (a.v & m) == 0) || (!b.why && (b.v & m) == 0)) { r.v = 0; why = 0; }
+		break;
+	case PO_MAD:
+		if (op->mods & M_HI) r.v = arith_mulhi(a.v, b.v, sgn, w) + c.v;
+		else if ((op->mods & M_WIDE) && w < 8) { rw = 2 * w; r.v = (sgn ? (uint64_t)(sext(a.v, w) * sext(b.v, w)) : a.v * b.v) + c.v; }
+		else r.v = a.v * b.v + c.v;
+		break;
+	case PO_MUL24: case PO_MAD24: {
+		int64_t x = sgn ? sext(a.v, 3) : (int64_t)(a.v & 0xffffff);
+		int64_t y = sgn ? sext(b.v, 3) : (int64_t)(b.v & 0xffffff);
+		int64_t p = x * y;
+		r.v = (op->mods & M_HI) ? (uint64_t)p >> 16 : (uint64_t)p;
+		if (op->kind == PO_MAD24) r.v += c.v;
+		break;
+	}
+	case PO_SAD: {
+		bool lt = sgn ? sext(a.v, w) < sext(b.v, w) : a.v < b.v;
+		r.v = (lt ? b.v - a.v : a.v - b.v) + c.v;
+		break;
+	}
+	case PO_DIV: case PO_REM:
+		if (why)
+			break;
+		if ((b.v & m) == 0)
+			return why = WHY_INST + (uint32_t)i, ir_put(t, &o[0], unknown(why), w), true;
+		if (sgn) {
+			int64_t x = sext(a.v, w), y = sext(b.v, w);
+			if (y == -1)
+				r.v = op->kind == PO_DIV ? (uint64_t)0 - (uint64_t)x : 0;
+			else
+				r.v = (uint64_t)(op->kind == PO_DIV ? x / y : x % y);
+		} else {
+			r.v = op->kind == PO_DIV ? a.v / b.v : a.v % b.v;
+		}
+		break;
+	case PO_ABS: { int64_t x = sext(a.v, w); r.v = (uint64_t)(x < 0 ? -(uint64_t)x : (uint64_t)x); break; }
+	case PO_NEG: r.v = (uint64_t)0 - a.v; break;
+	case PO_MIN: case PO_MAX: {
+		bool lt = sgn ? sext(a.v, w) < sext(b.v, w) : a.v < b.v;
+		r.v = (op->kind == PO_MIN) == lt ? a.v : b.v;
+		break;
+	}
+	case PO_POPC: r.v = (uint64_t)arith_popcount64(a.v); rw = 4; break;
+	case PO_CLZ: { int k = 0; for (int j = 8 * w - 1; j >= 0 && !(a.v >> j & 1); j--) k++; r.v = (uint64_t)k; rw = 4; break; }
+	case PO_BFIND: {
+		int64_t k = -1;
+		uint64_t x = sgn && sext(a.v, w) < 0 ? ~a.v & m : a.v;
+		for (int j = 8 * w - 1; j >= 0; j--) if (x >> j & 1) { k = j; break; }
+		if (k >= 0 && (op->mods & M_SHIFTAMT)) k = 8 * w - 1 - k;
+		r.v = (uint64_t)k;
+		rw = 4;
+		break;
+	}
+	case PO_BREV: { uint64_t x = 0; for (int j = 0; j < 8 * w; j++) x |= (a.v >> j & 1) << (8 * w - 1 - j); r.v = x; break; }
+	case PO_BFE: r.v = arith_bfe(a.v, b.v, c.v, sgn, w); break;
+	case PO_BFI: r.v = arith_bfi(a.v, b.v, c.v, d.v, w); break;
+	case PO_AND:
+		r.v = a.v & b.v;
+		if (why && ((!a.why && !a.v) || (!b.why && !b.v))) why = 0, r.v = 0;
+		break;
+	case PO_OR:
+		r.v = a.v | b.v;
+		if (why && ((!a.why && a.v == m) || (!b.why && b.v == m))) why = 0, r.v = m;
+		break;
+	case PO_XOR: r.v = a.v ^ b.v; break;
+	case PO_NOT: r.v = op->ty.kind == TY_PRED ? !a.v : ~a.v; break;
+	case PO_CNOT: r.v = a.v == 0; break;
+	case PO_LOP3: if (n != 5) return false; r.v = arith_lop3(a.v, b.v, c.v, d.v & 0xff); why = pick(pick(a.why, b.why), c.why); if (d.why) why = d.why; break;
+	case PO_SHF: {
+		uint64_t k = c.v & 0xffffffff;
+		k = (op->mods & M_CLAMP) ? (k > 32 ? 32 : k) : k & 31;
+		uint64_t cat = (b.v & 0xffffffff) << 32 | (a.v & 0xffffffff);
+		r.v = (op->mods & M_LEFT) ? (cat << k) >> 32 : cat >> k;
+		rw = 4;
+		break;
+	}
+	case PO_SHL: r.v = b.v >= (uint64_t)(8 * w) || b.v >= 64 ? 0 : a.v << b.v; break;
+	case PO_SHR:
+		if (sgn) { int64_t x = sext(a.v, w); r.v = (uint64_t)(b.v >= (uint64_t)(8 * w) || b.v >= 64 ? (x < 0 ? -1 : 0) : x >> b.v); }
+		else r.v = b.v >= (uint64_t)(8 * w) || b.v >= 64 ? 0 : a.v >> b.v;
+		break;
+	case PO_PRMT: r.v = arith_prmt(a.v, b.v, c.v, op->prmt_mode); rw = 4; break;
+	case PO_SELP:
+		if (c.why) {
+			if (!a.why && !b.why && a.v == b.v) { r = a; why = 0; }
+			else why = c.why;
+		} else {
+			r = c.v ? a : b;
+			why = r.why;
+		}
+		break;
+	case PO_SLCT: {
+		if (op->ty2.kind == TY_F) return false;
+		Val s = ir_get(t, i, &o[3], 4);
+		why = s.why ? s.why : 0;
+		if (!s.why) { r = sext(s.v, 4) >= 0 ? a : b; why = r.why; }
+		break;
+	}
+	case PO_SZEXT: r.v = (uint64_t)arith_bfe(a.v, 0, b.v, sgn, 4); rw = 4; break;
+	case PO_BMSK: { uint64_t p = a.v & 0xff, k = b.v & 0xff; uint64_t mk = k >= 32 ? ~0ull : (1ull << k) - 1; r.v = p >= 32 ? 0 : (mk << p); rw = 4; break; }
+	case PO_DP4A: case PO_DP2A: return false;
+	default:
+		return false;
+	}
+	r.ct = arith_ct(in, a, b, c, d);
+	if (why)
+		r = unknown(why);
+	ir_put(t, &o[0], r, rw);
+	return true;
+}
+
+/* setp.CMP[.BOOL].type p[|q], a, b[, c] */
+static void setp(Thread *t, int i, const PtxInst *in)
+{
+	const PtxOpd *o = in->opd;
+	int w = in->op.ty.bytes;
+	Val a = ir_get(t, i, &o[1], w), b = ir_get(t, i, &o[2], w);
+	uint32_t why = pick(a.why, b.why);
+	bool v = arith_cmp(in->op.cmp, a.v, b.v, in->op.ty.kind == TY_S, w);
+	bool q = !v;
+	if (in->op.ty.kind == TY_F || in->op.cmp == CMP_FLOAT)
+		why = WHY_INST + (uint32_t)i;
+	if (in->op.boolop && in->nopd >= 4) {
+		Val c = ir_get(t, i, &o[3], 1);
+		why = pick(why, c.why);
+		switch (in->op.boolop) {
+		case BOOL_AND: v = v && c.v; q = q && c.v; break;
+		case BOOL_OR: v = v || c.v; q = q || c.v; break;
+		default: v = v != (c.v != 0); q = q != (c.v != 0); break;
+		}
+	}
+	Val pv = why ? unknown(why) : known(v), qv = why ? unknown(why) : known(q);
+	if (o[0].kind == OPD_REG)
+		*ir_reg(t, o[0].reg) = pv;
+	if ((o[0].kind == OPD_REG || o[0].kind == OPD_SINK) && o[0].reg2 >= 0)
+		*ir_reg(t, o[0].reg2) = qv;
+}
+
+/* mov with a vector on one side: pack or unpack elements, low first. */
+static void mov_vec(Thread *t, int i, const PtxInst *in)
+{
+	const PtxOpd *d = &in->opd[0], *s = &in->opd[1];
+	int w = in->op.ty.bytes;
+	const PtxModule *m = t->m;
+	if (s->kind == OPD_VEC && d->kind != OPD_VEC) {
+		int ew = w / (s->nvec ? s->nvec : 1);
+		uint64_t v = 0;
+		uint32_t why = 0;
+		for (int k = 0; k < s->nvec; k++) {
+			Val e = ir_get(t, i, &m->vec[s->sym + k], ew);
+			why = pick(why, e.why);
+			if (8 * ew * k < 64)
+				v |= (e.v & mask_of(ew)) << (8 * ew * k);
+		}
+		ir_put(t, d, why ? unknown(why) : known(v), w);
+	} else if (d->kind == OPD_VEC && s->kind != OPD_VEC) {
+		int ew = w / (d->nvec ? d->nvec : 1);
+		Val v = ir_get(t, i, s, w);
+		for (int k = 0; k < d->nvec; k++)
+			ir_put(t, &m->vec[d->sym + k], v.why ? v : known(8 * ew * k < 64 ? v.v >> (8 * ew * k) : 0), ew);
+	} else {
+		ir_put_unknown(t, d, WHY_INST + (uint32_t)i);
+	}
+}
+
+/* cvt, cvta, isspacep, set */
+static void convert_op(Thread *t, int i, const PtxInst *in)
+{
+	const PtxOpInfo *op = &in->op;
+	const PtxOpd *o = in->opd;
+	if (op->kind == PO_CVT) {
+		if (op->ty.kind == TY_F || op->ty2.kind == TY_F || op->ty2.kind == TY_NONE) {
+			ir_put_unknown(t, &o[0], WHY_INST + (uint32_t)i);
+			return;
+		}
+		Val a = ir_get(t, i, &o[1], op->ty2.bytes);
+		/* a narrow signed result is sign-extended to its register */
+		int rw = op->ty.bytes;
+		if (o[0].kind == OPD_REG) {
+			int dw = t->m->func[t->fr[t->depth].func].regty[o[0].reg].bytes;
+			rw = dw > rw ? dw : rw;
+		}
+		uint64_t v = arith_convert(a.v, op->ty, op->ty2, op->mods & M_SAT);
+		if (op->ty.kind == TY_S)
+			v = (uint64_t)sext(v, op->ty.bytes);
+		Val r = known(v);
+		r.ct = (op->mods & M_SAT) && a.ct != CT_CONST ? 0 : a.ct;
+		ir_put(t, &o[0], a.why ? a : r, rw);
+		return;
+	}
+	int w = op->ty.bytes ? op->ty.bytes : 8;
+	Val a = ir_get(t, i, &o[1], w);
+	if (op->kind == PO_ISSPACEP) {
+		bool in_win = !a.why && w == 8 && a.v >= WINDOW && a.v - WINDOW < PTX_SHARED_LIMIT;
+		Val r = a.why ? a : op->space == SP_SHARED ? known(in_win)
+		        : op->space == SP_GLOBAL && in_win ? known(0) : unknown_at(i);
+		ir_put(t, &o[0], r, 1);
+		return;
+	}
+	if (op->kind == PO_SET) {
+		Val b = ir_get(t, i, &o[2], op->ty2.bytes);
+		Val sa = ir_get(t, i, &o[1], op->ty2.bytes);
+		uint32_t why = pick(sa.why, b.why);
+		if (op->ty2.kind == TY_F || op->cmp == CMP_FLOAT || op->boolop)
+			why = WHY_INST + (uint32_t)i;
+		bool v = arith_cmp(op->cmp, sa.v, b.v, op->ty2.kind == TY_S, op->ty2.bytes);
+		uint64_t r = op->ty.kind == TY_F ? (v ? 0x3f800000u : 0) : (v ? ~0ull : 0);
+		ir_put(t, &o[0], why ? unknown(why) : known(r), op->ty.bytes);
+		return;
+	}
+	/* cvta: shared offsets to the generic window and back */
+	if (a.why || op->space != SP_SHARED) {
+		ir_put(t, &o[0], a, w);
+		return;
+	}
+	/* the window's base is aligned far beyond any access */
+	if (op->mods & M_TO) {
+		uint64_t base = w == 8 ? WINDOW : 0;
+		if (a.v >= base && a.v - base < PTX_SHARED_LIMIT)
+			ir_put(t, &o[0], (Val){a.v - base, 0, a.ct}, w);
+		else
+			ir_put(t, &o[0], unknown_at(i), w);
+	} else {
+		ir_put(t, &o[0], (Val){w == 8 ? a.v + WINDOW : a.v, 0, a.ct}, w);
+	}
+}
+
+/* ld/st of the thread's local memory; false if the address is not in it
+ * (the caller then goes on as for any other space). */
+
+static bool exec(Thread *t, int i, bool *done)
+{
+	const PtxModule *m = t->m;
+	const PtxInst *in = &m->inst[i];
+	Frame *f = &t->fr[t->depth];
+	f->pc = i + 1;
+	Val g = {1, 0, CT_CONST};
+	if (in->guard >= 0) {
+		g = *ir_reg(t, in->guard);
+		if (!g.why && in->guard_neg)
+			g.v = !g.v;
+	}
+	if (!g.why && !g.v)
+		return true;    /* guarded off */
+	PtxOpKind k = in->op.kind;
+	if (g.why) {
+		if (k == PO_BRA || k == PO_RET || k == PO_EXIT || k == PO_CALL || k == PO_TRAP)
+			return ir_stop(t, STOP_UNKNOWN_BRANCH, i, g.why, 0);
+		if (in->slot >= 0 && (in->op.space == SP_SHARED || k == PO_LDMATRIX ||
+		                      k == PO_STMATRIX)) {
+			return ir_stop(t, STOP_UNKNOWN_GUARD, i, g.why, 0);
+		}
+		/* a register result that may or may not be written */
+		if (in->nopd && k != PO_ST && k != PO_RED && k != PO_STMATRIX &&
+		    k != PO_CPASYNC && k != PO_NOP)
+			ir_put_unknown(t, &in->opd[0], g.why);
+		if (in->slot >= 0 && in->op.space == SP_GENERIC) {
+			bool sh = false;
+			Val a = ir_address(t, i, in, &in->opd[k == PO_ST || k == PO_RED ? 0 : 1], &sh);
+			if (!a.why && sh)
+				return ir_stop(t, STOP_UNKNOWN_GUARD, i, g.why, 0);
+		}
+		return true;
+	}
+	switch (k) {
+	case PO_NOP:
+		return true;
+	case PO_BRA:
+		f->pc = in->opd[0].sym;
+		return true;
+	case PO_RET:
+		if (t->depth == 0) {
+			*done = true;
+			return true;
+		}
+		t->depth--;
+		return true;
+	case PO_EXIT:
+		*done = true;
+		return true;
+	case PO_TRAP:
+		return ir_stop(t, STOP_TRAP, i, 0, 0);
+	case PO_CALL:
+		return ir_call(t, i, in);
+	case PO_LD:
+	case PO_ST: {
+		if (in->op.space == SP_PARAM)
+			return ir_param_move(t, i, in);
+		bool done = false;
+		ir_local_move(t, i, in, &done);
+		if (done)
+			return true;
+	}
+		/* fall through */
+	case PO_LDMATRIX: case PO_STMATRIX: case PO_CPASYNC: case PO_ATOM:
+	case PO_RED: {
+		bool sh;
+		if (!ir_access(t, i, in, &sh))
+			return false;
+		if (k == PO_LD || k == PO_LDMATRIX || k == PO_ATOM)
+			ir_put_unknown(t, &in->opd[0], WHY_INST + (uint32_t)i);
+		return true;
+	}
+	case PO_SETP:
+		setp(t, i, in);
+		return true;
+	case PO_CVT: case PO_CVTA: case PO_ISSPACEP: case PO_SET:
+		convert_op(t, i, in);
+		return true;
+	case PO_SHARED_OTHER:
+		t->r->unmodelled++;
+		if (t->r->noted)
+			t->r->noted[i] = true;
+		if ((in->op.mods & M_WAITOK) && in->nopd && in->opd[0].kind == OPD_REG) {
+			/* a wait on an mbarrier: it completes, eventually */
+			*ir_reg(t, in->opd[0].reg) = known(1);
+			return true;
+		}
+		if (in->nopd && in->opd[0].kind != OPD_MEM)
+			ir_put_unknown(t, &in->opd[0], WHY_INST + (uint32_t)i);
+		return true;
+	case PO_ELECT: {
+		/* elect.sync d|p, membermask: the lowest lane of the mask (every
+		 * lane of it taken to be there) is the leader */
+		Val mk = in->nopd >= 2 ? ir_get(t, i, &in->opd[1], 4) : unknown_at(i);
+		int threads = t->r->o->block[0] * t->r->o->block[1] * t->r->o->block[2];
+		uint32_t here = threads - t->warp * WARP >= WARP ? 0xffffffffu
+		                : (1u << (threads - t->warp * WARP)) - 1;
+		uint32_t lanes = (uint32_t)mk.v & here;
+		Val lead = mk.why ? mk : lanes ? known((uint64_t)__builtin_ctz(lanes))
+		           : unknown_at(i);
+		if (in->nopd && in->opd[0].kind == OPD_REG) {
+			*ir_reg(t, in->opd[0].reg) = lead;
+			if (in->opd[0].reg2 >= 0)
+				*ir_reg(t, in->opd[0].reg2) = lead.why ? lead : known(lead.v == (uint64_t)t->lane);
+		} else if (in->nopd && in->opd[0].kind == OPD_SINK && in->opd[0].reg2 >= 0) {
+			*ir_reg(t, in->opd[0].reg2) = lead.why ? lead : known(lead.v == (uint64_t)t->lane);
+		}
+		return true;
+	}
+	case PO_OTHER:
+		if (in->nopd && in->opd[0].kind != OPD_MEM)
+			ir_put_unknown(t, &in->opd[0], WHY_INST + (uint32_t)i);
+		return true;
+	default:
+		break;
+	}
+	if (k == PO_MOV && in->nopd == 2 && (in->opd[0].kind == OPD_VEC || in->opd[1].kind == OPD_VEC)) {
+		mov_vec(t, i, in);
+		return true;
+	}
+	bool bits = k == PO_MOV || k == PO_SELP;
+	if ((!bits && is_float(in)) || !arith(t, i, in))
+		if (in->nopd)
+			ir_put_unknown(t, &in->opd[0], WHY_INST + (uint32_t)i);
+	return true;
+}
+
+/* ---- threads ----------------------------------------------------------------------- */
+
+void interp_init(Interp *r, const PtxModule *m, int kernel, const InterpOpts *o)
+{
+	memset(r, 0, sizeof *r);
+	r->m = m;
+	r->kernel = kernel;
+	r->o = o;
+	int threads = o->block[0] * o->block[1] * o->block[2];
+	r->steps_per_thread = o->max_steps / (threads > 0 ? threads : 1);
+	if (r->steps_per_thread < 1)
+		r->steps_per_thread = 1;
+	r->occ = calloc((size_t)m->nslots + 1, sizeof *r->occ);
+	r->noted = calloc((size_t)m->ninst + 1, sizeof *r->noted);
+	r->cap_stack = (size_t)m->func[kernel].nregs + 16;
+	r->stack = calloc(r->cap_stack, sizeof *r->stack);
+	int64_t kp = 0;
+	for (int i = 0; i < m->func[kernel].nparams; i++)
+		kp += m->sym[m->func[kernel].params[i]].size;
+	r->cap_pstack = (size_t)(kp + m->func[kernel].psize) + 16;
+	r->pstack = calloc(r->cap_pstack, 1);
+	r->pwhy = calloc(r->cap_pstack, sizeof *r->pwhy);
+	r->lval = calloc((size_t)m->local_bytes + 1, 1);
+	r->lwhy = calloc((size_t)m->local_bytes + 1, sizeof *r->lwhy);
+	if (!r->occ || !r->noted || !r->stack || !r->pstack || !r->pwhy || !r->lval ||
+	    !r->lwhy)
+		abort();
+}
+
+void interp_free(Interp *r)
+{
+	free(r->rec);
+	free(r->occ);
+	free(r->noted);
+	free(r->stack);
+	free(r->pstack);
+	free(r->pwhy);
+	free(r->lval);
+	free(r->lwhy);
+	memset(r, 0, sizeof *r);
+}
+
+/* The kernel's parameters: --param values, others unknown. */
+static void kernel_params(Interp *r)
+{
+	const PtxModule *m = r->m;
+	const PtxFunc *k = &m->func[r->kernel];
+	int64_t off = 0;
+	for (int i = 0; i < k->nparams; i++) {
+		const PtxSym *y = &m->sym[k->params[i]];
+		bool given = false;
+		uint64_t v = 0;
+		for (int j = 0; j < r->o->nparams; j++)
+			if (r->o->param[j].index == i)
+				given = true, v = r->o->param[j].value;
+		for (int64_t b = 0; b < y->size; b++) {
+			r->pstack[off + b] = (uint8_t)(given && b < 8 ? v >> (8 * b) : 0);
+			r->pwhy[off + b] = given ? 0 : 1 + (uint32_t)i;
+		}
+		off += y->size;
+	}
+	r->kparams = off;
+}
+
+bool interp_thread(Interp *r, int tid, InterpStop *st)
+{
+	const PtxModule *m = r->m;
+	const int *b = r->o->block;
+	Thread *t = calloc(1, sizeof *t);
+	if (!t)
+		abort();
+	t->r = r;
+	t->m = m;
+	t->tid = tid;
+	t->lane = tid % WARP;
+	t->warp = tid / WARP;
+	t->x = tid % b[0];
+	t->y = tid / b[0] % b[1];
+	t->z = tid / (b[0] * b[1]);
+	t->stop = st;
+	*st = (InterpStop){STOP_NONE, -1, 0, 0};
+	memset(r->occ, 0, (size_t)m->nslots * sizeof *r->occ);
+	memset(r->lval, 0, (size_t)m->local_bytes);
+	memset(r->lwhy, 0, (size_t)m->local_bytes * sizeof *r->lwhy);
+	const PtxFunc *k = &m->func[r->kernel];
+	kernel_params(r);
+	t->fr[0] = (Frame){r->kernel, k->first, 0, (size_t)r->kparams, -1, -1};
+	memset(r->stack, 0, (size_t)k->nregs * sizeof *r->stack);
+	memset(r->pstack + r->kparams, 0, (size_t)k->psize);
+	memset(r->pwhy + r->kparams, 0, (size_t)k->psize * sizeof *r->pwhy);
+	bool ok = true, done = false;
+	for (int64_t steps = 0; !done; steps++) {
+		Frame *f = &t->fr[t->depth];
+		const PtxFunc *fn = &m->func[f->func];
+		if (f->pc >= fn->first + fn->ninst) {
+			/* ran off the end: an implicit return */
+			if (t->depth == 0)
+				break;
+			t->depth--;
+			continue;
+		}
+		if (steps >= r->steps_per_thread) {
+			ok = ir_stop(t, STOP_STEPS, f->pc, 0, 0);
+			break;
+		}
+		r->steps++;
+		if (!exec(t, f->pc, &done)) {
+			ok = false;
+			break;
+		}
+	}
+	free(t);
+	return ok;
+}

@@ -1,0 +1,103 @@
+/* The interpreter's own declarations, shared by its files:
+ *   ptx_interp.c  operands, the instructions, threads
+ *   ptx_frame.c   where values live outside registers: parameters, call
+ *                 frames, local memory; and the shared accesses recorded */
+#ifndef BANKC_PTX_INTERP_H
+#define BANKC_PTX_INTERP_H
+
+#include "ptx/ptx.h"
+
+/* Generic addresses of the shared window (cvta.shared): a known 64-bit
+ * value in [WINDOW, WINDOW + PTX_SHARED_LIMIT) points into shared memory. */
+#define WINDOW 0x0000700000000000ull
+/* Local-space addresses of .local variables (a thread's own memory);
+ * generic ones (cvta.local) are the same numbers. */
+#define LWINDOW 0x0000600000000000ull
+
+typedef struct {
+	int func;
+	int pc;
+	size_t reg0;        /* registers in Interp.stack */
+	size_t p0;          /* local parameters in Interp.pstack */
+	int call;           /* the caller's call instruction, -1 in the kernel */
+	int parent;
+} Frame;
+
+typedef struct {
+	Interp *r;
+	const PtxModule *m;
+	int tid, lane, warp, x, y, z;
+	Frame fr[PTX_MAX_DEPTH];
+	int depth;
+	uint64_t cc;        /* carry flag of add.cc and kin */
+	uint32_t cc_why;
+	InterpStop *stop;
+} Thread;
+
+/* ---- values ---------------------------------------------------------------- */
+
+static inline Val known(uint64_t v) { return (Val){v, 0, 0}; }
+/* a value ptxas knows too (an immediate, or computed from immediates) */
+static inline Val konst(uint64_t v) { return (Val){v, 0, CT_CONST}; }
+static inline Val unknown(uint32_t why) { return (Val){0, why ? why : WHY_INST, 0}; }
+/* The low bits of a value that ptxas knows to be zero (64 for a 0). */
+static inline int ct_tz(Val a)
+{
+	if (a.ct != CT_CONST)
+		return a.ct;
+	return a.v ? __builtin_ctzll(a.v) : 64;
+}
+static inline uint8_t ct_bits(int64_t n) { return (uint8_t)(n < 0 ? 0 : n > 64 ? 64 : n); }
+static inline Val unknown_at(int inst) { return unknown(WHY_INST + (uint32_t)inst); }
+
+static inline uint64_t mask_of(int bytes)
+{
+	return bytes >= 8 ? ~0ull : (1ull << (8 * bytes)) - 1;
+}
+
+static inline int64_t sext(uint64_t v, int bytes)
+{
+	if (bytes >= 8 || bytes <= 0)
+		return (int64_t)v;
+	int sh = 64 - 8 * bytes;
+	return (int64_t)(v << sh) >> sh;
+}
+
+/* Prefer the origin a user can act on: a kernel parameter. */
+static inline uint32_t pick(uint32_t a, uint32_t b)
+{
+	if (a && a < WHY_INST)
+		return a;
+	if (b && b < WHY_INST)
+		return b;
+	return a ? a : b;
+}
+
+/* ---- operands (ptx_interp.c) --------------------------------------------------- */
+
+/* The low bits of shared array y's address plus off that ptxas knows. */
+uint8_t ct_shared(const PtxSym *y, int64_t off);
+
+Val *ir_reg(Thread *t, int i);
+/* Operand o of instruction i read as `bytes` bytes (zero-extended). */
+Val ir_get(Thread *t, int i, const PtxOpd *o, int bytes);
+void ir_put(Thread *t, const PtxOpd *o, Val v, int bytes);
+/* Every register an operand names (a vector's elements too) unknown. */
+void ir_put_unknown(Thread *t, const PtxOpd *o, uint32_t why);
+/* The path stops: always false. */
+bool ir_stop(Thread *t, StopKind k, int inst, uint32_t why, int64_t addr);
+
+/* ---- memory and frames (ptx_frame.c) --------------------------------------------- */
+
+/* The address of memory operand o as in's space reads it; *shared: it is
+ * a shared-memory address. */
+Val ir_address(Thread *t, int i, const PtxInst *in, const PtxOpd *o, bool *shared);
+/* A shared access of a load, store, atomic, matrix op or cp.async,
+ * recorded; false if the path stopped. */
+bool ir_access(Thread *t, int i, const PtxInst *in, bool *shared);
+/* ld/st of local memory (*done) or of parameters; false if stopped. */
+bool ir_local_move(Thread *t, int i, const PtxInst *in, bool *done);
+bool ir_param_move(Thread *t, int i, const PtxInst *in);
+bool ir_call(Thread *t, int i, const PtxInst *in);
+
+#endif

@@ -1,0 +1,278 @@
+/* PTX operands: registers (declared names and %r<N> arrays), special
+ * registers, immediates, symbols, [address] forms and {vector} or (call)
+ * lists. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptx/ptx_reader.h"
+
+/* ---- operands ----------------------------------------------------------------- */
+
+static const struct { const char *name; int sr; } specials[] = {
+	{"%tid", SR_TID}, {"%ntid", SR_NTID}, {"%ctaid", SR_CTAID},
+	{"%nctaid", SR_NCTAID}, {"%laneid", SR_LANEID}, {"%warpid", SR_WARPID},
+	{"%nwarpid", SR_NWARPID}, {"%lanemask_eq", SR_LANEMASK_EQ},
+	{"%lanemask_le", SR_LANEMASK_LE}, {"%lanemask_lt", SR_LANEMASK_LT},
+	{"%lanemask_ge", SR_LANEMASK_GE}, {"%lanemask_gt", SR_LANEMASK_GT},
+};
+
+/* A special register (%tid.x ...), as SR * 4 + component; -1 if not one.
+ * Others that exist (%clock, %smid, ...) read as unknown. */
+static int special_of(const PtxTok *t)
+{
+	if (t->n < 2 || t->s[0] != '%')
+		return -1;
+	size_t base = t->n, comp = 0;
+	if (t->n > 2 && t->s[t->n - 2] == '.') {
+		char c = t->s[t->n - 1];
+		if (c == 'x' || c == 'y' || c == 'z') {
+			base = t->n - 2;
+			comp = (size_t)(c - 'x');
+		}
+	}
+	for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++)
+		if (strlen(specials[i].name) == base &&
+		    memcmp(specials[i].name, t->s, base) == 0)
+			return specials[i].sr * 4 + (int)comp;
+	static const char *const unknown[] = {"%clock", "%clock64", "%clock_hi",
+		"%smid", "%nsmid", "%gridid", "%globaltimer", "%globaltimer_lo",
+		"%globaltimer_hi", "%dynamic_smem_size", "%total_smem_size",
+		"%aggr_smem_size", "%is_explicit_cluster", "%clusterid",
+		"%nclusterid", "%cluster_ctaid", "%cluster_nctaid",
+		"%cluster_ctarank", "%cluster_nctarank", "%current_graph_exec",
+		"%reserved_smem_offset_begin", "%reserved_smem_offset_end",
+		"%reserved_smem_offset_cap", NULL};
+	for (int i = 0; unknown[i]; i++)
+		if (strlen(unknown[i]) == base && memcmp(unknown[i], t->s, base) == 0)
+			return SR_UNKNOWN * 4;
+	if (t->n > 7 && memcmp(t->s, "%envreg", 7) == 0)
+		return SR_UNKNOWN * 4;
+	if (t->n > 3 && memcmp(t->s, "%pm", 3) == 0)
+		return SR_UNKNOWN * 4;
+	return -1;
+}
+
+/* A register by name: declared as such, or NAME<digits> of a %r<N> array. */
+int rd_find_reg(Reader *r, const PtxTok *t)
+{
+	HEnt *e = names_find(&r->local, t->s, t->n);
+	if (e && e->kind == NK_REG)
+		return e->v;
+	size_t k = t->n;
+	while (k > 0 && t->s[k - 1] >= '0' && t->s[k - 1] <= '9')
+		k--;
+	if (k == t->n || k == 0)
+		return -1;
+	e = names_find(&r->local, t->s, k);
+	if (!e || e->kind != NK_REGARR)
+		return -1;
+	if (t->n - k > 8 || (t->n - k > 1 && t->s[k] == '0'))
+		return -1;
+	long idx = strtol(t->s + k, NULL, 10);
+	if (idx >= r->arr[e->v].count)
+		return -1;
+	return r->arr[e->v].base + (int)idx;
+}
+
+void rd_add_vec(Reader *r, const PtxOpd *o)
+{
+	PtxModule *m = r->m;
+	if (m->nvec >= MAX_PTX_INSTS)
+		diag_error(r->d, r->tok.pos, "too many operands in this module");
+	GROW(m->vec, m->nvec, r->caps_vec);
+	m->vec[m->nvec++] = *o;
+}
+
+void rd_add_pending(Pending **list, int *n, int *cap, int inst, int opd,
+                        const PtxTok *name)
+{
+	GROW(*list, *n, *cap);
+	(*list)[(*n)++] = (Pending){inst, opd, *name};
+}
+
+/* A name used as an operand: register, special register, symbol, label
+ * or function (labels and functions may come later). */
+static PtxOpd name_opd(Reader *r, int inst, int opd, bool label_ok)
+{
+	PtxOpd o = {0};
+	o.reg = o.reg2 = o.sym = -1;
+	PtxTok t = r->tok;
+	rd_next(r);
+	if (t.n == 1 && t.s[0] == '_') {
+		o.kind = OPD_SINK;
+		return o;
+	}
+	int reg = rd_find_reg(r, &t);
+	if (reg >= 0) {
+		o.kind = OPD_REG;
+		o.reg = reg;
+		return o;
+	}
+	int sr = special_of(&t);
+	if (sr >= 0) {
+		o.kind = OPD_SPECIAL;
+		o.special = sr;
+		return o;
+	}
+	HEnt *e = names_find(&r->local, t.s, t.n);
+	if (!e)
+		e = names_find(&r->global, t.s, t.n);
+	if (e && e->kind == NK_SYM) {
+		o.kind = OPD_SYM;
+		o.sym = e->v;
+		return o;
+	}
+	if (e && e->kind == NK_FUNC) {
+		o.kind = OPD_FUNC;
+		o.sym = e->v;
+		return o;
+	}
+	if (label_ok && inst >= 0) {
+		/* resolved at the end of the function (labels) or module (calls) */
+		o.kind = OPD_LABEL;
+		rd_add_pending(&r->pend, &r->npend, &r->cappend, inst, opd, &t);
+		return o;
+	}
+	diag_error(r->d, t.pos, "'%.*s' is not declared", (int)t.n, t.s);
+}
+
+/* An immediate: [-] integer | float */
+static bool immediate(Reader *r, PtxOpd *o)
+{
+	if (r->tok.kind == PT_INT || r->tok.kind == PT_FLOAT ||
+	    (r->tok.kind == PT_MINUS && (rd_peek(r)->kind == PT_INT ||
+	                                  rd_peek(r)->kind == PT_FLOAT))) {
+		bool neg = r->tok.kind == PT_MINUS;
+		if (neg)
+			rd_next(r);
+		o->kind = OPD_IMM;
+		o->imm = (int64_t)r->tok.num;
+		if (r->tok.kind == PT_FLOAT) {
+			/* decimal floats and negated ones: values the interpreter
+			 * does not need; keep the bits of hex forms */
+			if (neg)
+				o->imm = (int64_t)(r->tok.num ^ (r->tok.n == 10 ? 0x80000000u
+				                                 : 0x8000000000000000ull));
+		} else if (neg) {
+			o->imm = (int64_t)(0 - r->tok.num);
+		}
+		rd_next(r);
+		return true;
+	}
+	return false;
+}
+
+/* "[" [ base ] [ ("+" | "-") offset ] "]", base a register or symbol;
+ * anything else inside (texture and surface forms) is kept unmodelled. */
+static PtxOpd mem_opd(Reader *r, int inst, int opd)
+{
+	PtxOpd o = {0};
+	o.kind = OPD_MEM;
+	o.reg = o.reg2 = o.sym = -1;
+	rd_next(r);
+	if (r->tok.kind == PT_NAME) {
+		PtxOpd b = name_opd(r, inst, opd, false);
+		if (b.kind == OPD_REG)
+			o.reg = b.reg;
+		else if (b.kind == OPD_SYM)
+			o.sym = b.sym;
+		else
+			o.nvec = 1;     /* not an address: unmodelled */
+	} else if (r->tok.kind == PT_INT) {
+		o.imm = (int64_t)r->tok.num;
+		rd_next(r);
+	}
+	while (r->tok.kind == PT_PLUS || r->tok.kind == PT_MINUS) {
+		bool neg = r->tok.kind == PT_MINUS;
+		rd_next(r);
+		int64_t v = rd_integer(r);
+		o.imm += neg ? -v : v;
+	}
+	if (r->tok.kind != PT_RBRACK) {
+		o.nvec = 1;
+		int depth = 1;
+		while (depth > 0) {
+			if (r->tok.kind == PT_EOF || r->tok.kind == PT_SEMI)
+				rd_expected(r, "']'");
+			if (r->tok.kind == PT_LBRACK)
+				depth++;
+			if (r->tok.kind == PT_RBRACK && --depth == 0)
+				break;
+			rd_next(r);
+		}
+	}
+	rd_expect(r, PT_RBRACK);
+	return o;
+}
+
+PtxOpd rd_operand(Reader *r, int inst, int opd, bool label_ok);
+
+/* "{" elements "}" or "(" elements ")" */
+static PtxOpd list_opd(Reader *r, int inst, PtxTokKind close)
+{
+	PtxOpd o = {0};
+	o.kind = OPD_VEC;
+	o.reg = o.reg2 = -1;
+	o.sym = r->m->nvec;
+	rd_next(r);
+	PtxOpd el[PTX_MAX_PARAMS];
+	int n = 0;
+	while (r->tok.kind != close) {
+		if (n == PTX_MAX_PARAMS)
+			diag_error(r->d, r->tok.pos, "more than %d elements in a list",
+			           PTX_MAX_PARAMS);
+		el[n] = rd_operand(r, inst, -1, false);
+		if (el[n].kind == OPD_VEC || el[n].kind == OPD_MEM)
+			diag_error(r->d, r->tok.pos, "a list cannot hold lists or addresses");
+		n++;
+		if (r->tok.kind != PT_COMMA)
+			break;
+		rd_next(r);
+	}
+	if (r->tok.kind != close)
+		rd_expected(r, ptx_tok_name(close));
+	rd_next(r);
+	o.sym = r->m->nvec;
+	for (int i = 0; i < n; i++)
+		rd_add_vec(r, &el[i]);
+	o.nvec = (uint8_t)(n > 255 ? 255 : n);
+	if (n > 255)
+		diag_error(r->d, r->tok.pos, "more than 255 elements in a list");
+	return o;
+}
+
+PtxOpd rd_operand(Reader *r, int inst, int opd, bool label_ok)
+{
+	PtxOpd o = {0};
+	o.reg = o.reg2 = o.sym = -1;
+	if (r->tok.kind == PT_LBRACK)
+		return mem_opd(r, inst, opd);
+	if (r->tok.kind == PT_LBRACE)
+		return list_opd(r, inst, PT_RBRACE);
+	if (r->tok.kind == PT_LPAREN)
+		return list_opd(r, inst, PT_RPAREN);
+	if (immediate(r, &o))
+		return o;
+	bool neg = false;
+	if (r->tok.kind == PT_BANG) {
+		neg = true;
+		rd_next(r);
+	}
+	if (r->tok.kind != PT_NAME)
+		rd_expected(r, "an operand");
+	o = name_opd(r, inst, opd, label_ok && !neg);
+	o.neg = neg;
+	if (r->tok.kind == PT_PIPE && (o.kind == OPD_REG || o.kind == OPD_SINK)) {
+		rd_next(r);
+		PtxOpd q = rd_operand(r, inst, -1, false);
+		if (q.kind != OPD_REG && q.kind != OPD_SINK)
+			diag_error(r->d, r->tok.pos, "expected a predicate after '|'");
+		o.reg2 = q.kind == OPD_REG ? q.reg : -1;
+	}
+	/* symbol+offset outside brackets (mov.u64 %rd, arr+16) */
+	if (o.kind == OPD_SYM && (r->tok.kind == PT_PLUS)) {
+		rd_next(r);
+		o.imm = rd_integer(r);
+	}
+	return o;
+}

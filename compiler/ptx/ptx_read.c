@@ -1,0 +1,665 @@
+/* Reading a PTX module: the declarations that give addresses (shared
+ * arrays, parameters), the registers of each function, and its
+ * instructions with their operands, branch targets and .loc positions.
+ *
+ *     module   = { directive | variable | function }
+ *     function = (".entry" | ".func" [ "(" params ")" ]) NAME "(" params ")"
+ *                { perf-directive } ( ";" | "{" { statement } "}" )
+ *     statement = declaration | label ":" | [ "@" ["!"] pred ] opcode
+ *                 [ operand { "," operand } ] ";" | "{" ... "}" | .loc ...
+ *
+ * Registers of nested blocks (call sequences) belong to the function: a
+ * name declared again in a later block is the same register. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptx/ptx_reader.h"
+
+void rd_next(Reader *r)
+{
+	if (r->have_peek) {
+		r->tok = r->peek;
+		r->have_peek = false;
+	} else {
+		r->tok = ptx_lex_next(&r->lx);
+	}
+}
+
+PtxTok *rd_peek(Reader *r)
+{
+	if (!r->have_peek) {
+		r->peek = ptx_lex_next(&r->lx);
+		r->have_peek = true;
+	}
+	return &r->peek;
+}
+
+bool rd_tok_is(const PtxTok *t, const char *s)
+{
+	return strlen(s) == t->n && memcmp(t->s, s, t->n) == 0;
+}
+
+_Noreturn void rd_expected(Reader *r, const char *what)
+{
+	if (r->tok.kind == PT_EOF)
+		diag_error(r->d, r->tok.pos, "expected %s before the end of the file", what);
+	diag_error(r->d, r->tok.pos, "expected %s, found '%.*s'", what,
+	           (int)(r->tok.n > 40 ? 40 : r->tok.n), r->tok.s);
+}
+
+void rd_expect(Reader *r, PtxTokKind k)
+{
+	if (r->tok.kind != k)
+		rd_expected(r, ptx_tok_name(k));
+	rd_next(r);
+}
+
+char *rd_dup_tok(Reader *r, const PtxTok *t)
+{
+	return pool_strndup(r->pool, t->s, t->n);
+}
+
+/* An integer, optionally negative. */
+int64_t rd_integer(Reader *r)
+{
+	bool neg = false;
+	if (r->tok.kind == PT_MINUS) {
+		neg = true;
+		rd_next(r);
+	}
+	if (r->tok.kind != PT_INT)
+		rd_expected(r, "an integer");
+	uint64_t v = r->tok.num;
+	rd_next(r);
+	return neg ? (int64_t)(0 - v) : (int64_t)v;
+}
+
+/* A count or size: a non-negative integer below `limit`. */
+int64_t rd_count(Reader *r, int64_t limit, const char *what)
+{
+	PtxTok t = r->tok;
+	int64_t v = rd_integer(r);
+	if (v < 0 || v > limit)
+		diag_error(r->d, t.pos, "%s %lld is out of range (0 to %lld)", what,
+		           (long long)v, (long long)limit);
+	return v;
+}
+
+/* Skip to the ';' that ends a statement, over balanced braces. */
+void rd_skip_statement(Reader *r)
+{
+	int depth = 0;
+	while (r->tok.kind != PT_EOF) {
+		if (r->tok.kind == PT_LBRACE)
+			depth++;
+		else if (r->tok.kind == PT_RBRACE && depth > 0)
+			depth--;
+		else if (r->tok.kind == PT_SEMI && depth == 0) {
+			rd_next(r);
+			return;
+		}
+		rd_next(r);
+	}
+	rd_expected(r, "';'");
+}
+
+void rd_skip_braces(Reader *r)
+{
+	Pos open = r->tok.pos;
+	rd_expect(r, PT_LBRACE);
+	for (int depth = 1; depth > 0; rd_next(r)) {
+		if (r->tok.kind == PT_EOF)
+			diag_error(r->d, open, "'{' not closed");
+		if (r->tok.kind == PT_LBRACE)
+			depth++;
+		else if (r->tok.kind == PT_RBRACE)
+			depth--;
+	}
+}
+
+/* ---- instructions ------------------------------------------------------------- */
+
+static void instruction(Reader *r)
+{
+	PtxModule *m = r->m;
+	if (m->ninst >= MAX_PTX_INSTS)
+		diag_error(r->d, r->tok.pos, "more than %d instructions", MAX_PTX_INSTS);
+	GROW(m->inst, m->ninst, r->caps_inst);
+	int idx = m->ninst;
+	PtxInst *in = &m->inst[idx];
+	memset(in, 0, sizeof *in);
+	in->guard = -1;
+	in->slot = -1;
+	in->func = r->cur;
+	in->pos = r->tok.pos;
+	if (r->tok.kind == PT_AT) {
+		rd_next(r);
+		if (r->tok.kind == PT_BANG) {
+			in->guard_neg = true;
+			rd_next(r);
+		}
+		if (r->tok.kind != PT_NAME)
+			rd_expected(r, "a predicate register");
+		int reg = rd_find_reg(r, &r->tok);
+		if (reg < 0)
+			diag_error(r->d, r->tok.pos, "'%.*s' is not a declared register",
+			           (int)r->tok.n, r->tok.s);
+		in->guard = reg;
+		rd_next(r);
+	}
+	if (r->tok.kind != PT_NAME)
+		rd_expected(r, "an instruction");
+	PtxTok op = r->tok;
+	if (!ptx_op_decode(op.s, op.n, &in->op))
+		diag_error(r->d, op.pos, "unknown instruction '%.*s'", (int)op.n, op.s);
+	in->text = op.s;
+	in->ntext = (int)op.n;
+	in->file = r->loc_file;
+	in->line = r->loc_line;
+	in->col = r->loc_col;
+	in->ifile = r->in_file;
+	in->iline = r->in_line;
+	in->icol = r->in_col;
+	m->ninst++;
+	rd_next(r);
+	bool label_ok = in->op.kind == PO_BRA || in->op.kind == PO_CALL ||
+	                in->op.kind == PO_OTHER;
+	while (r->tok.kind != PT_SEMI) {
+		if (in->nopd == PTX_MAX_OPDS)
+			diag_error(r->d, r->tok.pos, "more than %d operands", PTX_MAX_OPDS);
+		PtxOpd o = rd_operand(r, idx, in->nopd, label_ok);
+		in = &m->inst[idx];
+		in->opd[in->nopd++] = o;
+		if (r->tok.kind == PT_COMMA)
+			rd_next(r);
+		else if (r->tok.kind != PT_SEMI)
+			rd_expected(r, "',' or ';'");
+	}
+	rd_next(r);
+	in = &m->inst[idx];
+	if (in->op.kind == PO_CALL) {
+		/* call (ret), f, (args) [, proto] */
+		int k = 0;
+		if (k < in->nopd && in->opd[k].kind == OPD_VEC) {
+			in->call_ret = in->opd[k].sym;
+			in->ncall_ret = in->opd[k].nvec;
+			k++;
+		}
+		if (k >= in->nopd)
+			diag_error(r->d, in->pos, "a call needs a function");
+		if (k != 0)
+			in->opd[0] = in->opd[k];
+		k++;
+		if (k < in->nopd && in->opd[k].kind == OPD_VEC) {
+			in->call_args = in->opd[k].sym;
+			in->ncall_args = in->opd[k].nvec;
+		}
+		in->nopd = 1;
+		for (int i = 0; i < in->ncall_ret + in->ncall_args; i++) {
+			const PtxOpd *e = &m->vec[(i < in->ncall_ret ? in->call_ret
+			                           : in->call_args - in->ncall_ret) + i];
+			if (e->kind != OPD_SYM || m->sym[e->sym].kind != SYM_PARAM)
+				diag_error(r->d, in->pos, "call arguments must be .param variables");
+		}
+		if (in->opd[0].kind == OPD_LABEL) {
+			/* a function defined later: resolve at the end */
+			r->npend--;
+			rd_add_pending(&r->calls, &r->ncalls, &r->capcalls, idx, 0,
+			            &r->pend[r->npend].name);
+		}
+	}
+	if (in->op.kind == PO_BRA && (in->nopd != 1 || in->opd[0].kind != OPD_LABEL))
+		diag_error(r->d, in->pos, "a branch needs one label");
+	if (in->op.kind == PO_LD || in->op.kind == PO_ST || in->op.kind == PO_ATOM ||
+	    in->op.kind == PO_RED || in->op.kind == PO_LDMATRIX ||
+	    in->op.kind == PO_STMATRIX || in->op.kind == PO_CPASYNC) {
+		int a = in->op.kind == PO_ST || in->op.kind == PO_RED ||
+		        in->op.kind == PO_STMATRIX || in->op.kind == PO_CPASYNC ? 0 : 1;
+		if (a >= in->nopd || in->opd[a].kind != OPD_MEM)
+			diag_error(r->d, in->pos, "'%.*s' needs an address in brackets as "
+			           "operand %d", in->ntext, in->text, a + 1);
+		if (in->op.space == SP_SHARED || in->op.space == SP_GENERIC)
+			in->slot = m->nslots++;
+	}
+}
+
+/* .loc FILE LINE COL [, function_name LABEL] [, inlined_at F L C] */
+static void loc(Reader *r)
+{
+	rd_next(r);
+	r->loc_file = (int)rd_count(r, 1 << 30, "file number");
+	r->loc_line = (int)rd_count(r, 1 << 30, "line number");
+	r->loc_col = (int)rd_count(r, 1 << 30, "column number");
+	r->in_file = r->in_line = r->in_col = 0;
+	while (r->tok.kind == PT_COMMA) {
+		rd_next(r);
+		if (rd_tok_is(&r->tok, "function_name")) {
+			rd_next(r);
+			if (r->tok.kind != PT_NAME)
+				rd_expected(r, "a label");
+			rd_next(r);
+		} else if (rd_tok_is(&r->tok, "inlined_at")) {
+			rd_next(r);
+			r->in_file = (int)rd_count(r, 1 << 30, "file number");
+			r->in_line = (int)rd_count(r, 1 << 30, "line number");
+			r->in_col = (int)rd_count(r, 1 << 30, "column number");
+		} else {
+			rd_expected(r, "function_name or inlined_at");
+		}
+	}
+}
+
+static void resolve_labels(Reader *r)
+{
+	for (int i = 0; i < r->npend; i++) {
+		Pending *p = &r->pend[i];
+		HEnt *e = names_find(&r->local, p->name.s, p->name.n);
+		if (!e || e->kind != NK_LABEL)
+			diag_error(r->d, p->name.pos, "'%.*s' is not declared",
+			           (int)p->name.n, p->name.s);
+		PtxOpd *o = p->opd >= 0 ? &r->m->inst[p->inst].opd[p->opd] : NULL;
+		if (o) {
+			o->kind = OPD_LABEL;
+			o->sym = r->labels[e->v];
+		}
+	}
+	r->npend = 0;
+}
+
+/* The statements of a function body, up to its closing brace. */
+static void body(Reader *r)
+{
+	PtxFunc *f = &r->m->func[r->cur];
+	f->first = r->m->ninst;
+	f->defined = true;
+	Pos open = r->tok.pos;
+	rd_expect(r, PT_LBRACE);
+	int depth = 1;
+	while (depth > 0) {
+		switch (r->tok.kind) {
+		case PT_EOF:
+			diag_error(r->d, open, "function body not closed");
+		case PT_LBRACE:
+			depth++;
+			rd_next(r);
+			continue;
+		case PT_RBRACE:
+			depth--;
+			rd_next(r);
+			continue;
+		case PT_SEMI:
+			rd_next(r);
+			continue;
+		case PT_DIR:
+			if (rd_tok_is(&r->tok, ".reg")) {
+				rd_next(r);
+				rd_reg_decl(r);
+			} else if (rd_tok_is(&r->tok, ".loc")) {
+				loc(r);
+			} else if (rd_tok_is(&r->tok, ".param")) {
+				rd_next(r);
+				rd_param_decl(r, -1);
+				rd_expect(r, PT_SEMI);
+			} else if (rd_tok_is(&r->tok, ".shared") || rd_tok_is(&r->tok, ".shared::cta")) {
+				rd_next(r);
+				rd_variable(r, SP_SHARED, false);
+			} else if (rd_tok_is(&r->tok, ".local")) {
+				rd_next(r);
+				rd_variable(r, SP_LOCAL, false);
+			} else if (rd_tok_is(&r->tok, ".global") || rd_tok_is(&r->tok, ".const")) {
+				rd_next(r);
+				rd_variable(r, SP_GLOBAL, false);
+			} else {
+				rd_skip_statement(r);  /* .pragma and other directives */
+			}
+			continue;
+		default:
+			break;
+		}
+		if (r->tok.kind == PT_NAME && rd_peek(r)->kind == PT_COLON) {
+			PtxTok name = r->tok;
+			rd_next(r);
+			rd_next(r);
+			bool table = rd_tok_is(&r->tok, ".callprototype") ||
+			             rd_tok_is(&r->tok, ".branchtargets") ||
+			             rd_tok_is(&r->tok, ".calltargets");
+			HEnt *e = names_find(&r->local, name.s, name.n);
+			if (e)
+				diag_error(r->d, name.pos, "'%.*s' is declared twice",
+				           (int)name.n, name.s);
+			GROW(r->labels, r->nlabels, r->caplabels);
+			r->labels[r->nlabels] = r->m->ninst;
+			names_put(&r->local, name.s, name.n, NK_LABEL, r->nlabels++);
+			/* prototype: .callprototype ...; tl: .branchtargets ...; */
+			if (table)
+				rd_skip_statement(r);
+			continue;
+		}
+		instruction(r);
+	}
+	f = &r->m->func[r->cur];
+	f->ninst = r->m->ninst - f->first;
+	/* a label at the very end targets one past the last instruction */
+	resolve_labels(r);
+}
+
+/* "(" [ .param decl { "," .param decl } ] ")" */
+static void params(Reader *r, bool ret)
+{
+	rd_expect(r, PT_LPAREN);
+	PtxFunc *f = &r->m->func[r->cur];
+	while (r->tok.kind != PT_RPAREN) {
+		if (!rd_tok_is(&r->tok, ".param") && !rd_tok_is(&r->tok, ".reg"))
+			rd_expected(r, "'.param'");
+		rd_next(r);
+		if (f->nparams == PTX_MAX_PARAMS)
+			diag_error(r->d, r->tok.pos, "more than %d parameters", PTX_MAX_PARAMS);
+		int s = rd_param_decl(r, ret ? -2 : f->nparams);
+		if (ret)
+			f->retval = s;
+		else
+			f->params[f->nparams++] = s;
+		if (r->tok.kind != PT_COMMA)
+			break;
+		rd_next(r);
+	}
+	rd_expect(r, PT_RPAREN);
+}
+
+static void function(Reader *r, bool entry)
+{
+	PtxModule *m = r->m;
+	rd_next(r);
+	/* a .func's return parameter comes before its name */
+	bool has_ret = !entry && r->tok.kind == PT_LPAREN;
+	names_clear(&r->local);
+	r->narr = 0;
+	r->nlabels = 0;
+	r->npend = 0;
+	GROW(m->func, m->nfunc, r->caps_func);
+	r->caps_regty = 0;
+	int fi = m->nfunc++;
+	PtxFunc *f = &m->func[fi];
+	memset(f, 0, sizeof *f);
+	f->entry = entry;
+	f->retval = -1;
+	r->cur = fi;
+	if (has_ret)
+		params(r, true);
+	f = &m->func[fi];
+	if (r->tok.kind != PT_NAME)
+		rd_expected(r, "a function name");
+	f->name = rd_dup_tok(r, &r->tok);
+	f->pos = r->tok.pos;
+	HEnt *e = names_find(&r->global, r->tok.s, r->tok.n);
+	int prior = e && e->kind == NK_FUNC ? e->v : -1;
+	PtxTok name = r->tok;
+	rd_next(r);
+	if (r->tok.kind == PT_LPAREN)
+		params(r, false);
+	f = &m->func[fi];
+	while (r->tok.kind == PT_DIR) {
+		if (rd_tok_is(&r->tok, ".pragma")) {
+			rd_skip_statement(r);   /* .pragma "nounroll"; */
+			continue;
+		}
+		bool req = rd_tok_is(&r->tok, ".reqntid");
+		rd_next(r);
+		for (int i = 0; r->tok.kind == PT_INT || r->tok.kind == PT_COMMA; i++) {
+			if (r->tok.kind == PT_COMMA) {
+				rd_next(r);
+				continue;
+			}
+			int64_t v = rd_count(r, 1 << 30, "launch bound");
+			if (req && i / 2 < 3)
+				f->reqntid[i / 2] = (int)v;
+		}
+	}
+	f->first = m->ninst;
+	r->loc_file = r->loc_line = r->loc_col = 0;
+	r->in_file = r->in_line = r->in_col = 0;
+	if (r->tok.kind == PT_SEMI) {
+		rd_next(r);    /* a declaration */
+		if (prior < 0)
+			names_put(&r->global, f->name, name.n, NK_FUNC, fi);
+		return;
+	}
+	if (prior >= 0 && m->func[prior].defined)
+		diag_error(r->d, name.pos, "function '%s' is defined twice", f->name);
+	/* a definition replaces an earlier declaration of the same name */
+	names_put(&r->global, f->name, name.n, NK_FUNC, fi);
+	if (prior >= 0)
+		m->func[prior].first = -1;
+	body(r);
+}
+
+/* ---- the module --------------------------------------------------------------- */
+
+static void file_dir(Reader *r)
+{
+	rd_next(r);
+	int id = (int)rd_count(r, 1 << 30, "file number");
+	if (r->tok.kind != PT_STRING)
+		rd_expected(r, "a file name in quotes");
+	PtxModule *m = r->m;
+	GROW(m->file, m->nfile, r->caps_file);
+	/* escapes are kept as written: paths rarely have them */
+	m->file[m->nfile++] = (PtxFile){id, pool_strndup(r->pool, r->tok.s + 1,
+	                                                  r->tok.n - 2)};
+	rd_next(r);
+	while (r->tok.kind == PT_COMMA) {
+		rd_next(r);
+		rd_integer(r);
+	}
+}
+
+/* Everything the reader holds outside the pool; the module's arrays too
+ * unless they were moved into the pool. */
+static void reader_free(Reader *r, bool module)
+{
+	PtxModule *m = r->m;
+	if (module) {
+		for (int i = 0; i < m->nfunc; i++)
+			free(m->func[i].regty);
+		free(m->func);
+		free(m->inst);
+		free(m->sym);
+		free(m->vec);
+		free(m->file);
+		memset(m, 0, sizeof *m);
+	}
+	names_clear(&r->global);
+	names_clear(&r->local);
+	free(r->arr);
+	free(r->labels);
+	free(r->pend);
+	free(r->calls);
+	free(r);
+}
+
+static void *to_pool(Pool *p, void *a, size_t bytes)
+{
+	void *q = pool_alloc(p, bytes ? bytes : 1);
+	if (a)
+		memcpy(q, a, bytes);
+	free(a);
+	return q;
+}
+
+static void read_module(Reader *r)
+{
+	Diag *d = r->d;
+	PtxModule *m = r->m;
+	rd_next(r);
+	while (r->tok.kind != PT_EOF) {
+		if (r->tok.kind == PT_DIR) {
+			bool is_extern = false;
+			/* linkage first: .visible .extern .weak .common */
+			while (rd_tok_is(&r->tok, ".visible") || rd_tok_is(&r->tok, ".extern") ||
+			       rd_tok_is(&r->tok, ".weak") || rd_tok_is(&r->tok, ".common")) {
+				is_extern |= rd_tok_is(&r->tok, ".extern");
+				rd_next(r);
+			}
+			if (rd_tok_is(&r->tok, ".entry") || rd_tok_is(&r->tok, ".func")) {
+				function(r, rd_tok_is(&r->tok, ".entry"));
+				r->cur = -1;
+			} else if (rd_tok_is(&r->tok, ".shared") || rd_tok_is(&r->tok, ".shared::cta")) {
+				rd_next(r);
+				rd_variable(r, SP_SHARED, is_extern);
+			} else if (rd_tok_is(&r->tok, ".global") || rd_tok_is(&r->tok, ".const")) {
+				rd_next(r);
+				rd_variable(r, SP_GLOBAL, is_extern);
+			} else if (rd_tok_is(&r->tok, ".file")) {
+				file_dir(r);
+			} else if (rd_tok_is(&r->tok, ".section")) {
+				rd_next(r);
+				while (r->tok.kind != PT_LBRACE && r->tok.kind != PT_EOF)
+					rd_next(r);
+				rd_skip_braces(r);
+			} else if (rd_tok_is(&r->tok, ".version") || rd_tok_is(&r->tok, ".target") ||
+			           rd_tok_is(&r->tok, ".address_size")) {
+				/* values to the end of the directive's line */
+				int line = r->tok.pos.line;
+				rd_next(r);
+				while (r->tok.kind != PT_EOF && r->tok.pos.line == line)
+					rd_next(r);
+			} else {
+				rd_skip_statement(r);      /* .pragma, .alias, ... */
+			}
+			continue;
+		}
+		if (r->tok.kind == PT_SEMI) {
+			rd_next(r);
+			continue;
+		}
+		rd_expected(r, "a directive");
+	}
+	for (int i = 0; i < r->ncalls; i++) {
+		Pending *c = &r->calls[i];
+		HEnt *e = names_find(&r->global, c->name.s, c->name.n);
+		if (!e || e->kind != NK_FUNC)
+			diag_error(d, c->name.pos, "'%.*s' is not a declared function",
+			           (int)c->name.n, c->name.s);
+		m->inst[c->inst].opd[0].kind = OPD_FUNC;
+		m->inst[c->inst].opd[0].sym = e->v;
+	}
+	/* calls to a function declared before its definition */
+	for (int i = 0; i < m->ninst; i++) {
+		PtxOpd *o = &m->inst[i].opd[0];
+		if (m->inst[i].op.kind == PO_CALL && o->kind == OPD_FUNC &&
+		    !m->func[o->sym].defined) {
+			HEnt *e = names_find(&r->global, m->func[o->sym].name,
+			                    strlen(m->func[o->sym].name));
+			if (e && e->kind == NK_FUNC)
+				o->sym = e->v;
+		}
+	}
+	/* extern (dynamic) shared arrays all start where static ones end */
+	int64_t ea = 16;
+	for (int i = 0; i < m->nsym; i++)
+		if (m->sym[i].kind == SYM_SHARED && m->sym[i].addr < 0 &&
+		    m->sym[i].align > ea)
+			ea = m->sym[i].align;
+	m->extern_base = (m->shared_static + ea - 1) / ea * ea;
+	for (int i = 0; i < m->nsym; i++)
+		if (m->sym[i].kind == SYM_SHARED && m->sym[i].addr < 0)
+			m->sym[i].addr = m->extern_base;
+}
+
+void ptx_read(Pool *p, Diag *d, PtxModule *m)
+{
+	memset(m, 0, sizeof *m);
+	Reader *r = calloc(1, sizeof *r);
+	if (!r)
+		abort();
+	r->d = d;
+	r->pool = p;
+	r->m = m;
+	r->cur = -1;
+	ptx_lex_init(&r->lx, d);
+	/* an error frees what the reader holds outside the pool, then goes on
+	 * to the caller's handler */
+	jmp_buf outer;
+	memcpy(outer, d->jb, sizeof outer);
+	if (setjmp(d->jb)) {
+		reader_free(r, true);
+		memcpy(d->jb, outer, sizeof outer);
+		longjmp(d->jb, 1);
+	}
+	read_module(r);
+	memcpy(d->jb, outer, sizeof outer);
+	m->src = d->src;
+	m->pool = p;
+	for (int i = 0; i < m->nfunc; i++)
+		m->func[i].regty = to_pool(p, m->func[i].regty,
+		                           sizeof (Ty) * (size_t)m->func[i].nregs);
+	m->func = to_pool(p, m->func, sizeof *m->func * (size_t)m->nfunc);
+	m->inst = to_pool(p, m->inst, sizeof *m->inst * (size_t)m->ninst);
+	m->sym = to_pool(p, m->sym, sizeof *m->sym * (size_t)m->nsym);
+	m->vec = to_pool(p, m->vec, sizeof *m->vec * (size_t)m->nvec);
+	m->file = to_pool(p, m->file, sizeof *m->file * (size_t)m->nfile);
+	reader_free(r, false);
+}
+
+int ptx_find_func(const PtxModule *m, const char *s)
+{
+	for (int i = 0; i < m->nfunc; i++)
+		if (m->func[i].defined && strcmp(m->func[i].name, s) == 0)
+			return i;
+	return -1;
+}
+
+const char *ptx_file_path(const PtxModule *m, int id)
+{
+	for (int i = 0; i < m->nfile; i++)
+		if (m->file[i].id == id)
+			return m->file[i].path;
+	return NULL;
+}
+
+/* Itanium mangling: _Z [N ... E] <len><name> ...; the innermost names are
+ * joined with "::". */
+void ptx_short_name(const char *s, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", s);
+	if (strncmp(s, "_Z", 2) != 0)
+		return;
+	const char *p = s + 2;
+	bool nested = *p == 'N';
+	if (nested)
+		p++;
+	size_t o = 0;
+	buf[0] = 0;
+	while (*p >= '1' && *p <= '9') {
+		long len = strtol(p, (char **)&p, 10);
+		if (len <= 0 || (size_t)len > strlen(p))
+			break;
+		if (o && o + 2 < n)
+			o += (size_t)snprintf(buf + o, n - o, "::");
+		if (o < n)
+			o += (size_t)snprintf(buf + o, n - o, "%.*s", (int)len, p);
+		p += len;
+		if (!nested)
+			break;
+	}
+	if (!buf[0])
+		snprintf(buf, n, "%s", s);
+}
+
+int ptx_shared_at(const PtxModule *m, int func, int64_t a)
+{
+	int best = -1;
+	for (int i = 0; i < m->nsym; i++) {
+		const PtxSym *y = &m->sym[i];
+		if (y->kind != SYM_SHARED || (y->func >= 0 && y->func != func))
+			continue;
+		if (y->size < 0) {
+			if (a >= y->addr && best < 0)
+				best = i;
+			continue;
+		}
+		if (a >= y->addr && a < y->addr + y->size)
+			return i;
+	}
+	return best;
+}

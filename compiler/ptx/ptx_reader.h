@@ -1,0 +1,101 @@
+/* The PTX reader's own declarations, shared by its files:
+ *   ptx_read.c   the reader's state, instructions, functions, the module
+ *   ptx_decl.c   name tables and declarations (variables, parameters,
+ *                registers)
+ *   ptx_opd.c    operands */
+#ifndef BANKC_PTX_READER_H
+#define BANKC_PTX_READER_H
+
+#include "ptx/ptx.h"
+
+/* ---- name tables (ptx_decl.c) ------------------------------------------------ */
+
+typedef enum { NK_REG = 1, NK_REGARR, NK_SYM, NK_LABEL, NK_FUNC } NameKind;
+
+typedef struct {
+	const char *k;
+	uint32_t n;
+	int kind;
+	int v;
+} HEnt;
+
+typedef struct {
+	HEnt *e;
+	size_t cap, len;
+} Hash;
+
+HEnt *names_find(Hash *h, const char *s, size_t n);
+void names_put(Hash *h, const char *s, size_t n, int kind, int v);
+void names_clear(Hash *h);
+
+/* ---- the reader's state (ptx_read.c) ------------------------------------------ */
+
+enum { MAX_REGS = 1 << 20, MAX_PTX_INSTS = 1 << 22, MAX_SYMS = 1 << 20 };
+
+typedef struct { int base, count; } RegArr;
+typedef struct { int inst, opd; PtxTok name; } Pending;
+
+typedef struct {
+	Diag *d;
+	Pool *pool;
+	PtxModule *m;
+	PtxLexer lx;
+	PtxTok tok;             /* current */
+	PtxTok peek;
+	bool have_peek;
+	Hash global;            /* shared/global variables, functions */
+	Hash local;             /* registers, parameters, labels, local variables */
+	RegArr *arr;
+	int narr, caparr;
+	int caps_inst, caps_sym, caps_vec, caps_func, caps_file, caps_regty;
+	int *labels;            /* per label: instruction index */
+	int nlabels, caplabels;
+	Pending *pend;          /* branch targets to resolve at the function's end */
+	int npend, cappend;
+	Pending *calls;         /* callees to resolve at the module's end */
+	int ncalls, capcalls;
+	int cur;                /* current function */
+	int loc_file, loc_line, loc_col;
+	int in_file, in_line, in_col;   /* inlined_at */
+} Reader;
+
+#define GROW(ptr, n, cap) do { \
+		if ((n) >= (cap)) { \
+			int nc_ = (cap) ? (cap) : 16; \
+			while ((n) >= nc_) nc_ *= 2; \
+			void *np_ = realloc((ptr), (size_t)nc_ * sizeof *(ptr)); \
+			if (!np_) abort(); \
+			(ptr) = np_; (cap) = nc_; \
+		} \
+	} while (0)
+
+void rd_next(Reader *r);
+PtxTok *rd_peek(Reader *r);
+bool rd_tok_is(const PtxTok *t, const char *s);
+_Noreturn void rd_expected(Reader *r, const char *what);
+void rd_expect(Reader *r, PtxTokKind k);
+char *rd_dup_tok(Reader *r, const PtxTok *t);
+int64_t rd_integer(Reader *r);              /* optionally negative */
+int64_t rd_count(Reader *r, int64_t limit, const char *what);
+void rd_skip_statement(Reader *r);          /* to its ';', over braces */
+void rd_skip_braces(Reader *r);
+
+/* ---- declarations (ptx_decl.c) -------------------------------------------------- */
+
+int rd_new_sym(Reader *r, const PtxTok *name, SymKind kind);
+void rd_variable(Reader *r, Space sp, bool is_extern);
+/* formal: the parameter's index, -1 a call sequence's, -2 a return value */
+int rd_param_decl(Reader *r, int formal);
+void rd_reg_decl(Reader *r);
+
+/* ---- operands (ptx_opd.c) ---------------------------------------------------------- */
+
+int rd_find_reg(Reader *r, const PtxTok *t);
+void rd_add_vec(Reader *r, const PtxOpd *o);
+void rd_add_pending(Pending **list, int *n, int *cap, int inst, int opd,
+                    const PtxTok *name);
+/* One operand of instruction inst (a label or function may come later
+ * where label_ok). */
+PtxOpd rd_operand(Reader *r, int inst, int opd, bool label_ok);
+
+#endif

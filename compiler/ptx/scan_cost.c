@@ -1,0 +1,363 @@
+/* From threads to warp instructions: the records of a warp's 32 threads,
+ * grouped by (instruction, occurrence), are one warp instruction each
+ * (threads that took different branches meet different occurrences, as
+ * the hardware issues them), costed by the bank model (sim.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptx/ptx.h"
+
+enum {
+	MAX_STOPS = 64,             /* distinct diagnostics kept per kernel */
+	MAX_KEPT = 1 << 18,         /* warp instructions kept for --emit-spec */
+};
+
+/* The bank model's atomic for a shared atom/red (rule 10, measured on an
+ * H200): 4-byte integer operations and 4- or 8-byte compare-and-swap are
+ * one instruction each.  The others (floating-point add, 8-byte add, min,
+ * max, ...) ptxas compiles to a loop: a load of the old values, then a
+ * compare-and-swap (ATOMS.CAST.SPIN) until every lane has succeeded, the
+ * load again before each retry.  Its trips depend on timing (which lanes
+ * collide, in which order): bankc costs one, its load with the loads and
+ * its compare-and-swap with the atomics (scan_atomic_is_loop says which),
+ * and says so at the line. */
+bool scan_atomic_is_loop(const PtxInst *in)
+{
+	const PtxOpInfo *o = &in->op;
+	const char *name = ptx_atom_names[o->atom_op];
+	if (strcmp(name, "cas") == 0)
+		return false;
+	return o->ty.bytes != 4 || o->ty.kind == TY_F;
+}
+
+Op scan_atomic_op(const PtxInst *in)
+{
+	static const struct { const char *name; AtomOp aop; } ops[] = {
+		{"add", AOP_ADD}, {"inc", AOP_INC}, {"dec", AOP_DEC},
+		{"min", AOP_MIN}, {"max", AOP_MAX}, {"and", AOP_AND},
+		{"or", AOP_OR}, {"xor", AOP_XOR}, {"exch", AOP_EXCH},
+		{"cas", AOP_CAS},
+	};
+	Op op = {.kind = OP_ATOM, .red = in->op.kind == PO_RED};
+	const char *name = ptx_atom_names[in->op.atom_op];
+	for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+		if (strcmp(name, ops[i].name) == 0)
+			op.aop = ops[i].aop;
+	if (scan_atomic_is_loop(in))
+		op.aop = AOP_CAS;
+	return op;
+}
+
+static bool has(const char *s, int n, const char *lit)
+{
+	int k = (int)strlen(lit);
+	for (int i = 0; i + k <= n; i++)
+		if (memcmp(s + i, lit, (size_t)k) == 0)
+			return true;
+	return false;
+}
+
+bool scan_op_of(const PtxInst *in, Op *op, int *bytes, const char **why)
+{
+	const PtxOpInfo *o = &in->op;
+	*why = NULL;
+	switch (o->kind) {
+	case PO_LD:
+	case PO_ST:
+		*op = (Op){.kind = o->kind == PO_LD ? OP_LOAD : OP_STORE};
+		*bytes = o->ty.bytes * o->vec;
+		break;
+	case PO_ATOM:
+	case PO_RED:
+		*op = scan_atomic_op(in);
+		*bytes = o->ty.bytes * o->vec;
+		break;
+	case PO_LDMATRIX:
+	case PO_STMATRIX:
+		if (!has(in->text, in->ntext, ".m8n8") || !o->nmat) {
+			*why = "only the m8n8 forms of ldmatrix and stmatrix are modelled";
+			return false;
+		}
+		*op = (Op){.kind = o->kind == PO_LDMATRIX ? OP_LDMATRIX : OP_STMATRIX,
+		           .nmat = o->nmat, .trans = (o->mods & M_TRANS) != 0};
+		*bytes = 16;
+		return true;
+	case PO_CPASYNC:
+		*op = (Op){.kind = OP_CPASYNC};
+		*bytes = in->nopd >= 3 && in->opd[2].kind == OPD_IMM ? (int)in->opd[2].imm : 0;
+		if (*bytes != 4 && *bytes != 8 && *bytes != 16) {
+			*why = "cp.async copies 4, 8 or 16 bytes";
+			return false;
+		}
+		return true;
+	default:
+		*why = "not a shared-memory access";
+		return false;
+	}
+	if (*bytes != 1 && *bytes != 2 && *bytes != 4 && *bytes != 8 && *bytes != 16) {
+		*why = "only accesses of 1, 2, 4, 8 or 16 bytes per thread are modelled";
+		return false;
+	}
+	return true;
+}
+
+static int rec_cmp(const void *a, const void *b)
+{
+	const InterpRec *x = a, *y = b;
+	if (x->slot != y->slot)
+		return x->slot < y->slot ? -1 : 1;
+	if (x->occ != y->occ)
+		return x->occ < y->occ ? -1 : 1;
+	return (int)x->lane - (int)y->lane;
+}
+
+static void add_stop(ScanKernel *k, const InterpStop *s, int tid)
+{
+	for (int i = 0; i < k->nstops; i++) {
+		ScanStop *o = &k->stops[i];
+		if (o->kind == s->kind && o->inst == s->inst && o->why == s->why) {
+			o->threads++;
+			return;
+		}
+	}
+	if (k->nstops == MAX_STOPS) {
+		k->stops[MAX_STOPS - 1].threads++;
+		return;
+	}
+	k->stops[k->nstops++] = (ScanStop){s->kind, s->inst, s->why, s->addr, 1, tid};
+}
+
+static void keep(ScanAcc *a, uint32_t mask, const int64_t *addr)
+{
+	if (a->nkept == a->capkept) {
+		int64_t cap = a->capkept ? a->capkept * 2 : 64;
+		uint32_t *m = realloc(a->masks, (size_t)cap * sizeof *m);
+		int64_t *d = realloc(a->addrs, (size_t)cap * WARP * sizeof *d);
+		if (!m || !d)
+			abort();
+		a->masks = m;
+		a->addrs = d;
+		a->capkept = cap;
+	}
+	a->masks[a->nkept] = mask;
+	memcpy(a->addrs + a->nkept * WARP, addr, WARP * sizeof *addr);
+	a->nkept++;
+}
+
+/* One warp instruction of slot s into its sums. */
+static bool cost(const ScanOpts *so, ScanKernel *k, ScanAcc *a, uint32_t mask,
+                 const int64_t *addr, int64_t *kept)
+{
+	SimResult r;
+	const char *err;
+	if (!sim_inst(&so->geom, a->op, a->bytes, mask, addr, &r, &err)) {
+		if (!k->cost_error) {
+			k->cost_error = err;
+			k->cost_error_inst = a->inst;
+		}
+		return false;
+	}
+	if (a->count == 0 || r.wavefronts < a->min_wave) a->min_wave = r.wavefronts;
+	if (a->count == 0 || r.wavefronts > a->max_wave) a->max_wave = r.wavefronts;
+	if (a->count == 0 || r.ideal < a->min_ideal) a->min_ideal = r.ideal;
+	if (a->count == 0 || r.ideal > a->max_ideal) a->max_ideal = r.ideal;
+	if (a->count == 0 || r.wavefronts - r.ideal > a->worst_excess) {
+		a->worst_excess = r.wavefronts - r.ideal;
+		a->worst_mask = mask;
+		memcpy(a->worst_addr, addr, sizeof a->worst_addr);
+	}
+	a->count++;
+	a->wave += r.wavefronts;
+	a->ideal += r.ideal;
+	a->counted += r.counted;
+	if (a->loop) {
+		/* the loop's first trip reads the old values: a load */
+		if (!sim_inst(&so->geom, (Op){.kind = OP_LOAD}, a->bytes, mask, addr, &r, &err))
+			abort();    /* a 4- or 8-byte load is always costable */
+		a->loop_wave += r.wavefronts;
+		a->loop_ideal += r.ideal;
+		a->loop_counted += r.counted;
+	}
+	if (so->keep && *kept < MAX_KEPT) {
+		keep(a, mask, addr);
+		++*kept;
+	}
+	return true;
+}
+
+/* One warp instruction as the records of its lanes. */
+typedef struct {
+	uint32_t slot, occ;
+	uint32_t mask;
+	int tz;                 /* the alignment ptxas knows, its active lanes' least */
+	int64_t addr[WARP];
+} Group;
+
+static const Group *find_group(const Group *g, size_t n, uint32_t slot, uint32_t occ)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (g[mid].slot < slot || (g[mid].slot == slot && g[mid].occ < occ))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && g[lo].slot == slot && g[lo].occ == occ ? &g[lo] : NULL;
+}
+
+/* The warp instructions of run c, led by g, are one vector access: the
+ * same lanes, each member at the leader's address plus its offset, at an
+ * address that ptxas knows to be aligned to the vector. */
+static bool mergeable(const Group *gs, size_t n, const Group *g, const MergeChunk *c)
+{
+	int total = c->bytes * c->n;
+	if ((1 << (g->tz < 8 ? g->tz : 8)) < total)
+		return false;
+	for (int l = 0; l < WARP; l++)
+		if ((g->mask >> l & 1) && g->addr[l] % total)
+			return false;
+	for (int j = 1; j < c->n; j++) {
+		const Group *h = find_group(gs, n, (uint32_t)c->slot[j], g->occ);
+		if (!h || h->mask != g->mask)
+			return false;
+		for (int l = 0; l < WARP; l++)
+			if ((g->mask >> l & 1) && h->addr[l] != g->addr[l] + j * c->bytes)
+				return false;
+	}
+	return true;
+}
+
+void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
+                 const ScanOpts *so, ScanKernel *k)
+{
+	memset(k, 0, sizeof *k);
+	k->kernel = kernel;
+	memcpy(k->block, ro->block, sizeof k->block);
+	k->acc = calloc((size_t)m->nslots + 1, sizeof *k->acc);
+	k->stops = calloc(MAX_STOPS, sizeof *k->stops);
+	if (!k->acc || !k->stops)
+		abort();
+	for (int i = 0; i < m->ninst; i++) {
+		const PtxInst *in = &m->inst[i];
+		if (in->slot < 0)
+			continue;
+		ScanAcc *a = &k->acc[in->slot];
+		a->inst = i;
+		const char *why;
+		if (!scan_op_of(in, &a->op, &a->bytes, &why))
+			a->bytes = 0;   /* not costable: its accesses are refused below */
+		a->loop = (in->op.kind == PO_ATOM || in->op.kind == PO_RED) &&
+		          scan_atomic_is_loop(in);
+	}
+	ScanMerge mg = {0};
+	if (so->ptxas_merge)
+		scan_merge_find(m, &mg);
+	for (int i = 0; i < mg.nchunk; i++) {
+		MergeChunk *c = &mg.chunk[i];
+		c->acc = k->acc[c->slot[0]];
+		c->acc.bytes *= c->n;
+	}
+	Interp r;
+	interp_init(&r, m, kernel, ro);
+	Group *groups = NULL;
+	size_t capg = 0;
+	int threads = ro->block[0] * ro->block[1] * ro->block[2];
+	int64_t kept = 0;
+	for (int w = 0; w * WARP < threads; w++) {
+		r.nrec = 0;
+		for (int lane = 0; lane < WARP && w * WARP + lane < threads; lane++) {
+			InterpStop st;
+			if (!interp_thread(&r, w * WARP + lane, &st))
+				add_stop(k, &st, w * WARP + lane);
+		}
+		if (k->nstops || k->cost_error)
+			continue;   /* no totals will be printed: only diagnostics */
+		if (r.nrec)
+			qsort(r.rec, r.nrec, sizeof *r.rec, rec_cmp);
+		size_t ng = 0;
+		for (size_t i = 0; i < r.nrec; i++)
+			if (i == 0 || r.rec[i].slot != r.rec[i - 1].slot ||
+			    r.rec[i].occ != r.rec[i - 1].occ)
+				ng++;
+		if (ng > capg) {
+			free(groups);
+			capg = ng * 2;
+			groups = malloc(capg * sizeof *groups);
+			if (!groups)
+				abort();
+		}
+		ng = 0;
+		for (size_t i = 0; i < r.nrec;) {
+			Group *g = &groups[ng++];
+			memset(g, 0, sizeof *g);
+			g->slot = r.rec[i].slot;
+			g->occ = r.rec[i].occ;
+			g->tz = 64;
+			while (i < r.nrec && r.rec[i].slot == g->slot && r.rec[i].occ == g->occ) {
+				if (r.rec[i].active) {
+					g->mask |= 1u << r.rec[i].lane;
+					g->addr[r.rec[i].lane] = r.rec[i].addr;
+					if (r.rec[i].tz < g->tz)
+						g->tz = r.rec[i].tz;
+				}
+				i++;
+			}
+		}
+		for (size_t gi = 0; gi < ng; gi++) {
+			const Group *g = &groups[gi];
+			ScanAcc *a = &k->acc[g->slot];
+			if (g->mask && !a->bytes && !k->cost_error) {
+				const char *why;
+				Op op;
+				int b;
+				scan_op_of(&m->inst[a->inst], &op, &b, &why);
+				k->cost_error = why;
+				k->cost_error_inst = a->inst;
+			}
+			if (!g->mask || !a->bytes)
+				continue;
+			cost(so, k, a, g->mask, g->addr, &kept);
+			for (int j = 0; mg.nof && j < mg.nof[g->slot]; j++) {
+				MergeChunk *c = &mg.chunk[mg.of[g->slot][j]];
+				if (!c->ok)
+					continue;
+				if (c->slot[0] != (int)g->slot)
+					/* a member without its leader: not one vector */
+					c->ok = find_group(groups, ng, (uint32_t)c->slot[0], g->occ) != NULL;
+				else if (mergeable(groups, ng, g, c))
+					cost(so, k, &c->acc, g->mask, g->addr, &kept);
+				else
+					c->ok = false;
+			}
+		}
+	}
+	free(groups);
+	/* the runs that every execution allowed replace their members */
+	scan_merge_choose(m, &mg, k->acc);
+	scan_merge_free(&mg);
+	k->steps = r.steps;
+	k->unmodelled = r.unmodelled;
+	k->complete = k->nstops == 0 && !k->cost_error;
+	/* which unmodelled shared instructions ran, and which loops: noted by
+	 * the printer */
+	k->noted = r.noted;
+	r.noted = NULL;
+	for (int s2 = 0; s2 < m->nslots && k->noted; s2++)
+		if (k->acc[s2].loop && k->acc[s2].count)
+			k->noted[k->acc[s2].inst] = true;
+	interp_free(&r);
+}
+
+void scan_kernel_free(const PtxModule *m, ScanKernel *k)
+{
+	if (k->acc)
+		for (int i = 0; i < m->nslots; i++) {
+			free(k->acc[i].masks);
+			free(k->acc[i].addrs);
+		}
+	free(k->acc);
+	free(k->stops);
+	free(k->noted);
+	memset(k, 0, sizeof *k);
+}

@@ -1,0 +1,697 @@
+/* What scan prints: a compiler's warnings at the source lines that .loc
+ * names (the PTX line where there is none), each kernel's totals as
+ * Nsight Compute counts them, the paths that stopped as errors, and the
+ * same as JSON. */
+#define _XOPEN_SOURCE 700  /* realpath */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "ptx/ptx.h"
+
+/* ---- where ------------------------------------------------------------------- */
+
+/* A source path as the user would write it: the .cu they gave, or
+ * relative to the working folder. */
+static const char *display_path(const char *path, const ScanCtx *c)
+{
+	if (c->cu) {
+		char *a = realpath(path, NULL), *b = realpath(c->cu, NULL);
+		bool same = a && b && strcmp(a, b) == 0;
+		free(a);
+		free(b);
+		if (same)
+			return c->cu;
+	}
+	static char cwd[4096];
+	if (!cwd[0] && !getcwd(cwd, sizeof cwd - 1))
+		cwd[0] = 0;
+	size_t n = strlen(cwd);
+	if (n && strncmp(path, cwd, n) == 0 && path[n] == '/')
+		return path + n + 1;
+	return path;
+}
+
+/* A header of the CUDA toolkit (atomicAdd and kin, inlined). */
+static bool toolkit_path(const char *p)
+{
+	return p && strstr(p, "/cuda") && strstr(p, "/include/");
+}
+
+/* The source position to report: .loc's, or where it was inlined when
+ * .loc names a toolkit header. */
+static const char *source_of(const PtxModule *m, const PtxInst *in, int *line,
+                             int *col)
+{
+	const char *path = in->line > 0 ? ptx_file_path(m, in->file) : NULL;
+	*line = in->line;
+	*col = in->col;
+	if (toolkit_path(path) && in->iline > 0 && ptx_file_path(m, in->ifile)) {
+		path = ptx_file_path(m, in->ifile);
+		*line = in->iline;
+		*col = in->icol;
+	}
+	return path;
+}
+
+void scan_where(const PtxModule *m, const PtxInst *in, const ScanCtx *c,
+                char *buf, size_t n)
+{
+	int line, col;
+	const char *path = source_of(m, in, &line, &col);
+	if (path && col > 0)
+		snprintf(buf, n, "%s:%d:%d", display_path(path, c), line, col);
+	else if (path)
+		snprintf(buf, n, "%s:%d", display_path(path, c), line);
+	else
+		snprintf(buf, n, "%s:%d:%d", c->input, in->pos.line, in->pos.col);
+}
+
+/* The source line of a position, with a caret, if the file can be read. */
+static void show_source(FILE *f, const PtxModule *m, const PtxInst *in,
+                        const ScanCtx *c)
+{
+	int line, col;
+	const char *path = source_of(m, in, &line, &col);
+	const char *text;
+	size_t len;
+	if (path) {
+		/* the last source read is kept: warnings come in source order */
+		static char *cached, *cached_path;
+		static size_t cached_len;
+		const char *shown = display_path(path, c);
+		if (!cached_path || strcmp(cached_path, shown) != 0) {
+			free(cached);
+			free(cached_path);
+			cached = NULL;
+			cached_path = strdup(shown);
+			FILE *s = fopen(shown, "rb");
+			if (s) {
+				cached = malloc(16 << 20);
+				cached_len = cached ? fread(cached, 1, (16 << 20) - 1, s) : 0;
+				if (cached)
+					cached[cached_len] = 0;
+				fclose(s);
+			}
+		}
+		if (!cached)
+			return;
+		text = cached;
+		len = cached_len;
+	} else {
+		text = m->src->text;
+		len = m->src->len;
+		line = in->pos.line;
+		col = in->pos.col;
+	}
+	const char *p = text, *e = text + len;
+	for (int l = 1; l < line && p < e; p++)
+		if (*p == '\n')
+			l++;
+	const char *q = p;
+	while (q < e && *q != '\n' && *q != '\r')
+		q++;
+	if (p < e) {
+		fputs("    ", f);
+		for (const char *s = p; s < q; s++)
+			fputc(*s == '\t' || (*s >= 32 && *s < 127) || (unsigned char)*s >= 128 ? *s : ' ', f);
+		fputs("\n    ", f);
+		for (int i = 1; i < col && p + i - 1 < q; i++)
+			fputc(p[i - 1] == '\t' ? '\t' : ' ', f);
+		if (col > 0)
+			fputs("^\n", f);
+		else
+			fputs("\n", f);
+	}
+}
+
+/* ---- what ------------------------------------------------------------------------ */
+
+/* merged: > 1 for the accesses at consecutive addresses that ptxas
+ * makes one (scan_merge.c) */
+static void what(const PtxInst *in, int merged, char *buf, size_t n)
+{
+	const PtxOpInfo *o = &in->op;
+	int bytes = o->ty.bytes * o->vec * (merged > 1 ? merged : 1);
+	char gen[96] = "";
+	if (o->space == SP_GENERIC)
+		snprintf(gen, sizeof gen, " (generic address)");
+	else if (merged > 1)
+		snprintf(gen, sizeof gen, " (%d adjacent %d-byte accesses that ptxas "
+		         "vectorizes)", merged, o->ty.bytes * o->vec);
+	switch (o->kind) {
+	case PO_LD: snprintf(buf, n, "%d-byte shared load%s", bytes, gen); break;
+	case PO_ST: snprintf(buf, n, "%d-byte shared store%s", bytes, gen); break;
+	case PO_ATOM:
+		snprintf(buf, n, "%d-byte shared atomic (atom.%s)%s", bytes,
+		         ptx_atom_names[o->atom_op], gen);
+		break;
+	case PO_RED:
+		snprintf(buf, n, "%d-byte shared reduction (red.%s)%s", bytes,
+		         ptx_atom_names[o->atom_op], gen);
+		break;
+	case PO_LDMATRIX: case PO_STMATRIX:
+		snprintf(buf, n, "%s.x%d%s", o->kind == PO_LDMATRIX ? "ldmatrix" : "stmatrix",
+		         o->nmat, (o->mods & M_TRANS) ? ".trans" : "");
+		break;
+	case PO_CPASYNC:
+		snprintf(buf, n, "%d-byte cp.async",
+		         in->nopd >= 3 ? (int)in->opd[2].imm : 0);
+		break;
+	default: snprintf(buf, n, "'%.*s'", in->ntext, in->text); break;
+	}
+}
+
+/* Which counter an instruction's wavefronts show in. */
+typedef enum { CAT_LD, CAT_ST, CAT_ATOM, CAT_RED, CAT_CPASYNC, CAT_COUNT } Cat;
+static const char *const cat_key[CAT_COUNT] = {"ld", "st", "atom", "red", "cp.async"};
+
+static Cat cat_of(const PtxInst *in)
+{
+	switch (in->op.kind) {
+	case PO_LD: case PO_LDMATRIX: return CAT_LD;
+	case PO_ATOM: return CAT_ATOM;
+	case PO_RED: return CAT_RED;
+	case PO_CPASYNC: return CAT_CPASYNC;
+	default: return CAT_ST;
+	}
+}
+
+/* ---- why ---------------------------------------------------------------------------- */
+
+void scan_why(const PtxModule *m, const ScanKernel *k, uint32_t why,
+              const ScanCtx *c, char *buf, size_t n)
+{
+	if (why > 0 && why < WHY_INST) {
+		int p = (int)why - 1;
+		const PtxFunc *f = &m->func[k->kernel];
+		const char *name = p < f->nparams ? m->sym[f->params[p]].name : "?";
+		if (p < f->nparams && m->sym[f->params[p]].size > 8)
+			snprintf(buf, n, "kernel parameter %d (%s), a %lld-byte aggregate "
+			         "that --param cannot give", p, name,
+			         (long long)m->sym[f->params[p]].size);
+		else
+			snprintf(buf, n, "kernel parameter %d (%s); pass --param %d=VALUE",
+			         p, name, p);
+		return;
+	}
+	int i = (int)(why - WHY_INST);
+	if (why < WHY_INST || i >= m->ninst) {
+		snprintf(buf, n, "an unknown value");
+		return;
+	}
+	const PtxInst *in = &m->inst[i];
+	char at[512];
+	scan_where(m, in, c, at, sizeof at);
+	const PtxOpInfo *o = &in->op;
+	switch (o->kind) {
+	case PO_LD:
+		if (o->space == SP_SHARED)
+			snprintf(buf, n, "the value loaded from shared memory at %s (bankc "
+			         "does not follow shared memory's contents)", at);
+		else if (o->space == SP_LOCAL)
+			snprintf(buf, n, "the value loaded from local memory at %s", at);
+		else
+			snprintf(buf, n, "the value loaded from memory at %s (data: bankc "
+			         "knows only parameters, thread indices and constants)", at);
+		return;
+	case PO_ATOM:
+		snprintf(buf, n, "the result of an atomic at %s", at);
+		return;
+	case PO_DIV: case PO_REM:
+		if (o->ty.kind != TY_F) {
+			snprintf(buf, n, "a division by zero at %s", at);
+			return;
+		}
+		break;
+	case PO_CVTA:
+		snprintf(buf, n, "cvta.to.shared of an address outside shared memory at %s", at);
+		return;
+	default:
+		break;
+	}
+	bool fl = o->ty.kind == TY_F || o->ty2.kind == TY_F || (o->mods & M_FLOATOP) ||
+	          o->cmp == CMP_FLOAT;
+	for (int j = 0; j < in->nopd; j++)
+		if (in->opd[j].kind == OPD_SPECIAL && in->opd[j].special / 4 >= SR_NWARPID &&
+		    in->opd[j].special / 4 != SR_LANEMASK_EQ) {
+			if (in->opd[j].special / 4 == SR_NWARPID || in->opd[j].special / 4 == SR_UNKNOWN) {
+				snprintf(buf, n, "a special register of the hardware (%.*s) at %s",
+				         in->ntext, in->text, at);
+				return;
+			}
+		}
+	snprintf(buf, n, "the result of '%.*s' at %s%s", in->ntext, in->text, at,
+	         fl ? " (floating point: not interpreted)" : " (not interpreted)");
+}
+
+static void thread_of(const ScanKernel *k, int tid, char *buf, size_t n)
+{
+	snprintf(buf, n, "(%d,%d,%d)", tid % k->block[0], tid / k->block[0] % k->block[1],
+	         tid / (k->block[0] * k->block[1]));
+}
+
+static void stop_message(const PtxModule *m, const ScanKernel *k, const ScanStop *s,
+                         const ScanCtx *c, char *buf, size_t n)
+{
+	const PtxInst *in = &m->inst[s->inst];
+	char w[128], why[1024], th[64];
+	what(in, 0, w, sizeof w);
+	scan_why(m, k, s->why, c, why, sizeof why);
+	thread_of(k, s->first_tid, th, sizeof th);
+	int threads = k->block[0] * k->block[1] * k->block[2];
+	switch (s->kind) {
+	case STOP_UNKNOWN_ADDR:
+		snprintf(buf, n, "the address of this %s depends on a value bankc cannot "
+		         "know: %s", w, why);
+		break;
+	case STOP_UNKNOWN_BRANCH:
+		snprintf(buf, n, "this branch depends on a value bankc cannot know: %s", why);
+		break;
+	case STOP_UNKNOWN_GUARD:
+		snprintf(buf, n, "whether this %s runs depends on a value bankc cannot "
+		         "know: %s", w, why);
+		break;
+	case STOP_STEPS:
+		snprintf(buf, n, "thread %s ran past %lld instructions (--max-steps %lld "
+		         "shared by %d threads): a loop whose bound bankc does not know? "
+		         "pass the --param that bounds it, or raise --max-steps", th,
+		         (long long)(c->ro->max_steps / threads), (long long)c->ro->max_steps,
+		         threads);
+		break;
+	case STOP_RECORDS:
+		snprintf(buf, n, "more than %lld shared-memory accesses in one warp "
+		         "(the limit of one scan)", (long long)c->ro->max_records);
+		break;
+	case STOP_BAD_ADDR:
+		snprintf(buf, n, "this %s reaches shared address %lld, beyond %d bytes",
+		         w, (long long)s->addr, PTX_SHARED_LIMIT);
+		break;
+	case STOP_DEPTH:
+		snprintf(buf, n, "calls nested deeper than %d", PTX_MAX_DEPTH);
+		break;
+	case STOP_TRAP:
+		snprintf(buf, n, "the kernel traps here");
+		break;
+	case STOP_CALL:
+		snprintf(buf, n, "an indirect call: bankc cannot tell which function "
+		         "runs");
+		break;
+	default:
+		snprintf(buf, n, "a parameter access bankc cannot follow");
+		break;
+	}
+}
+
+/* ---- banks of the worst instruction ------------------------------------------------ */
+
+/* The banks of its worst phase that serve the most distinct words (the
+ * most lanes, for an atomic). */
+static int worst_banks(const ScanAcc *a, const Geom *g, int *banks, int *words)
+{
+	SimResult r;
+	const char *err;
+	*words = 0;
+	if (!sim_inst(g, a->op, a->bytes, a->worst_mask, a->worst_addr, &r, &err) ||
+	    a->op.kind == OP_CPASYNC)
+		return 0;
+	int best = -1;
+	for (int p = 0; p < r.nphase; p++)
+		if (best < 0 || r.phase[p].wavefronts - r.phase[p].ideal >
+		                r.phase[best].wavefronts - r.phase[best].ideal)
+			best = p;
+	if (best < 0)
+		return 0;
+	int count[64];
+	int most = sim_phase_banks(g, a->op, a->bytes, r.phase[best].lanes, a->worst_addr,
+	                           count);
+	int nb = 0;
+	for (int b = 0; b < g->banks && most > 1; b++)
+		if (count[b] == most)
+			banks[nb++] = b;
+	*words = most;
+	return nb;
+}
+
+/* ---- text ------------------------------------------------------------------------- */
+
+typedef struct {
+	int slot;           /* first of the group */
+	int file, line, col;
+	int ptxline;
+} Key;
+
+static int key_cmp(const void *a, const void *b)
+{
+	const Key *x = a, *y = b;
+	if (x->file != y->file) return x->file < y->file ? -1 : 1;
+	if (x->line != y->line) return x->line < y->line ? -1 : 1;
+	if (x->col != y->col) return x->col < y->col ? -1 : 1;
+	return x->ptxline < y->ptxline ? -1 : x->ptxline > y->ptxline;
+}
+
+/* Instructions of one source position and kind are one warning. */
+static bool same_group(const PtxModule *m, const ScanAcc *a, const ScanAcc *b)
+{
+	const PtxInst *x = &m->inst[a->inst], *y = &m->inst[b->inst];
+	if (x->line <= 0 || y->line <= 0)
+		return a == b;
+	return x->op.kind == y->op.kind && a->bytes == b->bytes &&
+	       a->op.nmat == b->op.nmat && a->op.trans == b->op.trans &&
+	       x->op.space == y->op.space && a->merged_from == b->merged_from;
+}
+
+static void warn_group(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
+                       const Geom *geom, const ScanCtx *c)
+{
+	int64_t count = 0, wave = 0, ideal = 0;
+	int minw = 0, maxw = 0, mini = 0, maxi = 0;
+	const ScanAcc *worst = NULL;
+	for (int i = 0; i < n; i++) {
+		const ScanAcc *a = g[i];
+		if (!a->count)
+			continue;
+		if (!count || a->min_wave < minw) minw = a->min_wave;
+		if (!count || a->max_wave > maxw) maxw = a->max_wave;
+		if (!count || a->min_ideal < mini) mini = a->min_ideal;
+		if (!count || a->max_ideal > maxi) maxi = a->max_ideal;
+		if (!worst || a->worst_excess > worst->worst_excess)
+			worst = a;
+		count += a->count;
+		wave += a->wave;
+		ideal += a->ideal;
+	}
+	if (!count || wave <= ideal)
+		return;
+	const PtxInst *in = &m->inst[worst->inst];
+	char where[512], w[128], per[96], idl[64], banks[256] = "";
+	scan_where(m, in, c, where, sizeof where);
+	what(in, worst->merged_from, w, sizeof w);
+	if (minw == maxw)
+		snprintf(per, sizeof per, "%d", minw);
+	else
+		snprintf(per, sizeof per, "%d to %d (%.2f on average)", minw, maxw,
+		         (double)wave / (double)count);
+	if (mini == maxi)
+		snprintf(idl, sizeof idl, "%d", mini);
+	else
+		snprintf(idl, sizeof idl, "%d to %d", mini, maxi);
+	int bk[64], words, nb = worst_banks(worst, geom, bk, &words);
+	if (nb) {
+		size_t o = (size_t)snprintf(banks, sizeof banks, " (%s%s ",
+		                            minw == maxw ? "" : "worst: ",
+		                            nb == 1 ? "bank" : "banks");
+		for (int i = 0; i < nb && i < 8; i++)
+			o += (size_t)snprintf(banks + o, sizeof banks - o, "%s%d", i ? ", " : "", bk[i]);
+		if (nb > 8)
+			o += (size_t)snprintf(banks + o, sizeof banks - o, " and %d more", nb - 8);
+		bool lanes = worst->op.kind == OP_ATOM;
+		snprintf(banks + o, sizeof banks - o, nb == 1 ? " serves %d %s)"
+		         : " serve %d %s each)", words, lanes ? "lanes" : "words");
+	}
+	if (in->op.kind == PO_CPASYNC)
+		fprintf(f, "%s: warning: %s: destinations touch %s 128-byte segments per "
+		        "instruction, ideal %s (not in the wavefront counters), %lld "
+		        "instruction%s per block\n", where, w, per, idl, (long long)count,
+		        count == 1 ? "" : "s");
+	else
+		fprintf(f, "%s: warning: %s: %s wavefronts per instruction, ideal %s%s, "
+		        "%lld instruction%s per block\n", where, w, per, idl, banks,
+		        (long long)count, count == 1 ? "" : "s");
+	show_source(f, m, in, c);
+}
+
+static void totals(const PtxModule *m, const ScanKernel *k, int64_t t[CAT_COUNT][4])
+{
+	memset(t, 0, sizeof(int64_t) * CAT_COUNT * 4);
+	for (int s = 0; s < m->nslots; s++) {
+		const ScanAcc *a = &k->acc[s];
+		if (!a->count)
+			continue;
+		Cat ct = cat_of(&m->inst[a->inst]);
+		t[ct][0] += a->count;
+		t[ct][1] += a->counted;
+		t[ct][2] += a->op.kind == OP_CPASYNC ? a->wave : a->ideal;
+		t[ct][3] += a->op.kind == OP_CPASYNC ? a->ideal : 0;
+		if (a->loop) {
+			t[CAT_LD][0] += a->count;
+			t[CAT_LD][1] += a->loop_counted;
+			t[CAT_LD][2] += a->loop_ideal;
+		}
+	}
+}
+
+/* An unmodelled instruction that ran, by source position and opcode. */
+typedef struct {
+	int inst;
+	int file, line, col;
+	const PtxModule *m;
+} Note;
+
+static int note_cmp(const void *a, const void *b)
+{
+	const Note *x = a, *y = b;
+	if (x->file != y->file) return x->file < y->file ? -1 : 1;
+	if (x->line != y->line) return x->line < y->line ? -1 : 1;
+	if (x->col != y->col) return x->col < y->col ? -1 : 1;
+	const PtxInst *p = &x->m->inst[x->inst], *q = &y->m->inst[y->inst];
+	int n = p->ntext < q->ntext ? p->ntext : q->ntext;
+	int c = memcmp(p->text, q->text, (size_t)n);
+	if (c || p->ntext != q->ntext)
+		return c ? c : p->ntext - q->ntext;
+	if (p->op.kind == PO_CALL && p->opd[0].sym != q->opd[0].sym)
+		return p->opd[0].sym < q->opd[0].sym ? -1 : 1;
+	return 0;
+}
+
+void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k,
+                     const ScanCtx *c)
+{
+	const PtxFunc *fn = &m->func[k->kernel];
+	char sn[256];
+	ptx_short_name(fn->name, sn, sizeof sn);
+	for (int i = 0; i < k->nstops; i++) {
+		const ScanStop *s = &k->stops[i];
+		const PtxInst *in = &m->inst[s->inst];
+		char where[512], msg[2048], th[64];
+		scan_where(m, in, c, where, sizeof where);
+		stop_message(m, k, s, c, msg, sizeof msg);
+		thread_of(k, s->first_tid, th, sizeof th);
+		fprintf(err, "%s: error: %s\n", where, msg);
+		show_source(err, m, in, c);
+		fprintf(err, "%s: note: in kernel %s: %d thread%s stopped here, the "
+		        "first %s\n", where, sn, s->threads, s->threads == 1 ? "" : "s", th);
+	}
+	if (k->cost_error) {
+		char where[512];
+		scan_where(m, &m->inst[k->cost_error_inst], c, where, sizeof where);
+		fprintf(err, "%s: error: the bank model cannot cost this access: %s\n",
+		        where, k->cost_error);
+		show_source(err, m, &m->inst[k->cost_error_inst], c);
+	}
+	if (!k->complete) {
+		fprintf(err, "bankc: error: kernel %s: no totals, as %s above\n", sn,
+		        k->nstops + !!k->cost_error == 1 ? "the path stopped"
+		        : "paths stopped");
+		return;
+	}
+	/* warnings in source order */
+	Key *keys = calloc((size_t)m->nslots + 1, sizeof *keys);
+	int nk = 0;
+	for (int s = 0; s < m->nslots; s++) {
+		const ScanAcc *a = &k->acc[s];
+		if (!a->count)
+			continue;
+		const PtxInst *in = &m->inst[a->inst];
+		int line, col;
+		const char *path = source_of(m, in, &line, &col);
+		int file = !path ? 1 << 30 : line == in->line ? in->file : in->ifile;
+		keys[nk++] = (Key){s, file, path ? line : in->pos.line,
+		                   path ? col : in->pos.col, in->pos.line};
+	}
+	qsort(keys, (size_t)nk, sizeof *keys, key_cmp);
+	const ScanAcc **g = calloc((size_t)nk + 1, sizeof *g);
+	bool *done = calloc((size_t)nk + 1, sizeof *done);
+	if (!keys || !g || !done)
+		abort();
+	for (int i = 0; i < nk;) {
+		int j = i;
+		while (j < nk && keys[j].file == keys[i].file && keys[j].line == keys[i].line &&
+		       keys[j].col == keys[i].col)
+			j++;
+		/* the position's instructions, split by kind, first come first */
+		for (int a = i; a < j; a++) {
+			if (done[a])
+				continue;
+			int n = 0;
+			for (int b = a; b < j; b++)
+				if (!done[b] && same_group(m, &k->acc[keys[a].slot],
+				                           &k->acc[keys[b].slot])) {
+					g[n++] = &k->acc[keys[b].slot];
+					done[b] = true;
+				}
+			warn_group(f, m, g, n, &c->geom, c);
+		}
+		i = j;
+	}
+	free(done);
+	free(g);
+	free(keys);
+	/* notes: one per source position and opcode, with how many of its
+	 * instructions ran, in source order */
+	int nn = 0;
+	for (int i = 0; k->noted && i < m->ninst; i++)
+		nn += k->noted[i];
+	Note *notes = calloc((size_t)nn + 1, sizeof *notes);
+	if (!notes)
+		abort();
+	nn = 0;
+	for (int i = 0; k->noted && i < m->ninst; i++) {
+		if (!k->noted[i])
+			continue;
+		const PtxInst *in = &m->inst[i];
+		int line, col;
+		const char *path = source_of(m, in, &line, &col);
+		int file = !path ? 1 << 30 : line == in->line ? in->file : in->ifile;
+		notes[nn++] = (Note){i, file, path ? line : in->pos.line,
+		                     path ? col : in->pos.col, m};
+	}
+	qsort(notes, (size_t)nn, sizeof *notes, note_cmp);
+	for (int a = 0; a < nn;) {
+		int b = a + 1;
+		while (b < nn && note_cmp(&notes[a], &notes[b]) == 0)
+			b++;
+		const PtxInst *in = &m->inst[notes[a].inst];
+		char where[512], many[64] = "";
+		scan_where(m, in, c, where, sizeof where);
+		if (b - a > 1)
+			snprintf(many, sizeof many, " (%d instructions)", b - a);
+		if (in->op.kind == PO_CALL)
+			fprintf(f, "%s: note: calls %s%s, which has no body in this file: taken "
+			        "to touch no shared memory\n", where, m->func[in->opd[0].sym].name,
+			        many);
+		else if (in->op.kind == PO_ATOM || in->op.kind == PO_RED)
+			fprintf(f, "%s: note: ptxas makes this %d-byte %s.%s%s a loop (a load, "
+			        "then a compare-and-swap until every lane has succeeded) whose "
+			        "trips depend on timing: bankc counts one trip, its load with the "
+			        "loads and its compare-and-swap with the atomics; Nsight Compute "
+			        "counts every trip\n", where, in->op.ty.bytes * in->op.vec,
+			        in->op.kind == PO_ATOM ? "atom" : "red",
+			        ptx_atom_names[in->op.atom_op], in->op.ty.kind == TY_F ? " (float)" : "");
+		else
+			fprintf(f, "%s: note: '%.*s'%s reaches shared memory in a way bankc does "
+			        "not model (outside the LSU wavefront counters, or not yet); not "
+			        "counted\n", where, in->ntext, in->text, many);
+		a = b;
+	}
+	free(notes);
+	int64_t t[CAT_COUNT][4];
+	totals(m, k, t);
+	if (strcmp(sn, fn->name) == 0)
+		fprintf(f, "kernel %s, block %d,%d,%d: shared memory per block, as Nsight "
+		        "Compute counts it\n", fn->name, k->block[0], k->block[1], k->block[2]);
+	else
+		fprintf(f, "kernel %s (%s), block %d,%d,%d: shared memory per block, as "
+		        "Nsight Compute counts it\n", sn, fn->name, k->block[0], k->block[1],
+		        k->block[2]);
+	static const char *const label[] = {"loads", "stores", "atomics", "reductions"};
+	for (int ct = 0; ct < CAT_CPASYNC; ct++) {
+		if (!t[ct][0] && ct >= CAT_ATOM)
+			continue;
+		fprintf(f, "  %-11s %lld wavefronts, ideal %lld, excess %lld (%lld instruction%s)\n",
+		        label[ct], (long long)t[ct][1], (long long)t[ct][2],
+		        (long long)(t[ct][1] - t[ct][2]), (long long)t[ct][0],
+		        t[ct][0] == 1 ? "" : "s");
+	}
+	if (t[CAT_CPASYNC][0])
+		fprintf(f, "  cp.async    %lld instructions, 0 wavefronts counted (128-byte "
+		        "segments %lld, ideal %lld)\n", (long long)t[CAT_CPASYNC][0],
+		        (long long)t[CAT_CPASYNC][2], (long long)t[CAT_CPASYNC][3]);
+}
+
+/* ---- JSON ----------------------------------------------------------------------------- */
+
+json_t *scan_kernel_json(const PtxModule *m, const ScanKernel *k, const ScanCtx *c)
+{
+	const PtxFunc *fn = &m->func[k->kernel];
+	char sn[256];
+	ptx_short_name(fn->name, sn, sizeof sn);
+	json_t *o = json_object();
+	json_object_set_new(o, "kernel", json_string(fn->name));
+	json_object_set_new(o, "name", json_string(sn));
+	json_object_set_new(o, "block", json_pack("[iii]", k->block[0], k->block[1], k->block[2]));
+	json_object_set_new(o, "complete", json_boolean(k->complete));
+	json_object_set_new(o, "interpreted", json_integer(k->steps));
+	json_t *errs = json_array();
+	for (int i = 0; i < k->nstops; i++) {
+		char where[512], msg[2048];
+		scan_where(m, &m->inst[k->stops[i].inst], c, where, sizeof where);
+		stop_message(m, k, &k->stops[i], c, msg, sizeof msg);
+		json_array_append_new(errs, json_pack("{s:s,s:s,s:i}", "where", where,
+		                      "message", msg, "threads", k->stops[i].threads));
+	}
+	if (k->cost_error) {
+		char where[512];
+		scan_where(m, &m->inst[k->cost_error_inst], c, where, sizeof where);
+		json_array_append_new(errs, json_pack("{s:s,s:s,s:i}", "where", where,
+		                      "message", k->cost_error, "threads", 0));
+	}
+	json_object_set_new(o, "errors", errs);
+	if (!k->complete)
+		return o;
+	int64_t t[CAT_COUNT][4];
+	totals(m, k, t);
+	json_t *tot = json_object();
+	for (int ct = 0; ct < CAT_COUNT; ct++) {
+		json_t *e = ct == CAT_CPASYNC
+			? json_pack("{s:I,s:I,s:I,s:I}", "instructions", (json_int_t)t[ct][0],
+			            "wavefronts", (json_int_t)t[ct][1], "segments",
+			            (json_int_t)t[ct][2], "ideal_segments", (json_int_t)t[ct][3])
+			: json_pack("{s:I,s:I,s:I,s:I}", "instructions", (json_int_t)t[ct][0],
+			            "wavefronts", (json_int_t)t[ct][1], "ideal", (json_int_t)t[ct][2],
+			            "excess", (json_int_t)(t[ct][1] - t[ct][2]));
+		json_object_set_new(tot, cat_key[ct], e);
+	}
+	json_object_set_new(o, "totals", tot);
+	json_t *acc = json_array();
+	for (int s = 0; s < m->nslots; s++) {
+		const ScanAcc *a = &k->acc[s];
+		if (!a->count)
+			continue;
+		const PtxInst *in = &m->inst[a->inst];
+		char where[512], w[128], opn[32];
+		scan_where(m, in, c, where, sizeof where);
+		what(in, a->merged_from, w, sizeof w);
+		tab_op_name(a->op, opn, sizeof opn);
+		int bk[64], words, nb = worst_banks(a, &c->geom, bk, &words);
+		json_t *banks = json_array();
+		for (int i = 0; i < nb; i++)
+			json_array_append_new(banks, json_integer(bk[i]));
+		json_t *e = json_pack("{s:s,s:i,s:s,s:s,s:s,s:i,s:I,s:I,s:I,s:I,s:i,s:i,s:o,s:i}",
+			"where", where, "ptx_line", in->pos.line, "access", w, "counter",
+			cat_key[cat_of(in)], "model_op", opn, "bytes", a->bytes,
+			"instructions", (json_int_t)a->count, "wavefronts", (json_int_t)a->wave,
+			"counted", (json_int_t)a->counted, "ideal", (json_int_t)a->ideal,
+			"min", a->min_wave, "max", a->max_wave, "worst_banks", banks,
+			"worst_words", words);
+		if (a->loop)
+			/* one trip of ptxas's compare-and-swap loop: its load */
+			json_object_set_new(e, "loop_load", json_pack("{s:I,s:I,s:I}",
+			                    "instructions", (json_int_t)a->count, "counted",
+			                    (json_int_t)a->loop_counted, "ideal",
+			                    (json_int_t)a->loop_ideal));
+		if (a->worst_excess > 0) {
+			/* the worst warp instruction, lane by lane (null: inactive) */
+			json_t *wa = json_array();
+			for (int l = 0; l < WARP; l++)
+				json_array_append_new(wa, a->worst_mask >> l & 1
+				                      ? json_integer(a->worst_addr[l]) : json_null());
+			json_object_set_new(e, "worst_addresses", wa);
+		}
+		json_array_append_new(acc, e);
+	}
+	json_object_set_new(o, "accesses", acc);
+	return o;
+}
