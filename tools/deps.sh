@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install what bankc's build and tests need from Debian's packages, only
 # where it is missing: re2c, Jansson and cmocka; g++, clang with libFuzzer,
-# valgrind, cmake and pkg-config for the tests.  nvcc (the CUDA toolkit)
+# valgrind, cmake, pkg-config and python3 for the tests.  nvcc (the CUDA toolkit)
 # is expected on PATH and is only named if absent.
 set -e
 missing=""
@@ -19,6 +19,8 @@ ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 
 command -v valgrind >/dev/null 2>&1 || missing="$missing valgrind"
 command -v cmake >/dev/null 2>&1 || missing="$missing cmake"
 command -v pkg-config >/dev/null 2>&1 || missing="$missing pkgconf"
+# the JSON checks of the specs and of scan's emitted specs read JSON with it
+command -v python3 >/dev/null 2>&1 || missing="$missing python3"
 if [ -n "$missing" ]; then
 	echo "deps: installing$missing"
 	sudo=""
@@ -30,4 +32,4 @@ if [ -n "$missing" ]; then
 fi
 command -v nvcc >/dev/null 2>&1 ||
 	echo "deps: note: nvcc not found; CUDA checks need the CUDA toolkit on PATH" >&2
-echo "deps: re2c, Jansson, cmocka, g++, clang, valgrind, cmake and pkg-config present"
+echo "deps: re2c, Jansson, cmocka, g++, clang, valgrind, cmake, pkg-config and python3 present"
