@@ -15,8 +15,7 @@
 #   ptx/NAME.ptx       the PTX of each program, compiled with the same flags
 #                      as the binary (what `bankc scan` reads)
 #   sass/NAME.txt      the shared-memory instructions of each kernel's SASS
-#   source/NAME.csv    ncu's source counters per SASS instruction (where
-#                      this ncu exports them)
+#   csv/NAME.csv       ncu's CSV of each program, as it printed it
 #   scan_compare.tsv, scan_validation.md, scan_compare_novec.tsv
 #                      bankc scan's predictions from ptx/ beside the counters
 #                      (when BANKC has scan), as TSV and as a Markdown table,
@@ -30,8 +29,7 @@
 # (manifest.tsv, ptx/, sass/; tolerated.tsv is kept by hand): copy them
 # there to adopt a new run, and write its result into docs/validation.md.
 #
-# Environment: NVCC, NCU, ARCH (default sm_90), JOBS (parallel builds),
-# SCAN_SOURCE=0 to skip the per-instruction source counters.
+# Environment: NVCC, NCU, ARCH (default sm_90), JOBS (parallel builds).
 set -uo pipefail
 
 die() { echo "scan_measure.sh: $*" >&2; exit 1; }
@@ -106,53 +104,34 @@ done
 metrics=${metrics#,}
 echo "metrics: $metrics" >>"$out/env.txt"
 
-# One profile per program, into a report: the metrics, and (unless
-# SCAN_SOURCE=0) the source counters per SASS instruction, to find which
-# instruction differs should a total differ.  What this ncu refuses falls
-# back to the metrics alone, then to the two counters the comparison needs.
+# One profile per program, its CSV straight from ncu (kernels under the
+# names ncu prints; scan_compare.sh matches demangled names too); a metric
+# list this ncu refuses falls back to the two counters the comparison
+# needs.  Each program's CSV is kept in csv/.
 fail=0
 : >"$out/ncu.log"
 : >"$tmp/all.csv"
-mkdir -p "$out/source"
-core_list="${m}_op_ld.sum,${m}_op_st.sum"
+mkdir -p "$out/csv"
 for p in $progs; do
 	echo "== ncu $p" >>"$out/ncu.log"
-	ok=0 src=0
-	for try in source metrics core; do
-		case $try in
-		source) [ "${SCAN_SOURCE:-1}" = 0 ] && continue
-			args="--metrics $metrics --section SourceCounters" ;;
-		metrics) args="--metrics $metrics" ;;
-		core) args="--metrics $core_list" ;;
-		esac
-		# shellcheck disable=SC2086
-		if timeout 120 "$ncu" --clock-control none --kernel-name-base mangled $args \
-			-f -o "$tmp/$p" "$tmp/$p" >>"$out/ncu.log" 2>&1 && [ -f "$tmp/$p.ncu-rep" ]; then
+	ok=0
+	for list in "$metrics" "${m}_op_ld.sum,${m}_op_st.sum"; do
+		if timeout 120 "$ncu" --clock-control none --metrics "$list" \
+			--csv --print-units base "$tmp/$p" >"$tmp/ncu.out" 2>>"$out/ncu.log" &&
+			grep -q '^"ID"' "$tmp/ncu.out"; then
 			ok=1
-			[ "$try" = source ] && src=1
 			break
 		fi
-		echo "ncu failed on $p with $args" >>"$out/ncu.log"
+		echo "ncu failed on $p with metrics $list" >>"$out/ncu.log"
 	done
-	# kernels by their PTX (mangled) names, as bankc scan and the
-	# manifest name them; an ncu without the option prints its default
-	if [ "$ok" -eq 1 ] && ! { "$ncu" --import "$tmp/$p.ncu-rep" --csv --page details --print-units base \
-		--print-kernel-base mangled >"$tmp/ncu.out" 2>>"$out/ncu.log" && grep -q '^"ID"' "$tmp/ncu.out"; }; then
-		echo "ncu --print-kernel-base mangled failed on $p: kernels as ncu names them" >>"$out/ncu.log"
-		"$ncu" --import "$tmp/$p.ncu-rep" --csv --page details --print-units base \
-			>"$tmp/ncu.out" 2>>"$out/ncu.log"
-	fi
-	if [ "$ok" -eq 0 ] || ! grep -q '^"ID"' "$tmp/ncu.out"; then
+	grep -v '^"' "$tmp/ncu.out" >>"$out/ncu.log"
+	if [ "$ok" -eq 0 ]; then
 		echo "ncu failed on $p" | tee -a "$out/ncu.log"
 		fail=1
 		continue
 	fi
 	grep '^"' "$tmp/ncu.out" | sed "s/^/$p|/" >>"$tmp/all.csv"
-	if [ "$src" -eq 1 ] && ! timeout 60 "$ncu" --import "$tmp/$p.ncu-rep" --page source --csv \
-		--print-source cuda,sass >"$out/source/$p.csv" 2>>"$out/ncu.log"; then
-		echo "no source counters for $p (ncu.log)" | tee -a "$out/ncu.log"
-		rm -f "$out/source/$p.csv"
-	fi
+	grep '^"' "$tmp/ncu.out" >"$out/csv/$p.csv"
 	if command -v cuobjdump >/dev/null; then
 		cuobjdump -sass "$tmp/$p" | awk '
 			/Function :/ { fn = $3 }
