@@ -12,7 +12,7 @@
 # repository (never copied into it; CUTLASS_DIR overrides); without them
 # every tile counts as skipped.  The programs are built with g++ when CuTe
 # compiles on the host with it (it needs the CUDA toolkit's headers, found
-# beside nvcc), else with nvcc.
+# beside nvcc), else with nvcc (CUTE_CXX=nvcc asks for nvcc).
 # usage: run_cute.sh BANKC
 bankc=${1:-./bankc}
 pass=0 fail=0 skip=0
@@ -60,18 +60,28 @@ for v in $(cat "$tmp/kinds"); do
 done
 
 # The compiler: g++ with a precompiled CuTe header, or nvcc.
-cuda=$(dirname "$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)")/..
+# The toolkit's headers: beside the real nvcc (PATH may hold a link to it),
+# else CUDA_HOME, CUDA_PATH or /usr/local/cuda.
+cuda=
+nv=$(command -v nvcc 2>/dev/null) && nv=$(readlink -f "$nv" 2>/dev/null || echo "$nv")
+for d in ${nv:+"$(dirname "$nv")/.."} ${CUDA_HOME:+"$CUDA_HOME"} ${CUDA_PATH:+"$CUDA_PATH"} /usr/local/cuda; do
+	if [ -f "$d/include/cuda_runtime_api.h" ]; then cuda=$d; break; fi
+done
+[ -n "$cuda" ] || cuda=/usr/local/cuda
 inc="-isystem $cutlass/include -isystem $cuda/include"
 [ -d "$cuda/include/cccl" ] && inc="$inc -isystem $cuda/include/cccl"
 printf '#include <cstdio>\n#include <vector>\n#include <cute/tensor.hpp>\n' >"$tmp/cute_all.hpp"
 cxx="g++ -std=c++17 -O1 -Wall -Wextra -Werror $inc"
-if command -v g++ >/dev/null 2>&1 &&
+if [ "${CUTE_CXX:-}" != nvcc ] && command -v g++ >/dev/null 2>&1 &&
 	$cxx -x c++-header "$tmp/cute_all.hpp" -o "$tmp/cute_all.hpp.gch" >"$tmp/pch.log" 2>&1; then
 	how="g++ (host)"
 	cxx="$cxx -Winvalid-pch -I$tmp"
 elif command -v nvcc >/dev/null 2>&1; then
-	how="nvcc (g++ cannot compile CuTe here: $(head -n 1 "$tmp/pch.log"))"
-	cxx="nvcc -std=c++17 -O1 -x cu -Werror all-warnings -Xcompiler -Wall,-Wextra -I$cutlass/include -I$tmp"
+	why=$(grep -m 1 -E 'error|fatal' "$tmp/pch.log" 2>/dev/null || echo "CUTE_CXX=nvcc")
+	how="nvcc (g++ cannot compile CuTe here: $why)"
+	# CuTe's own headers are system headers: their unused parameters are
+	# CUTLASS's, not the generated code's.
+	cxx="nvcc -std=c++17 -O1 -x cu -Werror all-warnings -Xcompiler -Wall,-Wextra -isystem $cutlass/include -I$tmp"
 else
 	bad "neither g++ nor nvcc can compile CuTe" "$tmp/pch.log"
 	echo "cute: $pass passed, $fail failed, $skip skipped"
@@ -171,7 +181,7 @@ if command -v nvcc >/dev/null 2>&1; then
 		done
 		echo "}"
 	} >"$tmp/device.cu"
-	if nvcc -std=c++17 -arch=sm_90 -Werror all-warnings -I"$cutlass/include" -c "$tmp/device.cu" \
+	if nvcc -std=c++17 -arch=sm_90 -Werror all-warnings -isystem "$cutlass/include" -c "$tmp/device.cu" \
 		-o "$tmp/device.o" >"$tmp/device.log" 2>&1; then ok
 	else bad "nvcc: the CuTe layouts in device code" "$tmp/device.log"; fi
 else
