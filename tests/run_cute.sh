@@ -60,21 +60,25 @@ for v in $(cat "$tmp/kinds"); do
 done
 
 # The compiler: g++ with a precompiled CuTe header, or nvcc.
-# The toolkit's headers: beside the real nvcc (PATH may hold a link to it),
-# else CUDA_HOME, CUDA_PATH or /usr/local/cuda.
-cuda=
+# The toolkit's headers: where nvcc itself looks (its --dryrun says), else
+# beside the real nvcc (PATH may hold a link to it), CUDA_HOME, CUDA_PATH
+# or /usr/local/cuda.
+cinc=
 nv=$(command -v nvcc 2>/dev/null) && nv=$(readlink -f "$nv" 2>/dev/null || echo "$nv")
-for d in ${nv:+"$(dirname "$nv")/.."} ${CUDA_HOME:+"$CUDA_HOME"} ${CUDA_PATH:+"$CUDA_PATH"} /usr/local/cuda; do
-	if [ -f "$d/include/cuda_runtime_api.h" ]; then cuda=$d; break; fi
+dry=$(nvcc --dryrun -x cu -c /dev/null -o /dev/null 2>&1 |
+	sed -n 's/^#\$ INCLUDES="-I\([^"]*\)".*/\1/p' | head -n 1)
+for d in ${dry:+"$dry"} ${nv:+"$(dirname "$nv")/../include"} ${CUDA_HOME:+"$CUDA_HOME/include"} \
+	${CUDA_PATH:+"$CUDA_PATH/include"} /usr/local/cuda/include; do
+	if [ -f "$d/cuda_runtime_api.h" ]; then cinc=$d; break; fi
 done
-[ -n "$cuda" ] || cuda=/usr/local/cuda
-inc="-isystem $cutlass/include -isystem $cuda/include"
-[ -d "$cuda/include/cccl" ] && inc="$inc -isystem $cuda/include/cccl"
+[ -n "$cinc" ] || cinc=/usr/local/cuda/include
+inc="-isystem $cutlass/include -isystem $cinc"
+[ -d "$cinc/cccl" ] && inc="$inc -isystem $cinc/cccl"
 printf '#include <cstdio>\n#include <vector>\n#include <cute/tensor.hpp>\n' >"$tmp/cute_all.hpp"
 cxx="g++ -std=c++17 -O1 -Wall -Wextra -Werror $inc"
 if [ "${CUTE_CXX:-}" != nvcc ] && command -v g++ >/dev/null 2>&1 &&
 	$cxx -x c++-header "$tmp/cute_all.hpp" -o "$tmp/cute_all.hpp.gch" >"$tmp/pch.log" 2>&1; then
-	how="g++ (host)"
+	how="g++ (host; the toolkit's headers in $cinc)"
 	cxx="$cxx -Winvalid-pch -I$tmp"
 elif command -v nvcc >/dev/null 2>&1; then
 	why=$(grep -m 1 -E 'error|fatal' "$tmp/pch.log" 2>/dev/null || echo "CUTE_CXX=nvcc")
