@@ -140,6 +140,28 @@ bool ir_access(Thread *t, int i, const PtxInst *in, bool *shared)
 	return record(t, in, i, v.v, ct_tz(v), active);
 }
 
+/* One element of w bytes between a register and frame bytes (little
+ * endian, each byte with the reason it is unknown, 0 if known). */
+static void move_bytes(Thread *t, int i, const PtxOpd *e, uint8_t *val, uint32_t *why,
+                       int w, bool load)
+{
+	if (load) {
+		uint64_t v = 0;
+		uint32_t wy = 0;
+		for (int j = 0; j < w && j < 8; j++) {
+			v |= (uint64_t)val[j] << (8 * j);
+			wy = pick(wy, why[j]);
+		}
+		ir_put(t, e, wy ? unknown(wy) : known(v), w);
+	} else {
+		Val v = ir_get(t, i, e, w);
+		for (int j = 0; j < w; j++) {
+			val[j] = (uint8_t)(j < 8 ? v.v >> (8 * j) : 0);
+			why[j] = v.why;
+		}
+	}
+}
+
 bool ir_local_move(Thread *t, int i, const PtxInst *in, bool *done)
 {
 	bool load = in->op.kind == PO_LD;
@@ -161,21 +183,7 @@ bool ir_local_move(Thread *t, int i, const PtxInst *in, bool *done)
 		const PtxOpd *e = ro->kind == OPD_VEC ? &t->m->vec[ro->sym + k] : ro;
 		uint8_t *val = r->lval + off + (uint64_t)(k * w);
 		uint32_t *why = r->lwhy + off + (uint64_t)(k * w);
-		if (load) {
-			uint64_t v = 0;
-			uint32_t wy = 0;
-			for (int j = 0; j < w && j < 8; j++) {
-				v |= (uint64_t)val[j] << (8 * j);
-				wy = pick(wy, why[j]);
-			}
-			ir_put(t, e, wy ? unknown(wy) : known(v), w);
-		} else {
-			Val v = ir_get(t, i, e, w);
-			for (int j = 0; j < w; j++) {
-				val[j] = (uint8_t)(j < 8 ? v.v >> (8 * j) : 0);
-				why[j] = v.why;
-			}
-		}
+		move_bytes(t, i, e, val, why, w, load);
 	}
 	return true;
 }
@@ -198,21 +206,7 @@ bool ir_param_move(Thread *t, int i, const PtxInst *in)
 		uint32_t *why;
 		if (!param_at(t, mo->sym, mo->imm + (int64_t)k * w, w, &val, &why))
 			return ir_stop(t, STOP_UNSUPPORTED, i, 0, 0);
-		if (load) {
-			uint64_t v = 0;
-			uint32_t wy = 0;
-			for (int j = 0; j < w && j < 8; j++) {
-				v |= (uint64_t)val[j] << (8 * j);
-				wy = pick(wy, why[j]);
-			}
-			ir_put(t, e, wy ? unknown(wy) : known(v), w);
-		} else {
-			Val v = ir_get(t, i, e, w);
-			for (int j = 0; j < w; j++) {
-				val[j] = (uint8_t)(j < 8 ? v.v >> (8 * j) : 0);
-				why[j] = v.why;
-			}
-		}
+		move_bytes(t, i, e, val, why, w, load);
 	}
 	return true;
 }

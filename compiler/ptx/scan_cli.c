@@ -49,56 +49,35 @@ static bool parse_int(const char *s, int64_t lo, int64_t hi, int64_t *v)
 	return true;
 }
 
-/* X[,Y[,Z]] for --block (lo 1, missing sizes 1), --grid (lo 1) and
- * --ctaid (lo 0, missing indices 0). */
+/* X[,Y[,Z]] for --block (lo 1, missing sizes 1, at most 1024 threads),
+ * --grid (lo 1) and --ctaid (lo 0, missing indices 0). */
 static int parse_dims(const char *opt, const char *s, int lo, int64_t hi, int b[3])
 {
 	b[0] = b[1] = b[2] = lo;
+	bool block = strcmp(opt, "--block") == 0;
+	const char *bad = block ? "--block takes positive X[,Y[,Z]], not '%s'"
+	                : strcmp(opt, "--grid") == 0
+	                ? "--grid takes up to three positive sizes X[,Y[,Z]], not '%s'"
+	                : "--ctaid takes up to three indices X[,Y[,Z]] from 0, not '%s'";
 	char buf[64];
 	if (strlen(s) >= sizeof buf)
-		return cli_usage_error(strcmp(opt, "--block") == 0 ? "--block takes X[,Y[,Z]], not '%s'"
-		                       : strcmp(opt, "--grid") == 0 ? "--grid takes X[,Y[,Z]], not '%s'"
-		                       : "--ctaid takes X[,Y[,Z]], not '%s'", s);
+		return cli_usage_error(bad, s);
 	strcpy(buf, s);
 	int n = 0;
-	for (char *p = buf, *q; n < 3; p = q + 1) {
+	for (char *p = buf, *q;; p = q + 1) {
 		q = strchr(p, ',');
 		if (q)
 			*q = 0;
 		int64_t v;
-		if (!parse_int(p, lo, hi, &v) || (q && n == 2))
-			return cli_usage_error(strcmp(opt, "--grid") == 0
-			                       ? "--grid takes up to three positive sizes X[,Y[,Z]], not '%s'"
-			                       : "--ctaid takes up to three indices X[,Y[,Z]] from 0, not '%s'", s);
-		b[n++] = (int)v;
-		if (!q)
-			break;
-	}
-	return 0;
-}
-
-static int parse_block(const char *s, int b[3])
-{
-	b[0] = b[1] = b[2] = 1;
-	char buf[64];
-	if (strlen(s) >= sizeof buf)
-		return cli_usage_error("--block takes X[,Y[,Z]], not '%s'", s);
-	strcpy(buf, s);
-	int n = 0;
-	for (char *p = buf, *q; n < 3; p = q + 1) {
-		q = strchr(p, ',');
-		if (q)
-			*q = 0;
-		int64_t v;
-		if (!parse_int(p, 1, PTX_MAX_THREADS, &v))
-			return cli_usage_error("--block takes positive X[,Y[,Z]], not '%s'", s);
+		if (!parse_int(p, lo, hi, &v))
+			return cli_usage_error(bad, s);
 		b[n++] = (int)v;
 		if (!q)
 			break;
 		if (n == 3)
-			return cli_usage_error("--block takes at most three sizes, not '%s'", s);
+			return cli_usage_error(block ? "--block takes at most three sizes, not '%s'" : bad, s);
 	}
-	if ((int64_t)b[0] * b[1] * b[2] > PTX_MAX_THREADS)
+	if (block && (int64_t)b[0] * b[1] * b[2] > PTX_MAX_THREADS)
 		return cli_usage_error("--block '%s' has more than 1024 threads", s);
 	return 0;
 }
@@ -143,7 +122,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			o->kernel = a;
 			break;
 		case O_BLOCK:
-			rc = parse_block(a, o->block);
+			rc = parse_dims("--block", a, 1, PTX_MAX_THREADS, o->block);
 			o->block_given = true;
 			break;
 		case O_GRID:
