@@ -725,7 +725,7 @@ typedef struct {
 typedef struct {
 	int item, nitem;    /* items, sorted by row */
 	int64_t weight;
-	int pb;             /* aligned bound, the largest of its members' */
+	int pb;             /* aligned bound, equal for all its members */
 	bool cpasync;       /* generic: costed in 128-byte segments */
 	bool byword;        /* generic: items are distinct words, not lanes */
 	int cur;            /* cost of what is known so far */

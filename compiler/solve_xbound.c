@@ -547,12 +547,15 @@ bool solve_xphases(SolveXor *x)
 				n = m;
 			}
 			sort_items(tmp, n);
-			uint64_t h = hash_items(tmp, n, cp);
+			/* phases merge only with their aligned bound equal: it is
+			 * a floor of each one's cost (an atomic's lanes on one word
+			 * serialise, a load's share it), not of the others' */
+			uint64_t h = hash_items(tmp, n, cp) ^ (uint64_t)pbound * 0x2545F4914F6CDD1Dull;
 			int s = (int)(h & (uint64_t)(cap - 1)), p;
 			for (;; s = (s + 1) & (cap - 1)) {
 				p = slot[s];
 				if (p < 0 || (x->ph[p].nitem == n && x->ph[p].cpasync == cp &&
-				              x->ph[p].byword == byword &&
+				              x->ph[p].byword == byword && x->ph[p].pb == pbound &&
 				              same_items(x->it + x->ph[p].item, tmp, n)))
 					break;
 			}
@@ -568,12 +571,10 @@ bool solve_xphases(SolveXor *x)
 				}
 				memcpy(x->it + nit, tmp, (size_t)n * sizeof *tmp);
 				x->ph[p] = (SolveXPhase){.item = nit, .nitem = n, .cpasync = cp,
-				                    .byword = byword};
+				                    .byword = byword, .pb = pbound};
 				nit += n;
 			}
 			x->ph[p].weight += cl->weight;
-			if (pbound > x->ph[p].pb)
-				x->ph[p].pb = pbound;
 		}
 	}
 	free(slot);

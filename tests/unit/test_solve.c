@@ -494,6 +494,26 @@ static void test_xor_exhaustive_stages(void **state)
 	run_free(r);
 }
 
+/* Phases of several accesses that want the same words but differ in
+ * what they must cost: an atomic's lanes on one word serialise where a
+ * load's share it, so the two do not share a bound. */
+static void test_xor_atomic_and_load(void **state)
+{
+	(void)state;
+	static const Geom gs[] = {{32, 4, true}, {32, 8, true}};
+	Run *r = run("tile a { shape 8 x 32; dtype f32; arch sm_90; allow swizzle;\n"
+	             "  access hist: atom.add { row = lane % 8; col = 0; }\n"
+	             "  access sums: load weight 10 { row = lane % 8; col = 0; }\n"
+	             "  access rows: load { for i in 0..8; row = i; col = lane; } }");
+	assert_true(r->ok);
+	for (int k = 0; k < 2; k++) {
+		geom = &gs[k];
+		assert_true(xor_agree(&r->unit.tiles[0], &gs[k], 1, 1 << 16));
+	}
+	geom = &sim_geom_default;
+	run_free(r);
+}
+
 /* Small instances of the kernels of specs/kernels.tile, whose xor
  * families can be costed map by map. */
 static void test_xor_exhaustive_kernels(void **state)
@@ -625,6 +645,7 @@ int main(void)
 		cmocka_unit_test(test_xor_exhaustive_random),
 		cmocka_unit_test(test_xor_exhaustive_kernels),
 		cmocka_unit_test(test_xor_exhaustive_stages),
+		cmocka_unit_test(test_xor_atomic_and_load),
 		cmocka_unit_test(test_budget),
 	};
 	/* BANKC_TEST=NAME runs the tests matching NAME only */
