@@ -439,6 +439,30 @@ static void order_bits(SolveXor *x)
 	free(pl);
 }
 
+/* cp.async's 128-byte segments under the swapped row-major layout, which
+ * every map of the swapped family keeps (the classes were costed
+ * unswapped). */
+static int swapped_segments(const Tile *t, const Inst *in, uint32_t lanes,
+                            int bytes)
+{
+	Layout rm = layout_base(t, L_ROWMAJOR, true);
+	int64_t addr[WARP], seg[2 * WARP];
+	int ns = 0;
+	layout_inst_addrs(&rm, t, in, addr);
+	for (int n = 0; n < WARP; n++) {
+		if (!(lanes >> n & 1))
+			continue;
+		for (int64_t q = addr[n] / 128; q <= (addr[n] + bytes - 1) / 128; q++) {
+			int k = 0;
+			while (k < ns && seg[k] != q)
+				k++;
+			if (k == ns)
+				seg[ns++] = q;
+		}
+	}
+	return ns;
+}
+
 /* Every phase of every instruction class as its words (linear) or lanes
  * (generic), merged; what cannot take part (cp.async whose segments the
  * maps cannot change, phases past the cap) is a constant of the bound. */
@@ -483,7 +507,8 @@ bool solve_xphases(SolveXor *x)
 			 * stay in their segment, so the cost is row-major's */
 			if ((cp && x->linear) || x->nph == SOLVE_XOR_PHASES) {
 				bool same = cp && x->span * x->gbytes <= 128;
-				x->lb += cl->weight * (same ? sp->cost : pbound);
+				x->lb += cl->weight * (!same ? pbound : swap ?
+				         swapped_segments(t, cl->in, lanes, bytes) : sp->cost);
 				continue;
 			}
 			SolveXItem tmp[WARP * 4];

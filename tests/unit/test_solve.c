@@ -514,6 +514,20 @@ static void test_xor_atomic_and_load(void **state)
 	run_free(r);
 }
 
+/* cp.async under the swapped family: its segments are the swapped
+ * row-major's, whichever map, not the unswapped ones. */
+static void test_xor_swapped_cpasync(void **state)
+{
+	(void)state;
+	Run *r = run("tile c { shape 32 x 8; dtype f32; arch sm_90; allow swizzle swap;\n"
+	             "  access fill: cp.async vec 1 along col;\n"
+	             "  access rows: load { for i in 0..4; row = lane % 8 + 8 * i;\n"
+	             "    col = lane / 8 + 4 * (i % 2); } }");
+	assert_true(r->ok);
+	assert_true(xor_agree(&r->unit.tiles[0], geom, 2, 1 << 16));
+	run_free(r);
+}
+
 /* Small instances of the kernels of specs/kernels.tile, whose xor
  * families can be costed map by map. */
 static void test_xor_exhaustive_kernels(void **state)
@@ -646,6 +660,7 @@ int main(void)
 		cmocka_unit_test(test_xor_exhaustive_kernels),
 		cmocka_unit_test(test_xor_exhaustive_stages),
 		cmocka_unit_test(test_xor_atomic_and_load),
+		cmocka_unit_test(test_xor_swapped_cpasync),
 		cmocka_unit_test(test_budget),
 	};
 	/* BANKC_TEST=NAME runs the tests matching NAME only */
