@@ -718,12 +718,14 @@ typedef struct {
 	uint16_t bank;      /* linear: bank, xor the first word's */
 	uint8_t boff;       /* generic: byte offset in the chunk */
 	uint8_t bytes;      /* generic: bytes of the lane */
+	uint8_t st;         /* the stage it is in (generic; linear: 0, the
+	                     * stage moves no bank there) */
 } SolveXItem;
 
 typedef struct {
 	int item, nitem;    /* items, sorted by row */
 	int64_t weight;
-	int pb;             /* aligned bound, the largest of its members' */
+	int pb;             /* aligned bound, equal for all its members */
 	bool cpasync;       /* generic: costed in 128-byte segments */
 	bool byword;        /* generic: items are distinct words, not lanes */
 	int cur;            /* cost of what is known so far */
@@ -743,6 +745,7 @@ typedef struct {
 	int bmask;          /* banks - 1 */
 	int64_t pb_row;     /* generic: bytes of a stored row */
 	int64_t pw_row;     /* ... and words, when whole */
+	int64_t sb_step;    /* bytes from one stage to the next */
 	int gwords;         /* words of a chunk */
 	int gbytes;         /* chunk bytes */
 	int tchunks;        /* generic: chunks that move */

@@ -30,6 +30,14 @@ static struct {
 } set[SET_SLOTS];
 static uint32_t set_gen;
 
+static void set_clear(void)
+{
+	if (++set_gen == 0) {           /* wrapped: forget every old stamp */
+		memset(set, 0, sizeof set);
+		set_gen = 1;
+	}
+}
+
 static bool set_insert(int64_t w)
 {
 	uint32_t h = (uint32_t)(((uint64_t)w * 0x9E3779B97F4A7C15ull) >> 55);
@@ -50,10 +58,7 @@ static bool set_insert(int64_t w)
 static inline int count_words(const Geom *g, int bytes, uint32_t lanes,
                               const int64_t *addr, int count[64], int *bank)
 {
-	if (++set_gen == 0) {           /* wrapped: forget every old stamp */
-		memset(set, 0, sizeof set);
-		set_gen = 1;
-	}
+	set_clear();
 	int most = 0;
 	*bank = -1;
 	/* addresses are not negative, and the geometry is powers of two */
@@ -150,30 +155,20 @@ static void cost_atomic(const Geom *g, Op op, int bytes, uint32_t mask,
 static void cost_cpasync(uint32_t mask, int bytes, const int64_t *addr,
                          SimResult *r)
 {
-	int64_t seg[WARP * 2];
-	int ns = 0;
-	for (int n = 0; n < WARP; n++) {
-		if (!(mask >> n & 1))
-			continue;
-		for (int64_t s = addr[n] / 128; s <= (addr[n] + bytes - 1) / 128; s++) {
-			int k;
-			for (k = 0; k < ns && seg[k] != s; k++)
-				;
-			if (k == ns)
-				seg[ns++] = s;
-		}
+	/* the segments, then the distinct destinations, each as a set: the
+	 * search costs cp.async instructions by the thousand */
+	int ns = 0, distinct = 0;
+	set_clear();
+	for (uint32_t m = mask; m; m &= m - 1) {
+		int n = __builtin_ctz(m);
+		for (int64_t s = addr[n] / 128; s <= (addr[n] + bytes - 1) / 128; s++)
+			ns += set_insert(s);
 	}
 	/* the least any placement could touch: the distinct destinations'
 	 * bytes, packed (lanes naming one element share it) */
-	int distinct = 0;
-	for (int n = 0; n < WARP; n++) {
-		if (!(mask >> n & 1))
-			continue;
-		int m;
-		for (m = 0; m < n && !((mask >> m & 1) && addr[m] == addr[n]); m++)
-			;
-		distinct += m == n;
-	}
+	set_clear();
+	for (uint32_t m = mask; m; m &= m - 1)
+		distinct += set_insert(addr[__builtin_ctz(m)]);
 	r->nphase = 1;
 	r->ideal = (distinct * bytes + 127) / 128;
 	r->phase[0] = (Phase){mask, ns, r->ideal, -1};

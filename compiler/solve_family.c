@@ -268,10 +268,6 @@ static bool wants(const SolveSearch *se, LayoutKind kind, bool swap)
 	/* wgmma reads its canonical layouts only: boxed swizzles */
 	if (tile_wgmma(t) && (swap || kind != L_SWIZZLE))
 		return false;
-	/* the xor search reads a word's bank off its row within the stage:
-	 * accesses that walk the stages leave it out */
-	if (kind == L_XOR && tile_walks_stages(t))
-		return false;
 	/* swapping moves single elements only */
 	return !swap || tile_granule(t) == tile_elem_bytes(t);
 }

@@ -153,7 +153,8 @@ static int item_words(const SolveXor *x, const SolveXPhase *p, const SolveXItem 
                       uint32_t f, int64_t *w)
 {
 	int64_t c = it->c < x->tchunks ? (int64_t)(it->c ^ (int32_t)f) : it->c;
-	int64_t a = it->r * x->pb_row + c * x->gbytes + it->boff;
+	int64_t a = it->st * x->sb_step + it->r * x->pb_row + c * x->gbytes +
+	            it->boff;
 	int64_t unit = p->cpasync ? 128 : x->se->g->bank_bytes;
 	int n = 0;
 	for (int64_t q = a / unit; q <= (a + it->bytes - 1) / unit; q++)
@@ -166,7 +167,8 @@ static int item_words(const SolveXor *x, const SolveXPhase *p, const SolveXItem 
 static inline int word_bank(const SolveXor *x, const SolveXItem *it, uint32_t f)
 {
 	int64_t c = it->c < x->tchunks ? (int64_t)(it->c ^ (int32_t)f) : it->c;
-	return (int)((it->r * x->pw_row + c * x->gwords + it->boff) & x->bmask);
+	return (int)((it->st * (x->sb_step / x->se->g->bank_bytes) +
+	              it->r * x->pw_row + c * x->gwords + it->boff) & x->bmask);
 }
 
 static void word_children(SolveXor *x, const SolveXPhase *p, int d, int nv, int v0,
@@ -318,6 +320,8 @@ static int cmp_item(const void *a, const void *b)
 		return p->bank < q->bank ? -1 : 1;
 	if (p->boff != q->boff)
 		return p->boff < q->boff ? -1 : 1;
+	if (p->st != q->st)
+		return p->st < q->st ? -1 : 1;
 	return (p->bytes > q->bytes) - (p->bytes < q->bytes);
 }
 
@@ -340,7 +344,7 @@ static uint64_t hash_items(const SolveXItem *it, int n, bool cp)
 	for (int i = 0; i < n; i++) {
 		uint64_t v = (uint64_t)it[i].r << 40 ^ (uint64_t)(uint32_t)it[i].c << 8 ^
 		             (uint64_t)it[i].bank << 20 ^ it[i].boff ^
-		             (uint64_t)it[i].bytes << 58;
+		             (uint64_t)it[i].bytes << 58 ^ (uint64_t)it[i].st << 32;
 		h = (h ^ v) * 0xBF58476D1CE4E5B9ull;
 		h ^= h >> 31;
 	}
@@ -435,6 +439,30 @@ static void order_bits(SolveXor *x)
 	free(pl);
 }
 
+/* cp.async's 128-byte segments under the swapped row-major layout, which
+ * every map of the swapped family keeps (the classes were costed
+ * unswapped). */
+static int swapped_segments(const Tile *t, const Inst *in, uint32_t lanes,
+                            int bytes)
+{
+	Layout rm = layout_base(t, L_ROWMAJOR, true);
+	int64_t addr[WARP], seg[2 * WARP];
+	int ns = 0;
+	layout_inst_addrs(&rm, t, in, addr);
+	for (int n = 0; n < WARP; n++) {
+		if (!(lanes >> n & 1))
+			continue;
+		for (int64_t q = addr[n] / 128; q <= (addr[n] + bytes - 1) / 128; q++) {
+			int k = 0;
+			while (k < ns && seg[k] != q)
+				k++;
+			if (k == ns)
+				seg[ns++] = q;
+		}
+	}
+	return ns;
+}
+
 /* Every phase of every instruction class as its words (linear) or lanes
  * (generic), merged; what cannot take part (cp.async whose segments the
  * maps cannot change, phases past the cap) is a constant of the bound. */
@@ -479,24 +507,30 @@ bool solve_xphases(SolveXor *x)
 			 * stay in their segment, so the cost is row-major's */
 			if ((cp && x->linear) || x->nph == SOLVE_XOR_PHASES) {
 				bool same = cp && x->span * x->gbytes <= 128;
-				x->lb += cl->weight * (same ? sp->cost : pbound);
+				x->lb += cl->weight * (!same ? pbound : swap ?
+				         swapped_segments(t, cl->in, lanes, bytes) : sp->cost);
 				continue;
 			}
 			SolveXItem tmp[WARP * 4];
 			int n = 0;
 			/* rows of whole words: the distinct words stand for the lanes */
-			bool byword = !x->linear && !cp && x->pb_row % g->bank_bytes == 0;
+			bool byword = !x->linear && !cp && x->pb_row % g->bank_bytes == 0 &&
+			              x->sb_step % g->bank_bytes == 0;
 			for (int ln = 0; ln < WARP; ln++) {
 				if (!(lanes >> ln & 1))
 					continue;
-				int64_t sr = swap ? cl->in->lane[ln].col : cl->in->lane[ln].row;
-				int64_t sc = swap ? cl->in->lane[ln].row : cl->in->lane[ln].col;
+				/* rows count through the stages: the stage, then the
+				 * row in it, which the map reads */
+				int64_t row = cl->in->lane[ln].row % t->rows;
+				int st = cl->in->lane[ln].row / t->rows;
+				int64_t sr = swap ? cl->in->lane[ln].col : row;
+				int64_t sc = swap ? row : cl->in->lane[ln].col;
 				int32_t c = (int32_t)(sc / x->l.gran);
 				int boff = (int)(sc % x->l.gran * es);
 				if (!x->linear && !byword) {
 					tmp[n++] = (SolveXItem){.r = (uint32_t)sr, .vr = (uint32_t)sr, .c = c,
 					                  .boff = (uint8_t)boff,
-					                  .bytes = (uint8_t)bytes};
+					                  .bytes = (uint8_t)bytes, .st = (uint8_t)st};
 					continue;
 				}
 				int64_t rowbank = sr * pw;
@@ -505,10 +539,11 @@ bool solve_xphases(SolveXor *x)
 					SolveXItem w = {.r = (uint32_t)sr, .vr = (uint32_t)sr, .c = c,
 					          .bank = (uint16_t)((rowbank ^ ((int64_t)c << x->k | wo)) &
 					                             x->bmask),
-					          .boff = (uint8_t)wo};
+					          .boff = (uint8_t)wo, .st = (uint8_t)st};
 					int j;
 					for (j = 0; j < n && (tmp[j].r != w.r || tmp[j].c != w.c ||
-					                      tmp[j].boff != w.boff); j++)
+					                      tmp[j].boff != w.boff ||
+					                      tmp[j].st != w.st); j++)
 						;
 					if (j == n)
 						tmp[n++] = w;
@@ -525,6 +560,7 @@ bool solve_xphases(SolveXor *x)
 					tmp[i].bank = (uint16_t)(tmp[i].bank ^ b0);
 					tmp[i].c = 0;
 					tmp[i].boff = 0;
+					tmp[i].st = 0;
 				}
 			} else if (!byword) {
 				/* lanes on the same element are one */
@@ -536,12 +572,15 @@ bool solve_xphases(SolveXor *x)
 				n = m;
 			}
 			sort_items(tmp, n);
-			uint64_t h = hash_items(tmp, n, cp);
+			/* phases merge only with their aligned bound equal: it is
+			 * a floor of each one's cost (an atomic's lanes on one word
+			 * serialise, a load's share it), not of the others' */
+			uint64_t h = hash_items(tmp, n, cp) ^ (uint64_t)pbound * 0x2545F4914F6CDD1Dull;
 			int s = (int)(h & (uint64_t)(cap - 1)), p;
 			for (;; s = (s + 1) & (cap - 1)) {
 				p = slot[s];
 				if (p < 0 || (x->ph[p].nitem == n && x->ph[p].cpasync == cp &&
-				              x->ph[p].byword == byword &&
+				              x->ph[p].byword == byword && x->ph[p].pb == pbound &&
 				              same_items(x->it + x->ph[p].item, tmp, n)))
 					break;
 			}
@@ -557,12 +596,10 @@ bool solve_xphases(SolveXor *x)
 				}
 				memcpy(x->it + nit, tmp, (size_t)n * sizeof *tmp);
 				x->ph[p] = (SolveXPhase){.item = nit, .nitem = n, .cpasync = cp,
-				                    .byword = byword};
+				                    .byword = byword, .pb = pbound};
 				nit += n;
 			}
 			x->ph[p].weight += cl->weight;
-			if (pbound > x->ph[p].pb)
-				x->ph[p].pb = pbound;
 		}
 	}
 	free(slot);

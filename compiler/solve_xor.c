@@ -280,8 +280,13 @@ static void run(SolveSearch *se, bool swap, int span, int top, bool noprune,
 	x->gwords = gb / g->bank_bytes;
 	x->bmask = g->banks - 1;
 	int64_t pw = x->pb_row / g->bank_bytes;
+	x->sb_step = layout_stage_step(&x->l, t) * es;
+	/* a lane past stage 0 is sb_step bytes on: banks stay linear in f
+	 * only where that moves no bank */
 	x->linear = !x->tail && x->pb_row % g->bank_bytes == 0 &&
-	            (pw % g->banks == 0 || (pw & (pw - 1)) == 0);
+	            (pw % g->banks == 0 || (pw & (pw - 1)) == 0) &&
+	            (!tile_walks_stages(t) ||
+	             x->sb_step % (g->banks * g->bank_bytes) == 0);
 	x->k = log2floor(gb / g->bank_bytes);
 	/* the family's first map in the order, with the least arithmetic:
 	 * if even that cannot enter, nothing here can */

@@ -270,6 +270,40 @@ static void test_prop_duplicate(void **state)
 	}
 }
 
+/* cp.async's segments and its ideal, against counting them pair by pair:
+ * random destinations of every width, shared ones and masks. */
+static void test_cpasync_segments(void **state)
+{
+	(void)state;
+	const Geom *g = &sim_geom_default;
+	for (int it = 0; it < 2000; it++) {
+		int bytes = 4 << (rnd() % 3);
+		int span = 1 << (4 + rnd() % 9);        /* 16 B .. 4 KiB */
+		uint32_t mask = rnd() % 4 ? 0xffffffffu : (uint32_t)rnd() | 1;
+		int64_t a[WARP];
+		for (int n = 0; n < WARP; n++)
+			a[n] = rnd() % 3 == 0 && n ? a[rnd() % n]
+			                           : (int64_t)(rnd() % (uint32_t)span) / bytes * bytes;
+		int segs = 0, distinct = 0;
+		for (int n = 0; n < WARP; n++) {
+			if (!(mask >> n & 1))
+				continue;
+			int seen = 0, same = 0;
+			for (int m = 0; m < n; m++)
+				if (mask >> m & 1) {
+					seen |= a[m] / 128 == a[n] / 128;
+					same |= a[m] == a[n];
+				}
+			segs += !seen;
+			distinct += !same;
+		}
+		SimResult r = sim(g, (Op){.kind = OP_CPASYNC}, bytes, mask, a);
+		assert_int_equal(r.wavefronts, segs);
+		assert_int_equal(r.ideal, (distinct * bytes + 127) / 128);
+		assert_int_equal(r.counted, 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_prop_permute),
 		cmocka_unit_test(test_prop_shift),
 		cmocka_unit_test(test_prop_duplicate),
+		cmocka_unit_test(test_cpasync_segments),
 	};
 	return cmocka_run_group_tests_name("simulator", tests, NULL, NULL);
 }

@@ -418,6 +418,116 @@ static void test_xor_exhaustive_random(void **state)
 	assert_true(nonlinear >= 8);
 }
 
+/* Tiles whose accesses walk the stages (`stage =`, views over several
+ * stages): the xor family is theirs too, each stage mapped alike and
+ * placed one after another.  Stages a multiple of the bank window apart
+ * (align 128) keep banks linear in the map; others (align 16 and odd
+ * rows) take the generic bound. */
+static void test_xor_exhaustive_stages(void **state)
+{
+	(void)state;
+	static const char *const dts[] = {"i8", "f16", "f32", "f64"};
+	static const int es[] = {1, 2, 4, 8};
+	static const Geom gs[] = {{32, 4, true}, {32, 4, true}, {16, 4, true},
+		{32, 8, true}, {64, 4, false}};
+	int done = 0, linear = 0, generic = 0;
+	for (int it = 0; done < 32 && it < 4000; it++) {
+		const Geom *g = &gs[rnd() % 5];
+		int d = (int)(rnd() % 4);
+		int rows = 2 + (int)(rnd() % 7);
+		int vec = 1 << (rnd() % 3);
+		while (vec * es[d] > 16)
+			vec /= 2;
+		int chunk = vec * es[d] > g->bank_bytes ? vec * es[d] : g->bank_bytes;
+		int kc = 2 + (int)(rnd() % 7);
+		int cols = kc * chunk / es[d] + (rnd() % 3 == 0 ? vec : 0);
+		int stages = 2 + (int)(rnd() % 2), align = rnd() % 2 ? 128 : 16;
+		int a = 1 + (int)(rnd() % 7), b = (int)(rnd() % 5);
+		int ni = 1 + (int)(rnd() % 5);
+		char text[1024];
+		snprintf(text, sizeof text,
+		         "tile r { shape %d x %d; dtype %s; arch sm_90; allow %s;\n"
+		         "  stages %d; align %d;\n"
+		         "  access w: store vec %d along %s;\n"
+		         "  access x: load vec %d weight %d { for i in 0..%d;\n"
+		         "    row = (%d * lane + i) %% %d;\n"
+		         "    col = %d * ((%d * lane / %d + 3 * i) %% %d);\n"
+		         "    stage = (lane / %d + i) %% %d; }\n"
+		         "}\n",
+		         rows, cols, dts[d], rnd() % 2 ? "swizzle swap" : "swizzle",
+		         stages, align, vec, rnd() % 2 ? "row" : "col", vec,
+		         1 + (int)(rnd() % 3), ni, a, rows, vec, b + 1,
+		         1 + (int)(rnd() % 4), cols / vec, 1 << (rnd() % 4), stages);
+		Run *r = run(text);
+		if (!r->ok) {
+			run_free(r);
+			continue;
+		}
+		const Tile *t = &r->unit.tiles[0];
+		assert_true(tile_walks_stages(t));
+		geom = g;
+		if (xor_agree(t, g, 1 + (int)(rnd() % 3), 1 << 12)) {
+			done++;
+			int64_t rb = (int64_t)t->cols * es[d];
+			int64_t st = (rb * rows + align - 1) / align * align;
+			bool lin = t->cols % (chunk / es[d]) == 0 && (kc & (kc - 1)) == 0 &&
+			           (rb % (g->banks * g->bank_bytes) == 0 || (rb & (rb - 1)) == 0) &&
+			           st % (g->banks * g->bank_bytes) == 0;
+			linear += lin;
+			generic += !lin;
+		}
+		geom = &sim_geom_default;
+		run_free(r);
+	}
+	assert_int_equal(done, 32);
+	assert_true(linear >= 4);
+	assert_true(generic >= 8);
+	/* a view of bytes over both stages of an f32 tile */
+	Run *r = run("tile v { shape 4 x 32; stages 2; dtype f32; arch sm_90;\n"
+	             "  access fill: store vec 4 along row; }\n"
+	             "view b of v { shape 8 x 32; dtype f32;\n"
+	             "  access diag: load { for i in 0..8; row = lane / 4;\n"
+	             "    col = 4 * ((lane + i) % 8) + lane % 4; } }\n");
+	assert_true(r->ok);
+	assert_true(tile_walks_stages(&r->unit.tiles[0]));
+	assert_true(xor_agree(&r->unit.tiles[0], geom, 2, 1 << 12));
+	run_free(r);
+}
+
+/* Phases of several accesses that want the same words but differ in
+ * what they must cost: an atomic's lanes on one word serialise where a
+ * load's share it, so the two do not share a bound. */
+static void test_xor_atomic_and_load(void **state)
+{
+	(void)state;
+	static const Geom gs[] = {{32, 4, true}, {32, 8, true}};
+	Run *r = run("tile a { shape 8 x 32; dtype f32; arch sm_90; allow swizzle;\n"
+	             "  access hist: atom.add { row = lane % 8; col = 0; }\n"
+	             "  access sums: load weight 10 { row = lane % 8; col = 0; }\n"
+	             "  access rows: load { for i in 0..8; row = i; col = lane; } }");
+	assert_true(r->ok);
+	for (int k = 0; k < 2; k++) {
+		geom = &gs[k];
+		assert_true(xor_agree(&r->unit.tiles[0], &gs[k], 1, 1 << 16));
+	}
+	geom = &sim_geom_default;
+	run_free(r);
+}
+
+/* cp.async under the swapped family: its segments are the swapped
+ * row-major's, whichever map, not the unswapped ones. */
+static void test_xor_swapped_cpasync(void **state)
+{
+	(void)state;
+	Run *r = run("tile c { shape 32 x 8; dtype f32; arch sm_90; allow swizzle swap;\n"
+	             "  access fill: cp.async vec 1 along col;\n"
+	             "  access rows: load { for i in 0..4; row = lane % 8 + 8 * i;\n"
+	             "    col = lane / 8 + 4 * (i % 2); } }");
+	assert_true(r->ok);
+	assert_true(xor_agree(&r->unit.tiles[0], geom, 2, 1 << 16));
+	run_free(r);
+}
+
 /* Small instances of the kernels of specs/kernels.tile, whose xor
  * families can be costed map by map. */
 static void test_xor_exhaustive_kernels(void **state)
@@ -548,6 +658,9 @@ int main(void)
 		cmocka_unit_test(test_geometries),
 		cmocka_unit_test(test_xor_exhaustive_random),
 		cmocka_unit_test(test_xor_exhaustive_kernels),
+		cmocka_unit_test(test_xor_exhaustive_stages),
+		cmocka_unit_test(test_xor_atomic_and_load),
+		cmocka_unit_test(test_xor_swapped_cpasync),
 		cmocka_unit_test(test_budget),
 	};
 	/* BANKC_TEST=NAME runs the tests matching NAME only */
