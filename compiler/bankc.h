@@ -836,6 +836,9 @@ const char *wgmma_check_type(Dtype dt);     /* "BANKC_WG_BF16", ...; NULL */
 /* ---- emit_*.c: the outputs of bankc build --------------------------------- */
 
 void emit_upper(char *dst, size_t n, const char *s);
+/* What a view VIEW defines in its tile's header: VIEW_ROWS, ...; NULL
+ * ends it. */
+extern const char *const emit_view_macros[];
 /* NAME.cuh; its comment names the spec file `spec` and the geometry g. */
 void emit_header(FILE *f, const Geom *g, const Tile *t, const Solution *s,
                  const char *spec);
