@@ -332,6 +332,7 @@ typedef struct {
 	int nacc;           /* its own accesses, then its views' */
 	View views[MAX_VIEWS];
 	int nviews;
+	const char *view_of; /* a view checked as a tile: the tile's name */
 } Tile;
 
 typedef struct {

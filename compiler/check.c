@@ -581,13 +581,19 @@ static void walk(Walk *w, int level)
 static void expand_general(Pool *p, Diag *d, const Tile *t, Access *a,
                            int64_t *work)
 {
+	const char *kind = t->view_of ? "view" : "tile";
 	if (t->len && !a->idx)
-		diag_error(d, a->end, "access '%s' of one-dimensional tile '%s' "
-		           "needs 'idx =' instead of 'row' and 'col'", a->name, t->name);
+		diag_error(d, a->end, "access '%s' of one-dimensional %s '%s' "
+		           "needs 'idx =' instead of 'row' and 'col'", a->name, kind,
+		           t->name);
 	if (!t->len && a->idx)
 		diag_error(d, a->end, "access '%s': 'idx' is for one-dimensional "
-		           "tiles ('shape N;'); tile '%s' has rows and columns",
-		           a->name, t->name);
+		           "tiles ('shape N;'); %s '%s' has rows and columns",
+		           a->name, kind, t->name);
+	if (a->stage_e && t->view_of)
+		diag_error(d, expr_start(a->stage_e), "access '%s' gives a stage, but "
+		           "view '%s' has none: its rows run on through the stages of "
+		           "tile '%s'", a->name, t->name, t->view_of);
 	if (a->stage_e && t->stages == 1)
 		diag_error(d, expr_start(a->stage_e), "access '%s' gives a stage, but "
 		           "tile '%s' has one stage", a->name, t->name);
@@ -667,6 +673,7 @@ static Tile view_tile(Diag *d, const Tile *t, View *v)
 	vt.len = v->len;
 	vt.dtype = v->dtype;
 	vt.stages = 1;
+	vt.view_of = t->name;
 	vt.key[K_SHAPE] = v->shape_pos;
 	int64_t ev = tab_dtype[v->dtype].bytes, eb = tile_elem_bytes(t);
 	if (tab_dtype[v->dtype].bits < 8 || tile_elem_bits(t) < 8)
