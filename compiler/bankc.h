@@ -37,6 +37,11 @@ enum {
 	                             * name (outputs are named after tiles) */
 };
 
+/* The weights of a tile's warp instructions (the access's weight times
+ * the instruction's) sum to at most this: weighted wavefronts (at most
+ * 128 an instruction) then stay far inside 64 bits. */
+#define MAX_TILE_WEIGHT ((int64_t)1 << 40)
+
 /* ---- pool.c: allocation that is freed all at once ----------------------- */
 
 typedef struct Pool Pool;

@@ -746,7 +746,7 @@ void check_unit(Pool *p, Diag *d, Unit *u)
 	for (int i = 0; i < u->ntiles; i++) {
 		Tile *t = &u->tiles[i];
 		check_tile_keys(d, t);
-		int64_t tile_insts = 0;
+		int64_t tile_insts = 0, tile_weight = 0;
 		for (int j = 0; j < t->nacc; j++) {
 			Access *a = &t->acc[j];
 			if (a->view) {
@@ -759,6 +759,19 @@ void check_unit(Pool *p, Diag *d, Unit *u)
 			}
 			tile_insts += a->ninst;
 			file_insts += a->ninst;
+			for (int k = 0; k < a->ninst; k++) {
+				int64_t w;
+				if (__builtin_mul_overflow(a->inst[k].weight, a->weight, &w) ||
+				    __builtin_add_overflow(tile_weight, w, &tile_weight) ||
+				    tile_weight > MAX_TILE_WEIGHT)
+					diag_error(d, a->weight_e ? expr_start(a->weight_e)
+					           : a->weight_pos.line ? a->weight_pos : a->pos,
+					           "the weights of tile '%s' pass the limit of "
+					           "2^40 with access '%s' (its weight times each "
+					           "instruction's, summed over the tile's "
+					           "instructions); weights are relative: scale "
+					           "them down", t->name, a->name);
+			}
 			if (tile_insts > MAX_TILE_INSTS)
 				diag_error(d, a->pos, "tile '%s' has more warp instructions "
 				           "than the limit of %d a tile", t->name,
