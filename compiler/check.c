@@ -677,8 +677,10 @@ static Tile view_tile(Diag *d, const Tile *t, View *v)
 	vt.key[K_SHAPE] = v->shape_pos;
 	int64_t ev = tab_dtype[v->dtype].bytes, eb = tile_elem_bytes(t);
 	if (tab_dtype[v->dtype].bits < 8 || tile_elem_bits(t) < 8)
-		diag_error(d, v->dtype_pos.line ? v->dtype_pos : v->pos, "views of "
-		           "sub-byte element types are not supported");
+		diag_error(d, v->dtype_pos.line ? v->dtype_pos : v->pos, "view '%s' "
+		           "of %s over tile '%s' of %s: views of sub-byte element "
+		           "types are not supported", v->name,
+		           tab_dtype[v->dtype].name, t->name, tab_dtype[t->dtype].name);
 	if (ev % eb)
 		diag_error(d, v->dtype_pos.line ? v->dtype_pos : v->pos, "view '%s': "
 		           "its %s elements (%lld bytes) are not whole %s elements of "
