@@ -139,6 +139,7 @@ typedef struct {
 	Pos pos;
 	Expr *e;
 	bool for_all;       /* needed by `active`: evaluated for every lane */
+	bool for_weight;    /* needed by `weight`: evaluated first, once */
 } Let;
 
 typedef struct {

@@ -435,6 +435,22 @@ static void mark_for_all(Access *a, const Expr *e)
 	mark_for_all(a, e->c);
 }
 
+/* Lets that `weight` needs: they cannot depend on the lane (nor can the
+ * weight), and are evaluated once, before the weight, for each
+ * combination of the loop variables. */
+static void mark_for_weight(Access *a, const Expr *e)
+{
+	if (!e)
+		return;
+	if (e->kind == E_LET && !a->lets[e->var].for_weight) {
+		a->lets[e->var].for_weight = true;
+		mark_for_weight(a, a->lets[e->var].e);
+	}
+	mark_for_weight(a, e->l);
+	mark_for_weight(a, e->r);
+	mark_for_weight(a, e->c);
+}
+
 /* Walking the loop nest: every combination of the loop variables (the
  * first outermost), each range evaluated at its outer variables' values. */
 typedef struct Walk Walk;
@@ -478,6 +494,10 @@ static void visit(Walk *w)
 	const Tile *t = w->t;
 	int64_t weight = 1;
 	if (a->weight_e) {
+		/* in order: a let reads only the lets before it */
+		for (int i = 0; i < a->nlets; i++)
+			if (a->lets[i].for_weight)
+				w->lets[i][0] = scalar(w, a->lets[i].e, a->nloops);
 		weight = scalar(w, a->weight_e, a->nloops);
 		if (weight < 0) {
 			char at[256];
@@ -614,6 +634,7 @@ static void expand_general(Pool *p, Diag *d, const Tile *t, Access *a,
 		           "(limit %d)", a->name, count, MAX_INSTS);
 	}
 	mark_for_all(a, a->active);
+	mark_for_weight(a, a->weight_e);
 	Walk *w = pool_alloc(p, sizeof *w);
 	w->d = d;
 	w->t = t;
