@@ -199,7 +199,7 @@ static void check_vec(Diag *d, const Tile *t, Access *a)
 	if (op_is_matrix(a->op)) {
 		if (bytes != 16)
 			diag_error(d, a->vec_pos, "%s moves 16 bytes per row address: "
-			           "vec must be %d for %s", opn, 16 / es,
+			           "vec must be %d for %s", opn, 16 * 8 / tile_elem_bits(t),
 			           tab_dtype[t->dtype].name);
 	} else if (a->op.kind == OP_ATOM) {
 		if (bytes == 8 && a->op.aop != AOP_CAS)
@@ -210,27 +210,29 @@ static void check_vec(Diag *d, const Tile *t, Access *a)
 		if (bytes != 4 && bytes != 8)
 			diag_error(d, a->vec_pos, "shared atomics move 4 bytes per lane "
 			           "(8 for atom.cas), not %lld (vec %d of %s)",
-			           (long long)bytes, a->vec, tab_dtype[t->dtype].name);
+			           (long long)bytes, a->evec, tab_dtype[t->dtype].name);
 	} else if (a->op.kind == OP_CPASYNC) {
 		if (bytes != 4 && bytes != 8 && bytes != 16)
 			diag_error(d, a->vec_pos, "cp.async copies 4, 8 or 16 bytes per "
 			           "lane, not %lld (vec %d of %s)", (long long)bytes,
-			           a->vec, tab_dtype[t->dtype].name);
+			           a->evec, tab_dtype[t->dtype].name);
 	} else if (!pow2(bytes) || bytes > 16) {
 		diag_error(d, a->vec_pos, "%s moves 1, 2, 4, 8 or 16 bytes per lane, "
-		           "not %lld (vec %d of %s)", opn, (long long)bytes, a->vec,
+		           "not %lld (vec %d of %s)", opn, (long long)bytes, a->evec,
 		           tab_dtype[t->dtype].name);
 	}
+	/* sub-byte: vec and cols count bytes here, evec and ecols elements */
+	int ecols = bits < 8 ? t->ecols : t->cols;
 	if (a->vec > t->cols)
 		diag_error(d, a->vec_pos, "a vector of %d elements is wider than the "
-		           "row (%d columns)", a->vec, t->cols);
+		           "row (%d columns)", a->evec, ecols);
 	if (bytes > t->align)
 		diag_error(d, a->vec_pos, "vectors of %lld bytes need the tile "
 		           "aligned to %lld bytes, but align is %d", (long long)bytes,
 		           (long long)bytes, t->align);
 	if (t->cols % a->vec)
 		diag_error(d, a->vec_pos, "rows of %d elements do not split into "
-		           "aligned vectors of %d", t->cols, a->vec);
+		           "aligned vectors of %d", ecols, a->evec);
 	if (a->weight < 1)
 		diag_error(d, a->weight_pos, "weight must be at least 1");
 	if (op_is_matrix(a->op) && a->active)
