@@ -777,6 +777,14 @@ void check_unit(Pool *p, Diag *d, Unit *u)
 			if (a->view) {
 				View *v = &t->views[a->view - 1];
 				Tile vt = view_tile(d, t, v);
+				if (a->op.kind == OP_WGMMA) {
+					char opn[32];
+					tab_op_name(a->op, opn, sizeof opn);
+					diag_error(d, a->op_pos, "%s in view '%s': wgmma reads its "
+					           "operand through a descriptor of the tile's "
+					           "own rows and columns; give the access in tile "
+					           "'%s'", opn, v->name, t->name);
+				}
 				check_access(p, d, &vt, a, &work);
 				view_to_tile(d, t, &vt, a);
 			} else {
