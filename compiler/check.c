@@ -274,11 +274,12 @@ static void check_coord(Diag *d, const Tile *t, const Access *a,
 	char w[256] = "";
 	if (vars)
 		where(w, sizeof w, a, lane, vars, a->nloops);
+	const char *kind = t->view_of ? "view" : "tile";
 	if (a->idx) {       /* a 1-D tile: one index */
 		Pos ip = expr_start(a->idx);
 		if (c < 0 || c >= t->cols)
 			diag_error(d, ip, "access '%s' reaches element %lld, outside the "
-			           "tile's elements 0..%d%s", a->name, (long long)c,
+			           "%s's elements 0..%d%s", a->name, (long long)c, kind,
 			           t->cols - 1, w);
 		diag_error(d, ip, "access '%s': element %lld is not a multiple of "
 		           "the vector width %d, so the vector is misaligned%s",
@@ -287,11 +288,12 @@ static void check_coord(Diag *d, const Tile *t, const Access *a,
 	Pos rp = a->row ? expr_start(a->row) : a->pos;
 	Pos cp = a->col ? expr_start(a->col) : a->pos;
 	if (r < 0 || r >= t->rows)
-		diag_error(d, rp, "access '%s' reaches row %lld, outside the tile's "
-		           "rows 0..%d%s", a->name, (long long)r, t->rows - 1, w);
+		diag_error(d, rp, "access '%s' reaches row %lld, outside the %s's "
+		           "rows 0..%d%s", a->name, (long long)r, kind, t->rows - 1, w);
 	if (c < 0 || c >= t->cols)
 		diag_error(d, cp, "access '%s' reaches column %lld, outside the "
-		           "tile's columns 0..%d%s", a->name, (long long)c, t->cols - 1, w);
+		           "%s's columns 0..%d%s", a->name, (long long)c, kind,
+		           t->cols - 1, w);
 	diag_error(d, cp, "access '%s': column %lld is not a multiple of the "
 	           "vector width %d, so the vector is misaligned%s", a->name,
 	           (long long)c, a->vec, w);
