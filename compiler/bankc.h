@@ -37,6 +37,11 @@ enum {
 	                             * name (outputs are named after tiles) */
 };
 
+/* The weights of a tile's warp instructions (the access's weight times
+ * the instruction's) sum to at most this: weighted wavefronts (at most
+ * 128 an instruction) then stay far inside 64 bits. */
+#define MAX_TILE_WEIGHT ((int64_t)1 << 40)
+
 /* ---- pool.c: allocation that is freed all at once ----------------------- */
 
 typedef struct Pool Pool;
@@ -134,6 +139,7 @@ typedef struct {
 	Pos pos;
 	Expr *e;
 	bool for_all;       /* needed by `active`: evaluated for every lane */
+	bool for_weight;    /* needed by `weight`: evaluated first, once */
 } Let;
 
 typedef struct {
@@ -332,6 +338,7 @@ typedef struct {
 	int nacc;           /* its own accesses, then its views' */
 	View views[MAX_VIEWS];
 	int nviews;
+	const char *view_of; /* a view checked as a tile: the tile's name */
 } Tile;
 
 typedef struct {
@@ -839,6 +846,9 @@ const char *wgmma_check_type(Dtype dt);     /* "BANKC_WG_BF16", ...; NULL */
 /* ---- emit_*.c: the outputs of bankc build --------------------------------- */
 
 void emit_upper(char *dst, size_t n, const char *s);
+/* What a view VIEW defines in its tile's header: VIEW_ROWS, ...; NULL
+ * ends it. */
+extern const char *const emit_view_macros[];
 /* NAME.cuh; its comment names the spec file `spec` and the geometry g. */
 void emit_header(FILE *f, const Geom *g, const Tile *t, const Solution *s,
                  const char *spec);

@@ -161,6 +161,51 @@ static bool names_ok(const TileAt *v, int n)
 	return ok;
 }
 
+/* The lines of a header that define macro `name`. */
+static int defines(const OutFile *h, const char *name)
+{
+	size_t n = strlen(name);
+	int count = 0;
+	const char *p = h->data, *end = h->data + h->len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		if ((size_t)(nl - p) > 8 + n && memcmp(p, "#define ", 8) == 0 &&
+		    memcmp(p + 8, name, n) == 0 && (p[8 + n] == ' ' ||
+		                                    p[8 + n] == '('))
+			count++;
+		p = nl + 1;
+	}
+	return count;
+}
+
+/* A view's macros share its tile's header: a view named like the tile
+ * but for case, or like one of the tile's macros (view q_tma_box of q
+ * and Q_TMA_BOX_ROWS), would define a macro twice. */
+static bool view_macros_ok(const OutFile *h, const TileAt *at)
+{
+	bool ok = true;
+	for (int k = 0; k < at->t->nviews; k++) {
+		const View *w = &at->t->views[k];
+		char up[NAME_MAX + 64];
+		emit_upper(up, sizeof up, w->name);
+		for (int m = 0; emit_view_macros[m]; m++) {
+			char name[2 * NAME_MAX + 64];
+			snprintf(name, sizeof name, "%s_%s", up, emit_view_macros[m]);
+			if (defines(h, name) > 1) {
+				diag_report(stderr, at->src, w->pos, "view '%s' of tile '%s' "
+				            "would define %s, which its tile's header defines "
+				            "already; rename the view", w->name, at->t->name,
+				            name);
+				ok = false;
+				break;
+			}
+		}
+	}
+	return ok;
+}
+
 typedef struct {
 	char name[NAME_MAX + 64];
 	int tile;
@@ -224,6 +269,9 @@ static bool macros_ok(const Outs *o, const TileAt *v, int n, int per_tile)
 			ok = false;
 		}
 	free(d);
+	for (int i = 0; i < n; i++)
+		if (!view_macros_ok(&o->v[per_tile * i], &v[i]))
+			ok = false;
 	return ok;
 }
 

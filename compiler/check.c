@@ -199,7 +199,7 @@ static void check_vec(Diag *d, const Tile *t, Access *a)
 	if (op_is_matrix(a->op)) {
 		if (bytes != 16)
 			diag_error(d, a->vec_pos, "%s moves 16 bytes per row address: "
-			           "vec must be %d for %s", opn, 16 / es,
+			           "vec must be %d for %s", opn, 16 * 8 / tile_elem_bits(t),
 			           tab_dtype[t->dtype].name);
 	} else if (a->op.kind == OP_ATOM) {
 		if (bytes == 8 && a->op.aop != AOP_CAS)
@@ -210,27 +210,29 @@ static void check_vec(Diag *d, const Tile *t, Access *a)
 		if (bytes != 4 && bytes != 8)
 			diag_error(d, a->vec_pos, "shared atomics move 4 bytes per lane "
 			           "(8 for atom.cas), not %lld (vec %d of %s)",
-			           (long long)bytes, a->vec, tab_dtype[t->dtype].name);
+			           (long long)bytes, a->evec, tab_dtype[t->dtype].name);
 	} else if (a->op.kind == OP_CPASYNC) {
 		if (bytes != 4 && bytes != 8 && bytes != 16)
 			diag_error(d, a->vec_pos, "cp.async copies 4, 8 or 16 bytes per "
 			           "lane, not %lld (vec %d of %s)", (long long)bytes,
-			           a->vec, tab_dtype[t->dtype].name);
+			           a->evec, tab_dtype[t->dtype].name);
 	} else if (!pow2(bytes) || bytes > 16) {
 		diag_error(d, a->vec_pos, "%s moves 1, 2, 4, 8 or 16 bytes per lane, "
-		           "not %lld (vec %d of %s)", opn, (long long)bytes, a->vec,
+		           "not %lld (vec %d of %s)", opn, (long long)bytes, a->evec,
 		           tab_dtype[t->dtype].name);
 	}
+	/* sub-byte: vec and cols count bytes here, evec and ecols elements */
+	int ecols = bits < 8 ? t->ecols : t->cols;
 	if (a->vec > t->cols)
 		diag_error(d, a->vec_pos, "a vector of %d elements is wider than the "
-		           "row (%d columns)", a->vec, t->cols);
+		           "row (%d columns)", a->evec, ecols);
 	if (bytes > t->align)
 		diag_error(d, a->vec_pos, "vectors of %lld bytes need the tile "
 		           "aligned to %lld bytes, but align is %d", (long long)bytes,
 		           (long long)bytes, t->align);
 	if (t->cols % a->vec)
 		diag_error(d, a->vec_pos, "rows of %d elements do not split into "
-		           "aligned vectors of %d", t->cols, a->vec);
+		           "aligned vectors of %d", ecols, a->evec);
 	if (a->weight < 1)
 		diag_error(d, a->weight_pos, "weight must be at least 1");
 	if (op_is_matrix(a->op) && a->active)
@@ -272,11 +274,12 @@ static void check_coord(Diag *d, const Tile *t, const Access *a,
 	char w[256] = "";
 	if (vars)
 		where(w, sizeof w, a, lane, vars, a->nloops);
+	const char *kind = t->view_of ? "view" : "tile";
 	if (a->idx) {       /* a 1-D tile: one index */
 		Pos ip = expr_start(a->idx);
 		if (c < 0 || c >= t->cols)
 			diag_error(d, ip, "access '%s' reaches element %lld, outside the "
-			           "tile's elements 0..%d%s", a->name, (long long)c,
+			           "%s's elements 0..%d%s", a->name, (long long)c, kind,
 			           t->cols - 1, w);
 		diag_error(d, ip, "access '%s': element %lld is not a multiple of "
 		           "the vector width %d, so the vector is misaligned%s",
@@ -285,11 +288,12 @@ static void check_coord(Diag *d, const Tile *t, const Access *a,
 	Pos rp = a->row ? expr_start(a->row) : a->pos;
 	Pos cp = a->col ? expr_start(a->col) : a->pos;
 	if (r < 0 || r >= t->rows)
-		diag_error(d, rp, "access '%s' reaches row %lld, outside the tile's "
-		           "rows 0..%d%s", a->name, (long long)r, t->rows - 1, w);
+		diag_error(d, rp, "access '%s' reaches row %lld, outside the %s's "
+		           "rows 0..%d%s", a->name, (long long)r, kind, t->rows - 1, w);
 	if (c < 0 || c >= t->cols)
 		diag_error(d, cp, "access '%s' reaches column %lld, outside the "
-		           "tile's columns 0..%d%s", a->name, (long long)c, t->cols - 1, w);
+		           "%s's columns 0..%d%s", a->name, (long long)c, kind,
+		           t->cols - 1, w);
 	diag_error(d, cp, "access '%s': column %lld is not a multiple of the "
 	           "vector width %d, so the vector is misaligned%s", a->name,
 	           (long long)c, a->vec, w);
@@ -435,6 +439,22 @@ static void mark_for_all(Access *a, const Expr *e)
 	mark_for_all(a, e->c);
 }
 
+/* Lets that `weight` needs: they cannot depend on the lane (nor can the
+ * weight), and are evaluated once, before the weight, for each
+ * combination of the loop variables. */
+static void mark_for_weight(Access *a, const Expr *e)
+{
+	if (!e)
+		return;
+	if (e->kind == E_LET && !a->lets[e->var].for_weight) {
+		a->lets[e->var].for_weight = true;
+		mark_for_weight(a, a->lets[e->var].e);
+	}
+	mark_for_weight(a, e->l);
+	mark_for_weight(a, e->r);
+	mark_for_weight(a, e->c);
+}
+
 /* Walking the loop nest: every combination of the loop variables (the
  * first outermost), each range evaluated at its outer variables' values. */
 typedef struct Walk Walk;
@@ -478,6 +498,10 @@ static void visit(Walk *w)
 	const Tile *t = w->t;
 	int64_t weight = 1;
 	if (a->weight_e) {
+		/* in order: a let reads only the lets before it */
+		for (int i = 0; i < a->nlets; i++)
+			if (a->lets[i].for_weight)
+				w->lets[i][0] = scalar(w, a->lets[i].e, a->nloops);
 		weight = scalar(w, a->weight_e, a->nloops);
 		if (weight < 0) {
 			char at[256];
@@ -581,13 +605,19 @@ static void walk(Walk *w, int level)
 static void expand_general(Pool *p, Diag *d, const Tile *t, Access *a,
                            int64_t *work)
 {
+	const char *kind = t->view_of ? "view" : "tile";
 	if (t->len && !a->idx)
-		diag_error(d, a->end, "access '%s' of one-dimensional tile '%s' "
-		           "needs 'idx =' instead of 'row' and 'col'", a->name, t->name);
+		diag_error(d, a->end, "access '%s' of one-dimensional %s '%s' "
+		           "needs 'idx =' instead of 'row' and 'col'", a->name, kind,
+		           t->name);
 	if (!t->len && a->idx)
 		diag_error(d, a->end, "access '%s': 'idx' is for one-dimensional "
-		           "tiles ('shape N;'); tile '%s' has rows and columns",
-		           a->name, t->name);
+		           "tiles ('shape N;'); %s '%s' has rows and columns",
+		           a->name, kind, t->name);
+	if (a->stage_e && t->view_of)
+		diag_error(d, expr_start(a->stage_e), "access '%s' gives a stage, but "
+		           "view '%s' has none: its rows run on through the stages of "
+		           "tile '%s'", a->name, t->name, t->view_of);
 	if (a->stage_e && t->stages == 1)
 		diag_error(d, expr_start(a->stage_e), "access '%s' gives a stage, but "
 		           "tile '%s' has one stage", a->name, t->name);
@@ -608,6 +638,7 @@ static void expand_general(Pool *p, Diag *d, const Tile *t, Access *a,
 		           "(limit %d)", a->name, count, MAX_INSTS);
 	}
 	mark_for_all(a, a->active);
+	mark_for_weight(a, a->weight_e);
 	Walk *w = pool_alloc(p, sizeof *w);
 	w->d = d;
 	w->t = t;
@@ -667,11 +698,14 @@ static Tile view_tile(Diag *d, const Tile *t, View *v)
 	vt.len = v->len;
 	vt.dtype = v->dtype;
 	vt.stages = 1;
+	vt.view_of = t->name;
 	vt.key[K_SHAPE] = v->shape_pos;
 	int64_t ev = tab_dtype[v->dtype].bytes, eb = tile_elem_bytes(t);
 	if (tab_dtype[v->dtype].bits < 8 || tile_elem_bits(t) < 8)
-		diag_error(d, v->dtype_pos.line ? v->dtype_pos : v->pos, "views of "
-		           "sub-byte element types are not supported");
+		diag_error(d, v->dtype_pos.line ? v->dtype_pos : v->pos, "view '%s' "
+		           "of %s over tile '%s' of %s: views of sub-byte element "
+		           "types are not supported", v->name,
+		           tab_dtype[v->dtype].name, t->name, tab_dtype[t->dtype].name);
 	if (ev % eb)
 		diag_error(d, v->dtype_pos.line ? v->dtype_pos : v->pos, "view '%s': "
 		           "its %s elements (%lld bytes) are not whole %s elements of "
@@ -739,12 +773,20 @@ void check_unit(Pool *p, Diag *d, Unit *u)
 	for (int i = 0; i < u->ntiles; i++) {
 		Tile *t = &u->tiles[i];
 		check_tile_keys(d, t);
-		int64_t tile_insts = 0;
+		int64_t tile_insts = 0, tile_weight = 0;
 		for (int j = 0; j < t->nacc; j++) {
 			Access *a = &t->acc[j];
 			if (a->view) {
 				View *v = &t->views[a->view - 1];
 				Tile vt = view_tile(d, t, v);
+				if (a->op.kind == OP_WGMMA) {
+					char opn[32];
+					tab_op_name(a->op, opn, sizeof opn);
+					diag_error(d, a->op_pos, "%s in view '%s': wgmma reads its "
+					           "operand through a descriptor of the tile's "
+					           "own rows and columns; give the access in tile "
+					           "'%s'", opn, v->name, t->name);
+				}
 				check_access(p, d, &vt, a, &work);
 				view_to_tile(d, t, &vt, a);
 			} else {
@@ -752,6 +794,19 @@ void check_unit(Pool *p, Diag *d, Unit *u)
 			}
 			tile_insts += a->ninst;
 			file_insts += a->ninst;
+			for (int k = 0; k < a->ninst; k++) {
+				int64_t w;
+				if (__builtin_mul_overflow(a->inst[k].weight, a->weight, &w) ||
+				    __builtin_add_overflow(tile_weight, w, &tile_weight) ||
+				    tile_weight > MAX_TILE_WEIGHT)
+					diag_error(d, a->weight_e ? expr_start(a->weight_e)
+					           : a->weight_pos.line ? a->weight_pos : a->pos,
+					           "the weights of tile '%s' pass the limit of "
+					           "2^40 with access '%s' (its weight times each "
+					           "instruction's, summed over the tile's "
+					           "instructions); weights are relative: scale "
+					           "them down", t->name, a->name);
+			}
 			if (tile_insts > MAX_TILE_INSTS)
 				diag_error(d, a->pos, "tile '%s' has more warp instructions "
 				           "than the limit of %d a tile", t->name,

@@ -76,7 +76,10 @@ static void account(FILE *f, const Geom *g, const Tile *t,
 	        (long long)layout_bytes(&rm, t), c->blocks, s->blocks_rowmajor);
 }
 
-/* A view's macros: its element (r, c) is byte (r * COLS + c) * E' of the
+const char *const emit_view_macros[] = {"ROWS", "COLS", "ELEM_BYTES", "OFF",
+	"IDX", NULL};
+
+/* A view's macros (emit_view_macros): its element (r, c) is byte (r * COLS + c) * E' of the
  * tile read row by row and stage after stage; OFF gives that byte's
  * place under the tile's layout, IDX the same in the view's elements. */
 static void emit_view(FILE *f, const Tile *t, const Layout *l, const View *v,

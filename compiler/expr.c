@@ -416,7 +416,10 @@ void expr_print(FILE *f, const Expr *e, const Access *a)
 	case E_NOT:
 	case E_LNOT:
 		fputc(e->kind == E_NEG ? '-' : e->kind == E_NOT ? '~' : '!', f);
-		print_sub(f, e->l, a, prec(e->l) < PREC_ATOM);
+		/* "--x" would read as a decrement to C eyes */
+		print_sub(f, e->l, a, prec(e->l) < PREC_ATOM ||
+		          (e->kind == E_NEG && (e->l->kind == E_NEG ||
+		                                (e->l->kind == E_NUM && e->l->num < 0))));
 		return;
 	case E_MIN:
 	case E_MAX:

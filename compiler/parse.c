@@ -886,6 +886,29 @@ static void item(Parser *ps, Tile *t)
 	expect(ps, T_SEMI);
 }
 
+static bool same_name(const char *s, Tok name)
+{
+	return strlen(s) == name.n && memcmp(s, name.s, name.n) == 0;
+}
+
+/* The tile that has a view of this name, if one has. */
+static const Tile *view_named(const Unit *u, Tok name)
+{
+	for (int i = 0; i < u->ntiles; i++)
+		for (int k = 0; k < u->tiles[i].nviews; k++)
+			if (same_name(u->tiles[i].views[k].name, name))
+				return &u->tiles[i];
+	return NULL;
+}
+
+static int view_line(const Tile *t, Tok name)
+{
+	for (int k = 0; k < t->nviews; k++)
+		if (same_name(t->views[k].name, name))
+			return t->views[k].pos.line;
+	return 0;
+}
+
 /* tile = "tile" NAME "{" (item | "access" access)* "}" */
 static void tile(Parser *ps, Unit *u, Tile *t)
 {
@@ -899,6 +922,12 @@ static void tile(Parser *ps, Unit *u, Tile *t)
 		    memcmp(u->tiles[i].name, name.s, name.n) == 0)
 			diag_error(ps->d, name.pos, "tile '%.*s' defined twice (first at "
 			           "line %d)", (int)name.n, name.s, u->tiles[i].pos.line);
+	const Tile *vt = view_named(u, name);
+	if (vt)
+		diag_error(ps->d, name.pos, "tile '%.*s' has the name of a view of "
+		           "tile '%s' (line %d): tiles and views share their names "
+		           "(and macros)", (int)name.n, name.s, vt->name,
+		           view_line(vt, name));
 	t->name = pool_strndup(ps->p, name.s, name.n);
 	t->pos = name.pos;
 	t->stages = 1;
@@ -943,19 +972,32 @@ static void view(Parser *ps, Unit *u)
 	Tok of = expect(ps, T_IDENT);
 	Tile *t = NULL;
 	for (int i = 0; i < u->ntiles; i++)
-		if (strlen(u->tiles[i].name) == of.n &&
-		    memcmp(u->tiles[i].name, of.s, of.n) == 0)
+		if (same_name(u->tiles[i].name, of))
 			t = &u->tiles[i];
-	if (!t)
+	if (!t) {
+		const Tile *vt = view_named(u, of);
+		if (vt)
+			diag_error(ps->d, of.pos, "view '%.*s' is of '%.*s', which is "
+			           "a view of tile '%s': a view is of a tile (view "
+			           "%.*s of %s)", (int)name.n, name.s, (int)of.n, of.s,
+			           vt->name, (int)name.n, name.s, vt->name);
 		diag_error(ps->d, of.pos, "view '%.*s' is of tile '%.*s', which is "
 		           "not defined before it in this file", (int)name.n, name.s,
 		           (int)of.n, of.s);
-	for (int i = 0; i < t->nviews; i++)
-		if (strlen(t->views[i].name) == name.n &&
-		    memcmp(t->views[i].name, name.s, name.n) == 0)
-			diag_error(ps->d, name.pos, "tile '%s' has a view '%.*s' already "
-			           "(line %d)", t->name, (int)name.n, name.s,
-			           t->views[i].pos.line);
+	}
+	/* tiles and views share one set of names: a header defines the
+	 * macros of its tile and of the tile's views */
+	for (int i = 0; i < u->ntiles; i++)
+		if (same_name(u->tiles[i].name, name))
+			diag_error(ps->d, name.pos, "view '%.*s' has the name of tile "
+			           "'%s' (line %d): tiles and views share their names "
+			           "(and macros)", (int)name.n, name.s, u->tiles[i].name,
+			           u->tiles[i].pos.line);
+	const Tile *vt = view_named(u, name);
+	if (vt)
+		diag_error(ps->d, name.pos, "tile '%s' has a view '%.*s' already "
+		           "(line %d)", vt->name, (int)name.n, name.s,
+		           view_line(vt, name));
 	if (t->nviews == MAX_VIEWS)
 		diag_error(ps->d, name.pos, "too many views of tile '%s' (limit %d)",
 		           t->name, MAX_VIEWS);

@@ -79,6 +79,14 @@ tile ab >"$tmp/case3.tile"
 expect 1 "differ only in case" -- "$bankc" build "$tmp/case2.tile" "$tmp/case3.tile" -o "$tmp/case"
 { tile a; tile a_stage; } >"$tmp/macro.tile"
 expect 1 "would both define A_STAGE_ELEMS" -- "$bankc" build "$tmp/macro.tile" -o "$tmp/case"
+# a view's macros share its tile's header
+{ tile q; printf 'view Q of q { shape 4 x 4; dtype f32; access s: load along row; }\n'; } >"$tmp/view.tile"
+expect 1 "view 'Q' of tile 'q' would define Q_ROWS, which its tile's header defines already" -- \
+	"$bankc" build "$tmp/view.tile" -o "$tmp/case"
+{ tile q; printf 'view q_elems of q { shape 4 x 4; dtype f32; access s: load along row; }\n'; } >"$tmp/view2.tile"
+"$bankc" build "$tmp/view2.tile" -o "$tmp/view2" >/dev/null 2>&1 && ok || bad "view q_elems of q (no clash) rejected"
+{ tile q; printf 'view q_stage of q { shape 4 x 4; dtype f32; access s: load along row; }\n'; } >"$tmp/view3.tile"
+"$bankc" build "$tmp/view3.tile" -o "$tmp/view3" >/dev/null 2>&1 && ok || bad "view q_stage of q (no clash) rejected"
 if [ -e "$tmp/case" ]; then bad "a name clash wrote something"; else ok; fi
 long=$(printf 'x%.0s' $(seq 240))
 tile "$long" >"$tmp/long.tile"

@@ -185,6 +185,24 @@ static void test_ranges_weight_stage(void **state)
 	assert_int_equal(a->inst[0].weight, 1);
 	assert_int_equal(a->inst[2].weight, 3);     /* i = 0, j = 3 */
 	run_free(r);
+	/* a weight through lets: each instruction's own values, not the
+	 * previous instruction's */
+	r = run(TILE("access a: load { for i in 0..4; let k = i + 1; "
+	             "let w = 2 * k; row = 0; col = lane; weight = w - 1; }"));
+	assert_true(r->ok);
+	a = &r->unit.tiles[0].acc[0];
+	assert_int_equal(a->ninst, 4);
+	for (int k = 0; k < 4; k++)
+		assert_int_equal(a->inst[k].weight, 2 * (k + 1) - 1);
+	run_free(r);
+	r = run(TILE("access a: load { for i in 0..4; let k = 2 - i; row = 0; "
+	             "col = lane; weight = k < 0 ? 0 : k; }"));
+	assert_true(r->ok);
+	a = &r->unit.tiles[0].acc[0];
+	assert_int_equal(a->ninst, 2);              /* i = 0, 1 */
+	assert_int_equal(a->inst[0].weight, 2);
+	assert_int_equal(a->inst[1].weight, 1);
+	run_free(r);
 	r = run("tile t { shape 8 x 32; stages 3; dtype f32; arch sm_90; "
 	        "access a: load { for s in 0..3; stage = s; row = 7; col = lane; } }");
 	assert_true(r->ok);

@@ -103,6 +103,12 @@ static void test_expr_print(void **state)
 		{"~-lane | 0", "~-lane | 0"},
 		{"lane < 16 == 1", "lane < 16 == 1"},
 		{"lane / (2 * 2)", "lane / (2 * 2)"},
+		/* "--" would read as C's decrement */
+		{"-(-lane)", "-(-lane)"},
+		{"- -lane", "-(-lane)"},
+		{"-(-1)", "-(-1)"},
+		{"lane - -1", "lane - -1"},
+		{"~-(-lane)", "~-(-lane)"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		char text[256];
