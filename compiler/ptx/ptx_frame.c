@@ -78,6 +78,10 @@ Val ir_address(Thread *t, int i, const PtxInst *in, const PtxOpd *o,
 	if (base.why)
 		return base;
 	uint64_t a = base.v + (uint64_t)o->imm;
+	/* a 32-bit register's address wraps at 32 bits, as the hardware adds
+	 * it: [%r+252] with %r = -36 is byte 216 */
+	if (o->reg >= 0 && t->m->func[t->fr[t->depth].func].regty[o->reg].bytes <= 4)
+		a &= 0xffffffffull;
 	/* what ptxas knows of the address's alignment */
 	int tz = ct_tz(base);
 	if (o->imm && __builtin_ctzll((uint64_t)o->imm) < tz)
