@@ -172,6 +172,7 @@ typedef struct {
 	Pos pos;            /* in the PTX */
 	int file, line, col;    /* .loc: file id, line (0: none) */
 	int ifile, iline, icol; /* .loc's inlined_at (iline 0: none) */
+	int inl;            /* that inlined_at as PtxModule.inl's entry, -1: none */
 	/* PO_CALL: return and argument symbols in PtxModule.vec (as OPD_SYM) */
 	int call_ret, ncall_ret, call_args, ncall_args;
 	int slot;           /* shared-memory instructions: their index, else -1 */
@@ -196,6 +197,13 @@ typedef struct {
 	char *path;
 } PtxFile;
 
+/* A position an inlined function was called from, and where that call
+ * was itself inlined (parent, -1: in the function the PTX names). */
+typedef struct {
+	int file, line, col;
+	int parent;
+} PtxInline;
+
 typedef struct {
 	const Src *src;
 	Pool *pool;
@@ -209,6 +217,8 @@ typedef struct {
 	int nvec;
 	PtxFile *file;
 	int nfile;
+	PtxInline *inl;     /* the inlined_at chains of .loc */
+	int ninl;
 	int nslots;         /* shared-memory instructions */
 	int64_t shared_static;  /* bytes of static shared memory laid out */
 	int64_t extern_base;    /* where extern (dynamic) shared arrays start */
