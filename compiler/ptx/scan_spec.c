@@ -441,8 +441,19 @@ bool scan_emit_specs(const PtxModule *m, const ScanKernel *k, const char *dir,
 		return false;
 	}
 	const PtxFunc *fn = &m->func[k->kernel];
-	char sn[256];
+	char sn[256], other[256];
 	ptx_short_name(fn->name, sn, sizeof sn);
+	/* kernels of one plain name (a template's instances, overloads) are
+	 * told apart by their PTX names, lest one's specs overwrite another's */
+	for (int i = 0; i < m->nfunc; i++) {
+		if (i == k->kernel || !m->func[i].entry || !m->func[i].defined)
+			continue;
+		ptx_short_name(m->func[i].name, other, sizeof other);
+		if (strcmp(other, sn) == 0) {
+			snprintf(sn, sizeof sn, "%s", fn->name);
+			break;
+		}
+	}
 	bool ok = true;
 	for (int i = 0; i < m->nsym; i++) {
 		const PtxSym *y = &m->sym[i];
