@@ -78,7 +78,8 @@ static void spec_op(const ScanAcc *a, bool loop_load, int elem, char *buf, size_
 {
 	int vec = a->bytes / elem;
 	char v[16] = "", name[32];
-	if (vec > 1 && !op_is_matrix(a->op))
+	/* cp.async's default is 16 bytes: a narrower copy says its width */
+	if (!op_is_matrix(a->op) && (vec > 1 || a->op.kind == OP_CPASYNC))
 		snprintf(v, sizeof v, " vec %d", vec);
 	switch (loop_load ? OP_LOAD : a->op.kind) {
 	case OP_LDMATRIX: case OP_STMATRIX:
