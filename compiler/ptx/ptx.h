@@ -354,6 +354,11 @@ typedef struct {
 	 * of its one trip that bankc counts (with the loads) */
 	bool loop;
 	int64_t loop_wave, loop_ideal, loop_counted;
+	/* warp instructions with a lane outside every shared array the kernel
+	 * declares, and the first such lane: its warp, lane and address */
+	int64_t outside;
+	int outside_warp, outside_lane;
+	int64_t outside_addr;
 } ScanAcc;
 
 typedef struct {

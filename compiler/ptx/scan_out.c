@@ -480,6 +480,25 @@ static void warn_group(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
 	show_inlined(f, m, in, c);
 }
 
+/* An access that misses every array: a bug of the kernel's, said plainly. */
+static void warn_outside(FILE *f, const PtxModule *m, const ScanAcc *a,
+                         const ScanCtx *c)
+{
+	if (!a->outside)
+		return;
+	const PtxInst *in = &m->inst[a->inst];
+	char where[512], w[128];
+	scan_where(m, in, c, where, sizeof where);
+	what(in, 0, w, sizeof w);
+	fprintf(f, "%s: warning: %s outside every shared array of the kernel: "
+	        "byte %lld (warp %d, lane %d), in %lld of %lld warp instructions; "
+	        "the hardware would fault or touch memory no array owns (costed as "
+	        "addressed)\n", where, w, (long long)a->outside_addr, a->outside_warp,
+	        a->outside_lane, (long long)a->outside, (long long)a->count);
+	show_source(f, m, in, c);
+	show_inlined(f, m, in, c);
+}
+
 static void totals(const PtxModule *m, const ScanKernel *k, int64_t t[CAT_COUNT][4])
 {
 	memset(t, 0, sizeof(int64_t) * CAT_COUNT * 4);
@@ -591,6 +610,8 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 					done[b] = true;
 				}
 			warn_group(f, m, g, n, &c->geom, c);
+			for (int b = 0; b < n; b++)
+				warn_outside(f, m, g[b], c);
 		}
 		i = j;
 	}
@@ -739,6 +760,11 @@ json_t *scan_kernel_json(const PtxModule *m, const ScanKernel *k, const ScanCtx 
 			                    "instructions", (json_int_t)a->count, "counted",
 			                    (json_int_t)a->loop_counted, "ideal",
 			                    (json_int_t)a->loop_ideal));
+		if (a->outside)
+			json_object_set_new(e, "outside", json_pack("{s:I,s:I,s:i,s:i}",
+			                    "instructions", (json_int_t)a->outside, "first_address",
+			                    (json_int_t)a->outside_addr, "warp", a->outside_warp,
+			                    "lane", a->outside_lane));
 		if (a->worst_excess > 0) {
 			/* the worst warp instruction, lane by lane (null: inactive) */
 			json_t *wa = json_array();
