@@ -745,6 +745,9 @@ static void test_unknowns(void **state)
 	        "(bankc does not follow shared memory's contents)");
 	stop_is("\tmov.u32 %r4, %clock;\n\tst.shared.u32 [%r4], 0;", STOP_UNKNOWN_ADDR, 1 << 20,
 	        "a special register of the hardware (mov.u32) at t.ptx:14:2");
+	stop_is("\tmov.u32 %r4, %reserved_smem_offset_1;\n\tst.shared.u32 [%r4], 0;",
+	        STOP_UNKNOWN_ADDR, 1 << 20, "a special register of the hardware (mov.u32) at "
+	        "t.ptx:14:2");
 	stop_is("\tcvt.rzi.s32.f32 %r4, 0f3F800000;\n\tst.shared.u32 [%r4], 0;", STOP_UNKNOWN_ADDR,
 	        1 << 20, "the result of 'cvt.rzi.s32.f32' at t.ptx:14:2 (floating point: "
 	        "not interpreted)");
