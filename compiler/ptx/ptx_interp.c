@@ -402,9 +402,16 @@ static void convert_op(Thread *t, int i, const PtxInst *in)
 	int w = op->ty.bytes ? op->ty.bytes : 8;
 	Val a = ir_get(t, i, &o[1], w);
 	if (op->kind == PO_ISSPACEP) {
+		/* a known generic address outside the shared and local windows is
+		 * global memory, as an access through it is taken to be (a
+		 * pointer passed with --param; -G code asserts __isGlobal) */
 		bool in_win = !a.why && w == 8 && a.v >= WINDOW && a.v - WINDOW < PTX_SHARED_LIMIT;
+		bool in_loc = !a.why && w == 8 && a.v >= LWINDOW && a.v - LWINDOW < PTX_LOCAL_LIMIT;
 		Val r = a.why ? a : op->space == SP_SHARED ? known(in_win)
-		        : op->space == SP_GLOBAL && in_win ? known(0) : unknown_at(i);
+		        : w != 8 ? unknown_at(i)
+		        : op->space == SP_GLOBAL ? known(!in_win && !in_loc)
+		        : op->space == SP_LOCAL ? known(in_loc)
+		        : in_win || in_loc ? known(0) : unknown_at(i);
 		ir_put(t, &o[0], r, 1);
 		return;
 	}

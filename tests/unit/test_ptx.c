@@ -342,6 +342,13 @@ static void test_integer_ops(void **state)
 	V32("mov.u32 %r1, -7; div.s32 %r2, %r1, 2; add.s32 %r9, %r2, 10;", 7);
 	V32("mov.u32 %r1, -7; rem.s32 %r2, %r1, 2; add.s32 %r9, %r2, 10;", 9);
 	V32("mov.u32 %r1, 100; div.u32 %r9, %r1, 7;", 14);
+	/* a known generic address outside the shared and local windows is global */
+	V32("mov.u64 %rd1, 0x7f0000000000; isspacep.global %p1, %rd1; selp.u32 %r9, 1, 2, %p1;", 1);
+	V32("mov.u64 %rd1, 0x700000000010; isspacep.global %p1, %rd1; selp.u32 %r9, 1, 2, %p1;", 2);
+	V32("mov.u64 %rd1, 0x600000000010; isspacep.global %p1, %rd1; selp.u32 %r9, 1, 2, %p1;", 2);
+	V32("mov.u64 %rd1, 0x600000000010; isspacep.local %p1, %rd1; selp.u32 %r9, 1, 2, %p1;", 1);
+	V32("mov.u64 %rd1, 0x7f0000000000; isspacep.local %p1, %rd1; selp.u32 %r9, 1, 2, %p1;", 2);
+	V32("mov.u64 %rd1, 0x700000000010; isspacep.shared %p1, %rd1; selp.u32 %r9, 1, 2, %p1;", 1);
 	/* a 32-bit register's address wraps: [%r9+252] with %r9 = -36 */
 	assert_int_equal(value_at("mov.u32 %r9, -36;", "%r9+252"), 216);
 	assert_int_equal(value_at("mov.u64 %rd9, -36;", "%rd9+252"), 216);
