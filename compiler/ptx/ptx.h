@@ -284,6 +284,9 @@ typedef struct {
 	int inst;           /* where */
 	uint32_t why;       /* the unknown value's origin */
 	int64_t addr;       /* STOP_BAD_ADDR */
+	int call[4];        /* the calls it was in, innermost first, the
+	                     * kernel's own last */
+	int ncall;
 } InterpStop;
 
 typedef struct {
@@ -368,6 +371,8 @@ typedef struct {
 	int64_t addr;
 	int threads;            /* how many threads stopped so */
 	int first_tid;
+	int call[4];            /* the first thread's calls, innermost first */
+	int ncall;
 } ScanStop;
 
 typedef struct {

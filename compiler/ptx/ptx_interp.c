@@ -110,7 +110,18 @@ void ir_put_unknown(Thread *t, const PtxOpd *o, uint32_t why)
 
 bool ir_stop(Thread *t, StopKind k, int inst, uint32_t why, int64_t addr)
 {
-	*t->stop = (InterpStop){k, inst, why, addr};
+	InterpStop *s = t->stop;
+	*s = (InterpStop){k, inst, why, addr, {0}, 0};
+	/* the calls it was in: the three innermost (a recursion's repeats as
+	 * one) and the kernel's own */
+	for (int d = t->depth; d > 0; d--) {
+		int c = t->fr[d].call;
+		if (s->ncall && s->call[s->ncall - 1] == c)
+			continue;
+		if (s->ncall == 4)
+			s->ncall = 3;
+		s->call[s->ncall++] = c;
+	}
 	return false;
 }
 
@@ -654,7 +665,7 @@ bool interp_thread(Interp *r, int tid, InterpStop *st)
 	t->y = tid / b[0] % b[1];
 	t->z = tid / (b[0] * b[1]);
 	t->stop = st;
-	*st = (InterpStop){STOP_NONE, -1, 0, 0};
+	*st = (InterpStop){STOP_NONE, -1, 0, 0, {0}, 0};
 	memset(r->occ, 0, (size_t)m->nslots * sizeof *r->occ);
 	memset(r->lval, 0, (size_t)m->local_bytes);
 	memset(r->lwhy, 0, (size_t)m->local_bytes * sizeof *r->lwhy);

@@ -124,7 +124,9 @@ static void add_stop(ScanKernel *k, const InterpStop *s, int tid)
 		k->stops[MAX_STOPS - 1].threads++;
 		return;
 	}
-	k->stops[k->nstops++] = (ScanStop){s->kind, s->inst, s->why, s->addr, 1, tid};
+	ScanStop *n = &k->stops[k->nstops++];
+	*n = (ScanStop){s->kind, s->inst, s->why, s->addr, 1, tid, {0}, s->ncall};
+	memcpy(n->call, s->call, sizeof n->call);
 }
 
 static void keep(ScanAcc *a, uint32_t mask, const int64_t *addr)

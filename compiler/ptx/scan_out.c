@@ -558,6 +558,13 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 		fprintf(err, "%s: error: %s\n", where, msg);
 		show_source(err, m, in, c);
 		show_inlined(err, m, in, c);
+		for (int j = 0; j < s->ncall; j++) {
+			/* the calls of non-inlined functions (-G code, __noinline__) */
+			char cw[512];
+			scan_where(m, &m->inst[s->call[j]], c, cw, sizeof cw);
+			fprintf(err, "%s: note: in the function called here\n", cw);
+			show_inlined(err, m, &m->inst[s->call[j]], c);
+		}
 		fprintf(err, "%s: note: in kernel %s: %d thread%s stopped here, the "
 		        "first %s\n", where, sn, s->threads, s->threads == 1 ? "" : "s", th);
 	}
