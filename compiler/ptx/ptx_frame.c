@@ -132,6 +132,17 @@ bool ir_access(Thread *t, int i, const PtxInst *in, bool *shared)
 	Val v = ir_address(t, i, in, &in->opd[a], shared);
 	if (in->op.space != SP_SHARED && in->op.space != SP_GENERIC)
 		return true;
+	if (v.why >= WHY_INST && v.why - WHY_INST < (uint32_t)t->m->ninst) {
+		/* another block's shared memory (mapa: distributed shared memory
+		 * of a cluster): not modelled, said in a note */
+		const PtxInst *o = &t->m->inst[v.why - WHY_INST];
+		if (o->ntext >= 4 && memcmp(o->text, "mapa", 4) == 0 &&
+		    (o->ntext == 4 || o->text[4] == '.')) {
+			if (t->r->noted)
+				t->r->noted[i] = true;
+			return true;
+		}
+	}
 	if (v.why) {
 		if (in->op.space == SP_GENERIC && !matrix)
 			return true;    /* a generic address bankc cannot know: global */

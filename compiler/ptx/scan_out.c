@@ -657,7 +657,8 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 			fprintf(f, "%s: note: calls %s%s, which has no body in this file: taken "
 			        "to touch no shared memory\n", where, m->func[in->opd[0].sym].name,
 			        many);
-		else if (in->op.kind == PO_ATOM || in->op.kind == PO_RED)
+		else if ((in->op.kind == PO_ATOM || in->op.kind == PO_RED) && in->slot >= 0 &&
+		         k->acc[in->slot].loop && k->acc[in->slot].count)
 			fprintf(f, "%s: note: ptxas makes this %d-byte %s.%s%s a loop (a load, "
 			        "then a compare-and-swap until every lane has succeeded) whose "
 			        "trips depend on timing: bankc counts one trip, its load with the "
@@ -665,6 +666,11 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 			        "counts every trip\n", where, in->op.ty.bytes * in->op.vec,
 			        in->op.kind == PO_ATOM ? "atom" : "red",
 			        ptx_atom_names[in->op.atom_op], in->op.ty.kind == TY_F ? " (float)" : "");
+		else if (in->op.kind == PO_LD || in->op.kind == PO_ST || in->op.kind == PO_ATOM ||
+		         in->op.kind == PO_RED)
+			fprintf(f, "%s: note: '%.*s'%s reaches another block's shared memory (an "
+			        "address from mapa: a cluster's distributed shared memory), which "
+			        "bankc does not model; not counted\n", where, in->ntext, in->text, many);
 		else
 			fprintf(f, "%s: note: '%.*s'%s reaches shared memory in a way bankc does "
 			        "not model (outside the LSU wavefront counters, or not yet); not "
