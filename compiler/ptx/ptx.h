@@ -190,6 +190,7 @@ typedef struct {
 	int retval;         /* return symbol or -1 */
 	int64_t psize;      /* bytes of local .param variables */
 	int reqntid[3];     /* .reqntid, 0 if absent */
+	int maxntid[3];     /* .maxntid (__launch_bounds__), 0 if absent */
 } PtxFunc;
 
 typedef struct {

@@ -470,6 +470,7 @@ static void function(Reader *r, bool entry)
 			continue;
 		}
 		bool req = rd_tok_is(&r->tok, ".reqntid");
+		bool max = rd_tok_is(&r->tok, ".maxntid");
 		rd_next(r);
 		for (int i = 0; r->tok.kind == PT_INT || r->tok.kind == PT_COMMA; i++) {
 			if (r->tok.kind == PT_COMMA) {
@@ -479,6 +480,8 @@ static void function(Reader *r, bool entry)
 			int64_t v = rd_count(r, 1 << 30, "launch bound");
 			if (req && i / 2 < 3)
 				f->reqntid[i / 2] = (int)v;
+			if (max && i / 2 < 3)
+				f->maxntid[i / 2] = (int)v;
 		}
 	}
 	f->first = m->ninst;
