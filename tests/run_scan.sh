@@ -74,6 +74,24 @@ for k in transpose_naive ldsm_rowmajor histogram_atom histogram_u64; do
 	done
 done
 
+# 1c. specs that `compare` must read and cost as the scan did (row-major):
+#     a template's two instances share a plain name, so each gets specs
+#     named by its PTX name; a 4-byte cp.async says its width
+rm -rf "$tmp/spec"
+"$bankc" scan tests/ptx/template.ptx --block 32 --emit-spec "$tmp/spec" >/dev/null 2>&1 ||
+	bad "scan --emit-spec of tests/ptx/template.ptx"
+"$bankc" scan tests/ptx/cpasync4.ptx --block 64 --emit-spec "$tmp/spec" >/dev/null 2>&1 ||
+	bad "scan --emit-spec of tests/ptx/cpasync4.ptx"
+for k in _Z6columnILi0EEvPf_tile:64 _Z6columnILi1EEvPf_tile:33 copy4_s:6; do
+	s=$tmp/spec/${k%%:*}.tile
+	w=$("$bankc" compare "$s" --top 100 2>/dev/null | awk '$1 == "row-major" || $2 == "row-major" { print $(NF - 4); exit }')
+	if [ "$w" = "${k#*:}" ]; then
+		ok
+	else
+		bad "--emit-spec wrote $(basename "$s"), which costs '$w' row-major, want ${k#*:}"
+	fi
+done
+
 # 2. broken PTX
 for f in tests/ptx/bad/*.ptx; do
 	want=$(sed -n '1s|^// expect: ||p' "$f")

@@ -172,6 +172,7 @@ typedef struct {
 	Pos pos;            /* in the PTX */
 	int file, line, col;    /* .loc: file id, line (0: none) */
 	int ifile, iline, icol; /* .loc's inlined_at (iline 0: none) */
+	int inl;            /* that inlined_at as PtxModule.inl's entry, -1: none */
 	/* PO_CALL: return and argument symbols in PtxModule.vec (as OPD_SYM) */
 	int call_ret, ncall_ret, call_args, ncall_args;
 	int slot;           /* shared-memory instructions: their index, else -1 */
@@ -189,12 +190,20 @@ typedef struct {
 	int retval;         /* return symbol or -1 */
 	int64_t psize;      /* bytes of local .param variables */
 	int reqntid[3];     /* .reqntid, 0 if absent */
+	int maxntid[3];     /* .maxntid (__launch_bounds__), 0 if absent */
 } PtxFunc;
 
 typedef struct {
 	int id;
 	char *path;
 } PtxFile;
+
+/* A position an inlined function was called from, and where that call
+ * was itself inlined (parent, -1: in the function the PTX names). */
+typedef struct {
+	int file, line, col;
+	int parent;
+} PtxInline;
 
 typedef struct {
 	const Src *src;
@@ -209,6 +218,8 @@ typedef struct {
 	int nvec;
 	PtxFile *file;
 	int nfile;
+	PtxInline *inl;     /* the inlined_at chains of .loc */
+	int ninl;
 	int nslots;         /* shared-memory instructions */
 	int64_t shared_static;  /* bytes of static shared memory laid out */
 	int64_t extern_base;    /* where extern (dynamic) shared arrays start */
@@ -274,6 +285,9 @@ typedef struct {
 	int inst;           /* where */
 	uint32_t why;       /* the unknown value's origin */
 	int64_t addr;       /* STOP_BAD_ADDR */
+	int call[4];        /* the calls it was in, innermost first, the
+	                     * kernel's own last */
+	int ncall;
 } InterpStop;
 
 typedef struct {
@@ -344,6 +358,11 @@ typedef struct {
 	 * of its one trip that bankc counts (with the loads) */
 	bool loop;
 	int64_t loop_wave, loop_ideal, loop_counted;
+	/* warp instructions with a lane outside every shared array the kernel
+	 * declares, and the first such lane: its warp, lane and address */
+	int64_t outside;
+	int outside_warp, outside_lane;
+	int64_t outside_addr;
 } ScanAcc;
 
 typedef struct {
@@ -353,6 +372,8 @@ typedef struct {
 	int64_t addr;
 	int threads;            /* how many threads stopped so */
 	int first_tid;
+	int call[4];            /* the first thread's calls, innermost first */
+	int ncall;
 } ScanStop;
 
 typedef struct {

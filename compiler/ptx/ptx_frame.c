@@ -78,6 +78,10 @@ Val ir_address(Thread *t, int i, const PtxInst *in, const PtxOpd *o,
 	if (base.why)
 		return base;
 	uint64_t a = base.v + (uint64_t)o->imm;
+	/* a 32-bit register's address wraps at 32 bits, as the hardware adds
+	 * it: [%r+252] with %r = -36 is byte 216 */
+	if (o->reg >= 0 && t->m->func[t->fr[t->depth].func].regty[o->reg].bytes <= 4)
+		a &= 0xffffffffull;
 	/* what ptxas knows of the address's alignment */
 	int tz = ct_tz(base);
 	if (o->imm && __builtin_ctzll((uint64_t)o->imm) < tz)
@@ -128,6 +132,17 @@ bool ir_access(Thread *t, int i, const PtxInst *in, bool *shared)
 	Val v = ir_address(t, i, in, &in->opd[a], shared);
 	if (in->op.space != SP_SHARED && in->op.space != SP_GENERIC)
 		return true;
+	if (v.why >= WHY_INST && v.why - WHY_INST < (uint32_t)t->m->ninst) {
+		/* another block's shared memory (mapa: distributed shared memory
+		 * of a cluster): not modelled, said in a note */
+		const PtxInst *o = &t->m->inst[v.why - WHY_INST];
+		if (o->ntext >= 4 && memcmp(o->text, "mapa", 4) == 0 &&
+		    (o->ntext == 4 || o->text[4] == '.')) {
+			if (t->r->noted)
+				t->r->noted[i] = true;
+			return true;
+		}
+	}
 	if (v.why) {
 		if (in->op.space == SP_GENERIC && !matrix)
 			return true;    /* a generic address bankc cannot know: global */

@@ -110,7 +110,18 @@ void ir_put_unknown(Thread *t, const PtxOpd *o, uint32_t why)
 
 bool ir_stop(Thread *t, StopKind k, int inst, uint32_t why, int64_t addr)
 {
-	*t->stop = (InterpStop){k, inst, why, addr};
+	InterpStop *s = t->stop;
+	*s = (InterpStop){k, inst, why, addr, {0}, 0};
+	/* the calls it was in: the three innermost (a recursion's repeats as
+	 * one) and the kernel's own */
+	for (int d = t->depth; d > 0; d--) {
+		int c = t->fr[d].call;
+		if (s->ncall && s->call[s->ncall - 1] == c)
+			continue;
+		if (s->ncall == 4)
+			s->ncall = 3;
+		s->call[s->ncall++] = c;
+	}
 	return false;
 }
 
@@ -402,9 +413,16 @@ static void convert_op(Thread *t, int i, const PtxInst *in)
 	int w = op->ty.bytes ? op->ty.bytes : 8;
 	Val a = ir_get(t, i, &o[1], w);
 	if (op->kind == PO_ISSPACEP) {
+		/* a known generic address outside the shared and local windows is
+		 * global memory, as an access through it is taken to be (a
+		 * pointer passed with --param; -G code asserts __isGlobal) */
 		bool in_win = !a.why && w == 8 && a.v >= WINDOW && a.v - WINDOW < PTX_SHARED_LIMIT;
+		bool in_loc = !a.why && w == 8 && a.v >= LWINDOW && a.v - LWINDOW < PTX_LOCAL_LIMIT;
 		Val r = a.why ? a : op->space == SP_SHARED ? known(in_win)
-		        : op->space == SP_GLOBAL && in_win ? known(0) : unknown_at(i);
+		        : w != 8 ? unknown_at(i)
+		        : op->space == SP_GLOBAL ? known(!in_win && !in_loc)
+		        : op->space == SP_LOCAL ? known(in_loc)
+		        : in_win || in_loc ? known(0) : unknown_at(i);
 		ir_put(t, &o[0], r, 1);
 		return;
 	}
@@ -647,7 +665,7 @@ bool interp_thread(Interp *r, int tid, InterpStop *st)
 	t->y = tid / b[0] % b[1];
 	t->z = tid / (b[0] * b[1]);
 	t->stop = st;
-	*st = (InterpStop){STOP_NONE, -1, 0, 0};
+	*st = (InterpStop){STOP_NONE, -1, 0, 0, {0}, 0};
 	memset(r->occ, 0, (size_t)m->nslots * sizeof *r->occ);
 	memset(r->lval, 0, (size_t)m->local_bytes);
 	memset(r->lwhy, 0, (size_t)m->local_bytes * sizeof *r->lwhy);

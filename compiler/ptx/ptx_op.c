@@ -95,7 +95,7 @@ bool ptx_op_decode(const char *s, size_t n, PtxOpInfo *o)
 	} else {
 		o->kind = bases[k].kind;
 	}
-	bool types = false;
+	bool types = false, async = false;
 	for (size_t b = bl; b < n;) {
 		size_t e = b + 1;
 		while (e < n && s[e] != '.')
@@ -111,6 +111,8 @@ bool ptx_op_decode(const char *s, size_t n, PtxOpInfo *o)
 				o->ty2 = t;
 			continue;
 		}
+		if (is(g, gn, "async"))
+			async = true;
 		Space sp = SP_NONE;
 		if (starts(g, gn, "shared"))
 			sp = SP_SHARED;
@@ -211,6 +213,10 @@ bool ptx_op_decode(const char *s, size_t n, PtxOpInfo *o)
 			o->kind = PO_SHARED_OTHER;  /* cp.reduce.async.bulk and kin */
 		}
 	}
+	/* st.async and red.async (to a cluster's shared memory, completing on
+	 * an mbarrier) and st.bulk do not go through the LSU's wavefronts */
+	if ((o->kind == PO_ST || o->kind == PO_RED) && (async || (o->mods & M_BULK)))
+		o->kind = PO_SHARED_OTHER;
 	/* bar.red gives a value; bar.warp.sync and the rest do not */
 	if (o->kind == PO_NOP && is(s, bl, "bar") && n > 7 && memcmp(s, "bar.red", 7) == 0)
 		o->kind = PO_OTHER;

@@ -49,6 +49,10 @@ static int special_of(const PtxTok *t)
 		return SR_UNKNOWN * 4;
 	if (t->n > 3 && memcmp(t->s, "%pm", 3) == 0)
 		return SR_UNKNOWN * 4;
+	/* %reserved_smem_offset_<2>: the two words of reserved shared memory */
+	if (t->n == 23 && memcmp(t->s, "%reserved_smem_offset_", 22) == 0 &&
+	    (t->s[22] == '0' || t->s[22] == '1'))
+		return SR_UNKNOWN * 4;
 	return -1;
 }
 

@@ -160,6 +160,7 @@ static void instruction(Reader *r)
 	in->ifile = r->in_file;
 	in->iline = r->in_line;
 	in->icol = r->in_col;
+	in->inl = r->loc_inl;
 	m->ninst++;
 	rd_next(r);
 	bool label_ok = in->op.kind == PO_BRA || in->op.kind == PO_CALL ||
@@ -223,6 +224,61 @@ static void instruction(Reader *r)
 	}
 }
 
+/* The slot of .loc position (file, line, col) in the reader's map (open
+ * addressing; an empty slot has line 0, positions are kept as line + 1). */
+static struct LocInl *locmap_slot(Reader *r, int file, int line, int col)
+{
+	if (2 * (r->nlocmap + 1) > r->caplocmap) {
+		int cap = r->caplocmap ? 2 * r->caplocmap : 256;
+		struct LocInl *old = r->locmap, *n = calloc((size_t)cap, sizeof *n);
+		if (!n)
+			abort();
+		int oldcap = r->caplocmap;
+		r->locmap = n;
+		r->caplocmap = cap;
+		r->nlocmap = 0;
+		for (int i = 0; i < oldcap; i++)
+			if (old[i].line) {
+				struct LocInl *s = locmap_slot(r, old[i].file, old[i].line - 1,
+				                               old[i].col);
+				if (!s->line)
+					r->nlocmap++;
+				*s = old[i];
+			}
+		free(old);
+	}
+	uint32_t h = ((uint32_t)file * 2654435761u) ^ ((uint32_t)line * 40503u) ^
+	             (uint32_t)col * 97u;
+	for (uint32_t i = h & (uint32_t)(r->caplocmap - 1);;
+	     i = (i + 1) & (uint32_t)(r->caplocmap - 1)) {
+		struct LocInl *s = &r->locmap[i];
+		if (!s->line || (s->file == file && s->line == line + 1 && s->col == col))
+			return s;
+	}
+}
+
+/* Where a .loc at (file, line, col) with inlined_at (f, l, c) was called
+ * from: the call (f, l, c), itself inlined as the .loc at that position
+ * was last seen (nvcc writes a chain's outer .locs first). */
+static int inline_chain(Reader *r, int file, int line, int col, int f, int l, int c)
+{
+	PtxModule *m = r->m;
+	struct LocInl *s = locmap_slot(r, f, l, c);
+	int parent = s->line ? s->inl : -1;
+	s = locmap_slot(r, file, line, col);
+	if (s->line && s->inl >= 0) {
+		const PtxInline *e = &m->inl[s->inl];
+		if (e->file == f && e->line == l && e->col == c && e->parent == parent)
+			return s->inl;
+	}
+	GROW(m->inl, m->ninl, r->caps_inl);
+	m->inl[m->ninl] = (PtxInline){f, l, c, parent};
+	if (!s->line)
+		r->nlocmap++;
+	*s = (struct LocInl){file, line + 1, col, m->ninl};
+	return m->ninl++;
+}
+
 /* .loc FILE LINE COL [, function_name LABEL] [, inlined_at F L C] */
 static void loc(Reader *r)
 {
@@ -246,6 +302,16 @@ static void loc(Reader *r)
 		} else {
 			rd_expected(r, "function_name or inlined_at");
 		}
+	}
+	r->loc_inl = -1;
+	if (r->in_line > 0)
+		r->loc_inl = inline_chain(r, r->loc_file, r->loc_line, r->loc_col,
+		                          r->in_file, r->in_line, r->in_col);
+	else {
+		struct LocInl *s = locmap_slot(r, r->loc_file, r->loc_line, r->loc_col);
+		if (!s->line)
+			r->nlocmap++;
+		*s = (struct LocInl){r->loc_file, r->loc_line + 1, r->loc_col, -1};
 	}
 }
 
@@ -404,6 +470,7 @@ static void function(Reader *r, bool entry)
 			continue;
 		}
 		bool req = rd_tok_is(&r->tok, ".reqntid");
+		bool max = rd_tok_is(&r->tok, ".maxntid");
 		rd_next(r);
 		for (int i = 0; r->tok.kind == PT_INT || r->tok.kind == PT_COMMA; i++) {
 			if (r->tok.kind == PT_COMMA) {
@@ -413,11 +480,17 @@ static void function(Reader *r, bool entry)
 			int64_t v = rd_count(r, 1 << 30, "launch bound");
 			if (req && i / 2 < 3)
 				f->reqntid[i / 2] = (int)v;
+			if (max && i / 2 < 3)
+				f->maxntid[i / 2] = (int)v;
 		}
 	}
 	f->first = m->ninst;
 	r->loc_file = r->loc_line = r->loc_col = 0;
 	r->in_file = r->in_line = r->in_col = 0;
+	r->loc_inl = -1;
+	free(r->locmap);
+	r->locmap = NULL;
+	r->nlocmap = r->caplocmap = 0;
 	if (r->tok.kind == PT_SEMI) {
 		rd_next(r);    /* a declaration */
 		if (prior < 0)
@@ -466,6 +539,7 @@ static void reader_free(Reader *r, bool module)
 		free(m->sym);
 		free(m->vec);
 		free(m->file);
+		free(m->inl);
 		memset(m, 0, sizeof *m);
 	}
 	names_clear(&r->global);
@@ -473,6 +547,7 @@ static void reader_free(Reader *r, bool module)
 	free(r->arr);
 	free(r->labels);
 	free(r->pend);
+	free(r->locmap);
 	free(r->calls);
 	free(r);
 }
@@ -576,6 +651,7 @@ void ptx_read(Pool *p, Diag *d, PtxModule *m)
 	r->pool = p;
 	r->m = m;
 	r->cur = -1;
+	r->loc_inl = -1;
 	ptx_lex_init(&r->lx, d);
 	/* an error frees what the reader holds outside the pool, then goes on
 	 * to the caller's handler */
@@ -598,6 +674,7 @@ void ptx_read(Pool *p, Diag *d, PtxModule *m)
 	m->sym = to_pool(p, m->sym, sizeof *m->sym * (size_t)m->nsym);
 	m->vec = to_pool(p, m->vec, sizeof *m->vec * (size_t)m->nvec);
 	m->file = to_pool(p, m->file, sizeof *m->file * (size_t)m->nfile);
+	m->inl = to_pool(p, m->inl, sizeof *m->inl * (size_t)m->ninl);
 	reader_free(r, false);
 }
 

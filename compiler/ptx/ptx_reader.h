@@ -57,6 +57,12 @@ typedef struct {
 	int cur;                /* current function */
 	int loc_file, loc_line, loc_col;
 	int in_file, in_line, in_col;   /* inlined_at */
+	int loc_inl;            /* inlined_at as PtxModule.inl's entry, or -1 */
+	int caps_inl;
+	/* per .loc position of the current function, the chain of calls it
+	 * was inlined through (PtxModule.inl's entry), as last seen */
+	struct LocInl { int file, line, col, inl; } *locmap;
+	int nlocmap, caplocmap;
 } Reader;
 
 #define GROW(ptr, n, cap) do { \

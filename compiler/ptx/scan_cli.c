@@ -357,8 +357,37 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 			for (int d = 0; d < 3; d++)
 				ro.block[d] = f->reqntid[d] > 0 ? f->reqntid[d] : 1;
 		} else {
+			char up[96] = "";
+			if (f->maxntid[0] > 0)
+				snprintf(up, sizeof up, "; its .maxntid allows up to %lld threads",
+				         (long long)f->maxntid[0] * (f->maxntid[1] > 0 ? f->maxntid[1] : 1) *
+				         (f->maxntid[2] > 0 ? f->maxntid[2] : 1));
 			fprintf(stderr, "%s:%d:%d: error: kernel %s: pass --block X[,Y,Z] (its "
-			        "PTX gives no .reqntid)\n", input, f->pos.line, f->pos.col, sn);
+			        "PTX gives no .reqntid%s)\n", input, f->pos.line, f->pos.col, sn, up);
+			rc = 1;
+			continue;
+		}
+		/* a launch that the kernel's bounds refuse is no launch to scan */
+		int req[3], lim[3];
+		for (int d = 0; d < 3; d++) {
+			req[d] = f->reqntid[d] > 0 ? f->reqntid[d] : 1;
+			lim[d] = f->maxntid[d] > 0 ? f->maxntid[d] : 1;
+		}
+		if (f->reqntid[0] > 0 && (ro.block[0] != req[0] || ro.block[1] != req[1] ||
+		                          ro.block[2] != req[2])) {
+			fprintf(stderr, "%s:%d:%d: error: kernel %s: its .reqntid is %d,%d,%d; a "
+			        "launch of block %d,%d,%d fails\n", input, f->pos.line, f->pos.col,
+			        sn, req[0], req[1], req[2], ro.block[0], ro.block[1], ro.block[2]);
+			rc = 1;
+			continue;
+		}
+		if (f->maxntid[0] > 0 && (int64_t)ro.block[0] * ro.block[1] * ro.block[2] >
+		                         (int64_t)lim[0] * lim[1] * lim[2]) {
+			fprintf(stderr, "%s:%d:%d: error: kernel %s: its .maxntid is %d,%d,%d (%lld "
+			        "threads); a launch of block %d,%d,%d fails\n", input, f->pos.line,
+			        f->pos.col, sn, lim[0], lim[1], lim[2],
+			        (long long)lim[0] * lim[1] * lim[2], ro.block[0], ro.block[1],
+			        ro.block[2]);
 			rc = 1;
 			continue;
 		}

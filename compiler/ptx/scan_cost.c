@@ -124,7 +124,9 @@ static void add_stop(ScanKernel *k, const InterpStop *s, int tid)
 		k->stops[MAX_STOPS - 1].threads++;
 		return;
 	}
-	k->stops[k->nstops++] = (ScanStop){s->kind, s->inst, s->why, s->addr, 1, tid};
+	ScanStop *n = &k->stops[k->nstops++];
+	*n = (ScanStop){s->kind, s->inst, s->why, s->addr, 1, tid, {0}, s->ncall};
+	memcpy(n->call, s->call, sizeof n->call);
 }
 
 static void keep(ScanAcc *a, uint32_t mask, const int64_t *addr)
@@ -228,6 +230,53 @@ static bool mergeable(const Group *gs, size_t n, const Group *g, const MergeChun
 	return true;
 }
 
+/* The shared arrays kernel may touch, as byte ranges (an extern array
+ * has no end); how many. */
+typedef struct { int64_t lo, hi; } Range;
+
+/* Whether kernel, or any .func, names symbol s: every kernel of a file
+ * sees its extern arrays, but only one that names them gets dynamic
+ * shared memory for them. */
+static bool names_sym(const PtxModule *m, int kernel, int s)
+{
+	for (int i = 0; i < m->ninst; i++) {
+		const PtxInst *in = &m->inst[i];
+		if (in->func != kernel && m->func[in->func].entry)
+			continue;
+		for (int o = 0; o < in->nopd; o++)
+			if ((in->opd[o].kind == OPD_SYM || in->opd[o].kind == OPD_MEM) &&
+			    in->opd[o].sym == s)
+				return true;
+	}
+	return false;
+}
+
+static int arrays_of(const PtxModule *m, int kernel, Range **out)
+{
+	int n = 0;
+	Range *r = calloc((size_t)m->nsym + 1, sizeof *r);
+	if (!r)
+		abort();
+	for (int i = 0; i < m->nsym; i++) {
+		const PtxSym *y = &m->sym[i];
+		if (y->kind != SYM_SHARED || (y->func >= 0 && y->func != kernel))
+			continue;
+		if (y->size < 0 && !names_sym(m, kernel, i))
+			continue;
+		r[n++] = (Range){y->addr, y->size >= 0 ? y->addr + y->size : INT64_MAX};
+	}
+	*out = r;
+	return n;
+}
+
+static bool inside(const Range *r, int n, int64_t a, int bytes)
+{
+	for (int i = 0; i < n; i++)
+		if (a >= r[i].lo && a < r[i].hi && r[i].hi - a >= bytes)
+			return true;
+	return false;
+}
+
 void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
                  const ScanOpts *so, ScanKernel *k)
 {
@@ -258,6 +307,8 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
 		c->acc = k->acc[c->slot[0]];
 		c->acc.bytes *= c->n;
 	}
+	Range *arrays;
+	int narrays = arrays_of(m, kernel, &arrays);
 	Interp r;
 	interp_init(&r, m, kernel, ro);
 	Group *groups = NULL;
@@ -317,6 +368,15 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
 			}
 			if (!g->mask || !a->bytes)
 				continue;
+			for (int l = 0; l < WARP; l++)
+				if (g->mask >> l & 1 && !inside(arrays, narrays, g->addr[l], a->bytes)) {
+					if (!a->outside++) {
+						a->outside_warp = w;
+						a->outside_lane = l;
+						a->outside_addr = g->addr[l];
+					}
+					break;
+				}
 			cost(so, k, a, g->mask, g->addr, &kept);
 			for (int j = 0; mg.nof && j < mg.nof[g->slot]; j++) {
 				MergeChunk *c = &mg.chunk[mg.of[g->slot][j]];
@@ -333,6 +393,7 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
 		}
 	}
 	free(groups);
+	free(arrays);
 	/* the runs that every execution allowed replace their members */
 	scan_merge_choose(m, &mg, k->acc);
 	scan_merge_free(&mg);

@@ -40,20 +40,64 @@ static bool toolkit_path(const char *p)
 	return p && strstr(p, "/cuda") && strstr(p, "/include/");
 }
 
-/* The source position to report: .loc's, or where it was inlined when
- * .loc names a toolkit header. */
+/* The source position to report: .loc's, or, while that names a toolkit
+ * header, the call it was inlined from; *file: its file id, *rest: the
+ * calls that position was itself inlined from (PtxModule.inl, -1: none). */
+static const char *source_at(const PtxModule *m, const PtxInst *in, int *file,
+                             int *line, int *col, int *rest)
+{
+	const char *path = in->line > 0 ? ptx_file_path(m, in->file) : NULL;
+	*file = in->file;
+	*line = in->line;
+	*col = in->col;
+	int inl = path ? in->inl : -1;
+	while (toolkit_path(path) && inl >= 0 && m->inl[inl].line > 0 &&
+	       ptx_file_path(m, m->inl[inl].file)) {
+		const PtxInline *e = &m->inl[inl];
+		path = ptx_file_path(m, e->file);
+		*file = e->file;
+		*line = e->line;
+		*col = e->col;
+		inl = e->parent;
+	}
+	*rest = inl;
+	return path;
+}
+
 static const char *source_of(const PtxModule *m, const PtxInst *in, int *line,
                              int *col)
 {
-	const char *path = in->line > 0 ? ptx_file_path(m, in->file) : NULL;
-	*line = in->line;
-	*col = in->col;
-	if (toolkit_path(path) && in->iline > 0 && ptx_file_path(m, in->ifile)) {
-		path = ptx_file_path(m, in->ifile);
-		*line = in->iline;
-		*col = in->icol;
+	int file, rest;
+	return source_at(m, in, &file, line, col, &rest);
+}
+
+/* Chains of inlined calls in one order (-1, none, first). */
+static int chain_cmp(const PtxModule *m, int a, int b)
+{
+	for (; a >= 0 && b >= 0; a = m->inl[a].parent, b = m->inl[b].parent) {
+		const PtxInline *x = &m->inl[a], *y = &m->inl[b];
+		if (x->file != y->file) return x->file < y->file ? -1 : 1;
+		if (x->line != y->line) return x->line < y->line ? -1 : 1;
+		if (x->col != y->col) return x->col < y->col ? -1 : 1;
 	}
-	return path;
+	return (a >= 0) - (b >= 0);
+}
+
+/* The calls a reported position was inlined from, innermost first. */
+static void show_inlined(FILE *f, const PtxModule *m, const PtxInst *in,
+                         const ScanCtx *c)
+{
+	int file, line, col, rest;
+	if (!source_at(m, in, &file, &line, &col, &rest))
+		return;
+	for (int d = 0; rest >= 0 && d < PTX_MAX_DEPTH; rest = m->inl[rest].parent, d++) {
+		const PtxInline *e = &m->inl[rest];
+		const char *p = ptx_file_path(m, e->file);
+		if (!p || e->line <= 0)
+			break;
+		fprintf(f, "%s:%d:%d: note: inlined from this call\n", display_path(p, c),
+		        e->line, e->col);
+	}
 }
 
 void scan_where(const PtxModule *m, const PtxInst *in, const ScanCtx *c,
@@ -340,15 +384,27 @@ static int worst_banks(const ScanAcc *a, const Geom *g, int *banks, int *words)
 typedef struct {
 	int slot;           /* first of the group */
 	int file, line, col;
+	int inl;            /* the calls it was inlined from */
 	int ptxline;
+	const PtxModule *m;
 } Key;
+
+/* One warning's position: the source position and the calls it was
+ * inlined from (a helper called twice warns twice). */
+static int pos_cmp(const Key *x, const Key *y)
+{
+	if (x->file != y->file) return x->file < y->file ? -1 : 1;
+	if (x->line != y->line) return x->line < y->line ? -1 : 1;
+	if (x->col != y->col) return x->col < y->col ? -1 : 1;
+	return chain_cmp(x->m, x->inl, y->inl);
+}
 
 static int key_cmp(const void *a, const void *b)
 {
 	const Key *x = a, *y = b;
-	if (x->file != y->file) return x->file < y->file ? -1 : 1;
-	if (x->line != y->line) return x->line < y->line ? -1 : 1;
-	if (x->col != y->col) return x->col < y->col ? -1 : 1;
+	int c = pos_cmp(x, y);
+	if (c)
+		return c;
 	return x->ptxline < y->ptxline ? -1 : x->ptxline > y->ptxline;
 }
 
@@ -421,6 +477,26 @@ static void warn_group(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
 		        "%lld instruction%s per block\n", where, w, per, idl, banks,
 		        (long long)count, count == 1 ? "" : "s");
 	show_source(f, m, in, c);
+	show_inlined(f, m, in, c);
+}
+
+/* An access that misses every array: a bug of the kernel's, said plainly. */
+static void warn_outside(FILE *f, const PtxModule *m, const ScanAcc *a,
+                         const ScanCtx *c)
+{
+	if (!a->outside)
+		return;
+	const PtxInst *in = &m->inst[a->inst];
+	char where[512], w[128];
+	scan_where(m, in, c, where, sizeof where);
+	what(in, 0, w, sizeof w);
+	fprintf(f, "%s: warning: %s outside every shared array of the kernel: "
+	        "byte %lld (warp %d, lane %d), in %lld of %lld warp instructions; "
+	        "the hardware would fault or touch memory no array owns (costed as "
+	        "addressed)\n", where, w, (long long)a->outside_addr, a->outside_warp,
+	        a->outside_lane, (long long)a->outside, (long long)a->count);
+	show_source(f, m, in, c);
+	show_inlined(f, m, in, c);
 }
 
 static void totals(const PtxModule *m, const ScanKernel *k, int64_t t[CAT_COUNT][4])
@@ -481,6 +557,14 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 		thread_of(k, s->first_tid, th, sizeof th);
 		fprintf(err, "%s: error: %s\n", where, msg);
 		show_source(err, m, in, c);
+		show_inlined(err, m, in, c);
+		for (int j = 0; j < s->ncall; j++) {
+			/* the calls of non-inlined functions (-G code, __noinline__) */
+			char cw[512];
+			scan_where(m, &m->inst[s->call[j]], c, cw, sizeof cw);
+			fprintf(err, "%s: note: in the function called here\n", cw);
+			show_inlined(err, m, &m->inst[s->call[j]], c);
+		}
 		fprintf(err, "%s: note: in kernel %s: %d thread%s stopped here, the "
 		        "first %s\n", where, sn, s->threads, s->threads == 1 ? "" : "s", th);
 	}
@@ -490,6 +574,7 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 		fprintf(err, "%s: error: the bank model cannot cost this access: %s\n",
 		        where, k->cost_error);
 		show_source(err, m, &m->inst[k->cost_error_inst], c);
+		show_inlined(err, m, &m->inst[k->cost_error_inst], c);
 	}
 	if (!k->complete) {
 		fprintf(err, "bankc: error: kernel %s: no totals, as %s above\n", sn,
@@ -505,11 +590,11 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 		if (!a->count)
 			continue;
 		const PtxInst *in = &m->inst[a->inst];
-		int line, col;
-		const char *path = source_of(m, in, &line, &col);
-		int file = !path ? 1 << 30 : line == in->line ? in->file : in->ifile;
-		keys[nk++] = (Key){s, file, path ? line : in->pos.line,
-		                   path ? col : in->pos.col, in->pos.line};
+		int file, line, col, rest;
+		const char *path = source_at(m, in, &file, &line, &col, &rest);
+		keys[nk++] = (Key){s, path ? file : 1 << 30, path ? line : in->pos.line,
+		                   path ? col : in->pos.col, path ? rest : -1,
+		                   in->pos.line, m};
 	}
 	qsort(keys, (size_t)nk, sizeof *keys, key_cmp);
 	const ScanAcc **g = calloc((size_t)nk + 1, sizeof *g);
@@ -518,8 +603,7 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 		abort();
 	for (int i = 0; i < nk;) {
 		int j = i;
-		while (j < nk && keys[j].file == keys[i].file && keys[j].line == keys[i].line &&
-		       keys[j].col == keys[i].col)
+		while (j < nk && pos_cmp(&keys[j], &keys[i]) == 0)
 			j++;
 		/* the position's instructions, split by kind, first come first */
 		for (int a = i; a < j; a++) {
@@ -533,6 +617,8 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 					done[b] = true;
 				}
 			warn_group(f, m, g, n, &c->geom, c);
+			for (int b = 0; b < n; b++)
+				warn_outside(f, m, g[b], c);
 		}
 		i = j;
 	}
@@ -552,10 +638,9 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 		if (!k->noted[i])
 			continue;
 		const PtxInst *in = &m->inst[i];
-		int line, col;
-		const char *path = source_of(m, in, &line, &col);
-		int file = !path ? 1 << 30 : line == in->line ? in->file : in->ifile;
-		notes[nn++] = (Note){i, file, path ? line : in->pos.line,
+		int file, line, col, rest;
+		const char *path = source_at(m, in, &file, &line, &col, &rest);
+		notes[nn++] = (Note){i, path ? file : 1 << 30, path ? line : in->pos.line,
 		                     path ? col : in->pos.col, m};
 	}
 	qsort(notes, (size_t)nn, sizeof *notes, note_cmp);
@@ -572,7 +657,8 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 			fprintf(f, "%s: note: calls %s%s, which has no body in this file: taken "
 			        "to touch no shared memory\n", where, m->func[in->opd[0].sym].name,
 			        many);
-		else if (in->op.kind == PO_ATOM || in->op.kind == PO_RED)
+		else if ((in->op.kind == PO_ATOM || in->op.kind == PO_RED) && in->slot >= 0 &&
+		         k->acc[in->slot].loop && k->acc[in->slot].count)
 			fprintf(f, "%s: note: ptxas makes this %d-byte %s.%s%s a loop (a load, "
 			        "then a compare-and-swap until every lane has succeeded) whose "
 			        "trips depend on timing: bankc counts one trip, its load with the "
@@ -580,6 +666,11 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 			        "counts every trip\n", where, in->op.ty.bytes * in->op.vec,
 			        in->op.kind == PO_ATOM ? "atom" : "red",
 			        ptx_atom_names[in->op.atom_op], in->op.ty.kind == TY_F ? " (float)" : "");
+		else if (in->op.kind == PO_LD || in->op.kind == PO_ST || in->op.kind == PO_ATOM ||
+		         in->op.kind == PO_RED)
+			fprintf(f, "%s: note: '%.*s'%s reaches another block's shared memory (an "
+			        "address from mapa: a cluster's distributed shared memory), which "
+			        "bankc does not model; not counted\n", where, in->ntext, in->text, many);
 		else
 			fprintf(f, "%s: note: '%.*s'%s reaches shared memory in a way bankc does "
 			        "not model (outside the LSU wavefront counters, or not yet); not "
@@ -682,6 +773,11 @@ json_t *scan_kernel_json(const PtxModule *m, const ScanKernel *k, const ScanCtx 
 			                    "instructions", (json_int_t)a->count, "counted",
 			                    (json_int_t)a->loop_counted, "ideal",
 			                    (json_int_t)a->loop_ideal));
+		if (a->outside)
+			json_object_set_new(e, "outside", json_pack("{s:I,s:I,s:i,s:i}",
+			                    "instructions", (json_int_t)a->outside, "first_address",
+			                    (json_int_t)a->outside_addr, "warp", a->outside_warp,
+			                    "lane", a->outside_lane));
 		if (a->worst_excess > 0) {
 			/* the worst warp instruction, lane by lane (null: inactive) */
 			json_t *wa = json_array();

@@ -78,7 +78,8 @@ static void spec_op(const ScanAcc *a, bool loop_load, int elem, char *buf, size_
 {
 	int vec = a->bytes / elem;
 	char v[16] = "", name[32];
-	if (vec > 1 && !op_is_matrix(a->op))
+	/* cp.async's default is 16 bytes: a narrower copy says its width */
+	if (!op_is_matrix(a->op) && (vec > 1 || a->op.kind == OP_CPASYNC))
 		snprintf(v, sizeof v, " vec %d", vec);
 	switch (loop_load ? OP_LOAD : a->op.kind) {
 	case OP_LDMATRIX: case OP_STMATRIX:
@@ -441,8 +442,19 @@ bool scan_emit_specs(const PtxModule *m, const ScanKernel *k, const char *dir,
 		return false;
 	}
 	const PtxFunc *fn = &m->func[k->kernel];
-	char sn[256];
+	char sn[256], other[256];
 	ptx_short_name(fn->name, sn, sizeof sn);
+	/* kernels of one plain name (a template's instances, overloads) are
+	 * told apart by their PTX names, lest one's specs overwrite another's */
+	for (int i = 0; i < m->nfunc; i++) {
+		if (i == k->kernel || !m->func[i].entry || !m->func[i].defined)
+			continue;
+		ptx_short_name(m->func[i].name, other, sizeof other);
+		if (strcmp(other, sn) == 0) {
+			snprintf(sn, sizeof sn, "%s", fn->name);
+			break;
+		}
+	}
 	bool ok = true;
 	for (int i = 0; i < m->nsym; i++) {
 		const PtxSym *y = &m->sym[i];

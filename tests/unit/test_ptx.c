@@ -74,15 +74,22 @@ static int last_tz;     /* the store's address: the low bits ptxas knows */
 /* A kernel of one thread whose BODY leaves a value in %r9 (or %rd9 when
  * wide); a one-byte store to that shared address reveals it.  Returns
  * the value, or -1 if the path stopped. */
+static int64_t value_at(const char *body, const char *mem);
+
 static int64_t value(const char *body, bool wide)
+{
+	return value_at(body, wide ? "%rd9" : "%r9");
+}
+
+/* The same, the store's address operand being MEM. */
+static int64_t value_at(const char *body, const char *mem)
 {
 	char text[8192];
 	snprintf(text, sizeof text,
 	         "%s.visible .entry k(.param .u32 k_param_0)\n{\n"
 	         "\t.reg .pred %%p<8>;\n\t.reg .b16 %%rs<8>;\n\t.reg .b32 %%r<16>;\n"
 	         "\t.reg .b64 %%rd<16>;\n\t.shared .align 16 .b8 s[16777216];\n"
-	         "%s\n\tst.shared.u8 [%s], 0;\n\tret;\n}\n", head, body,
-	         wide ? "%rd9" : "%r9");
+	         "%s\n\tst.shared.u8 [%s], 0;\n\tret;\n}\n", head, body, mem);
 	Ptx *p = ptx(text);
 	if (!p->ok)
 		fail_msg("%s", p->diag);
@@ -335,6 +342,16 @@ static void test_integer_ops(void **state)
 	V32("mov.u32 %r1, -7; div.s32 %r2, %r1, 2; add.s32 %r9, %r2, 10;", 7);
 	V32("mov.u32 %r1, -7; rem.s32 %r2, %r1, 2; add.s32 %r9, %r2, 10;", 9);
 	V32("mov.u32 %r1, 100; div.u32 %r9, %r1, 7;", 14);
+	/* a known generic address outside the shared and local windows is global */
+	V32("mov.u64 %rd1, 0x7f0000000000; isspacep.global %p1, %rd1; selp.u32 %r9, 1, 2, %p1;", 1);
+	V32("mov.u64 %rd1, 0x700000000010; isspacep.global %p1, %rd1; selp.u32 %r9, 1, 2, %p1;", 2);
+	V32("mov.u64 %rd1, 0x600000000010; isspacep.global %p1, %rd1; selp.u32 %r9, 1, 2, %p1;", 2);
+	V32("mov.u64 %rd1, 0x600000000010; isspacep.local %p1, %rd1; selp.u32 %r9, 1, 2, %p1;", 1);
+	V32("mov.u64 %rd1, 0x7f0000000000; isspacep.local %p1, %rd1; selp.u32 %r9, 1, 2, %p1;", 2);
+	V32("mov.u64 %rd1, 0x700000000010; isspacep.shared %p1, %rd1; selp.u32 %r9, 1, 2, %p1;", 1);
+	/* a 32-bit register's address wraps: [%r9+252] with %r9 = -36 */
+	assert_int_equal(value_at("mov.u32 %r9, -36;", "%r9+252"), 216);
+	assert_int_equal(value_at("mov.u64 %rd9, -36;", "%rd9+252"), 216);
 	V32("mov.u32 %r1, 100; rem.u32 %r9, %r1, 7;", 2);
 	V32("mov.u32 %r1, -5; abs.s32 %r9, %r1;", 5);
 	V32("mov.u32 %r1, -5; neg.s32 %r9, %r1;", 5);
@@ -735,6 +752,9 @@ static void test_unknowns(void **state)
 	        "(bankc does not follow shared memory's contents)");
 	stop_is("\tmov.u32 %r4, %clock;\n\tst.shared.u32 [%r4], 0;", STOP_UNKNOWN_ADDR, 1 << 20,
 	        "a special register of the hardware (mov.u32) at t.ptx:14:2");
+	stop_is("\tmov.u32 %r4, %reserved_smem_offset_1;\n\tst.shared.u32 [%r4], 0;",
+	        STOP_UNKNOWN_ADDR, 1 << 20, "a special register of the hardware (mov.u32) at "
+	        "t.ptx:14:2");
 	stop_is("\tcvt.rzi.s32.f32 %r4, 0f3F800000;\n\tst.shared.u32 [%r4], 0;", STOP_UNKNOWN_ADDR,
 	        1 << 20, "the result of 'cvt.rzi.s32.f32' at t.ptx:14:2 (floating point: "
 	        "not interpreted)");
