@@ -191,9 +191,9 @@ static void check_vec(Diag *d, const Tile *t, Access *a)
 			           tab_dtype[t->dtype].name);
 		if ((int64_t)a->evec * bits % 8)
 			diag_error(d, a->vec_pos, "a lane moves whole bytes: %d %s "
-			           "elements are %d bits", a->evec,
-			           tab_dtype[t->dtype].name, a->evec * bits);
-		a->vec = a->evec * bits / 8;
+			           "elements are %lld bits", a->evec,
+			           tab_dtype[t->dtype].name, (long long)a->evec * bits);
+		a->vec = (int)((int64_t)a->evec * bits / 8);
 	}
 	int64_t bytes = (int64_t)a->vec * es;
 	if (op_is_matrix(a->op)) {
