@@ -295,7 +295,8 @@ typedef struct {
 	int grid[3];        /* %nctaid; 0 means 1 */
 	int ctaid[3];       /* the block interpreted */
 	int nparams;
-	struct { int index; uint64_t value; } param[PTX_MAX_PARAMS];
+	/* bytes 0: the whole parameter; else bytes [off, off + bytes) of it */
+	struct { int index; uint64_t value; int64_t off; int bytes; } param[PTX_MAX_PARAMS];
 	int64_t max_steps;      /* instructions of the whole block */
 	int64_t max_records;    /* shared accesses of one warp */
 } InterpOpts;

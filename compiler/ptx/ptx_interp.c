@@ -638,11 +638,21 @@ static void kernel_params(Interp *r)
 		bool given = false;
 		uint64_t v = 0;
 		for (int j = 0; j < r->o->nparams; j++)
-			if (r->o->param[j].index == i)
+			if (r->o->param[j].index == i && r->o->param[j].bytes == 0)
 				given = true, v = r->o->param[j].value;
 		for (int64_t b = 0; b < y->size; b++) {
 			r->pstack[off + b] = (uint8_t)(given && b < 8 ? v >> (8 * b) : 0);
 			r->pwhy[off + b] = given ? 0 : 1 + (uint32_t)i;
+		}
+		/* fields of an aggregate: their bytes known, the rest not */
+		for (int j = 0; j < r->o->nparams; j++) {
+			int64_t fo = r->o->param[j].off;
+			if (r->o->param[j].index != i || r->o->param[j].bytes == 0)
+				continue;
+			for (int b = 0; b < r->o->param[j].bytes && fo + b < y->size; b++) {
+				r->pstack[off + fo + b] = (uint8_t)(r->o->param[j].value >> (8 * b));
+				r->pwhy[off + fo + b] = 0;
+			}
 		}
 		off += y->size;
 	}

@@ -27,7 +27,14 @@ typedef struct {
 	bool block_given;
 	int block[3];
 	int grid[3], ctaid[3];
-	struct { const char *name; size_t n; uint64_t value; bool used; } param[MAX_KERNEL_PARAMS];
+	struct {
+		const char *name;
+		size_t n;
+		uint64_t value;
+		int64_t off;    /* NAME+OFF[:BYTES]: a field of an aggregate; -1 whole */
+		int bytes;
+		bool used;
+	} param[MAX_KERNEL_PARAMS];
 	int nparam;
 	bool json;
 	bool no_ptxas_merge;
@@ -140,8 +147,31 @@ static int parse_opts(int argc, char **argv, Opts *o)
 				return cli_usage_error("--param needs an integer VALUE, not '%s'", a);
 			if (o->nparam == MAX_KERNEL_PARAMS)
 				return cli_usage_error("%s", "too many --param options");
+			/* NAME+OFFSET[:BYTES]=VALUE: a field of an aggregate */
+			const char *plus = memchr(a, '+', (size_t)(eq - a));
+			int64_t off = -1, bytes = 0;
+			if (plus) {
+				char f[64];
+				const char *colon = memchr(plus, ':', (size_t)(eq - plus));
+				const char *oe = colon ? colon : eq;
+				snprintf(f, sizeof f, "%.*s", (int)(oe - plus - 1), plus + 1);
+				bytes = 4;
+				if (plus == a || oe - plus - 1 >= (ptrdiff_t)sizeof f ||
+				    !parse_int(f, 0, 1 << 20, &off))
+					return cli_usage_error("--param takes NAME+OFFSET=VALUE for a field "
+					                       "(OFFSET: bytes from 0), not '%s'", a);
+				if (colon) {
+					snprintf(f, sizeof f, "%.*s", (int)(eq - colon - 1), colon + 1);
+					if (eq - colon - 1 >= (ptrdiff_t)sizeof f || !parse_int(f, 1, 8, &bytes) ||
+					    (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8))
+						return cli_usage_error("--param takes NAME+OFFSET:BYTES=VALUE with "
+						                       "BYTES 1, 2, 4 or 8, not '%s'", a);
+				}
+			}
 			o->param[o->nparam].name = a;
-			o->param[o->nparam].n = (size_t)(eq - a);
+			o->param[o->nparam].n = (size_t)((plus ? plus : eq) - a);
+			o->param[o->nparam].off = off;
+			o->param[o->nparam].bytes = (int)bytes;
 			o->param[o->nparam++].value = (uint64_t)v;
 			break;
 		}
@@ -397,12 +427,36 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 			rc = 1;
 			continue;
 		}
-		for (int p = 0; p < o->nparam; p++) {
+		bool bad = false;
+		for (int p = 0; p < o->nparam && !bad; p++) {
 			int idx = param_index(m, i, o->param[p].name, o->param[p].n);
-			if (idx >= 0) {
-				ro.param[ro.nparams].index = idx;
-				ro.param[ro.nparams++].value = o->param[p].value;
+			if (idx < 0)
+				continue;
+			const PtxSym *y = &m->sym[f->params[idx]];
+			if (o->param[p].off < 0 && y->size > 8) {
+				fprintf(stderr, "%s:%d:%d: error: kernel %s: parameter %d (%s) is a "
+				        "%lld-byte aggregate: give its fields as --param %d+OFFSET=VALUE "
+				        "(4 bytes at byte OFFSET) or %d+OFFSET:8=VALUE\n", input,
+				        f->pos.line, f->pos.col, sn, idx, y->name, (long long)y->size,
+				        idx, idx);
+				bad = true;
+			} else if (o->param[p].off >= 0 &&
+			           o->param[p].off + o->param[p].bytes > y->size) {
+				fprintf(stderr, "%s:%d:%d: error: kernel %s: --param %.*s+%lld:%d reaches "
+				        "past parameter %d (%s), which has %lld bytes\n", input,
+				        f->pos.line, f->pos.col, sn, (int)o->param[p].n, o->param[p].name,
+				        (long long)o->param[p].off, o->param[p].bytes, idx, y->name,
+				        (long long)y->size);
+				bad = true;
 			}
+			ro.param[ro.nparams].index = idx;
+			ro.param[ro.nparams].off = o->param[p].off;
+			ro.param[ro.nparams].bytes = o->param[p].bytes;
+			ro.param[ro.nparams++].value = o->param[p].value;
+		}
+		if (bad) {
+			rc = 1;
+			continue;
 		}
 		c.ro = &ro;
 		ScanOpts so = {o->emit != NULL, o->geom, !o->no_ptxas_merge};

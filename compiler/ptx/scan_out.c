@@ -233,9 +233,10 @@ void scan_why(const PtxModule *m, const ScanKernel *k, uint32_t why,
 		const PtxFunc *f = &m->func[k->kernel];
 		const char *name = p < f->nparams ? m->sym[f->params[p]].name : "?";
 		if (p < f->nparams && m->sym[f->params[p]].size > 8)
-			snprintf(buf, n, "kernel parameter %d (%s), a %lld-byte aggregate "
-			         "that --param cannot give", p, name,
-			         (long long)m->sym[f->params[p]].size);
+			snprintf(buf, n, "kernel parameter %d (%s), a %lld-byte aggregate; pass "
+			         "the field it reads as --param %d+OFFSET=VALUE (4 bytes at byte "
+			         "OFFSET; +OFFSET:8 for 8)", p, name,
+			         (long long)m->sym[f->params[p]].size, p);
 		else
 			snprintf(buf, n, "kernel parameter %d (%s); pass --param %d=VALUE",
 			         p, name, p);
