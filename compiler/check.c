@@ -424,35 +424,25 @@ static void expand_wgmma(Pool *p, Diag *d, const Tile *t, Access *a)
 
 /* ---- the general form ------------------------------------------------------ */
 
-/* Lets that `active` needs, directly or through other lets: they are
- * evaluated for every lane, the others for the active lanes only. */
-static void mark_for_all(Access *a, const Expr *e)
+/* Mark the lets an expression needs, directly or through other lets:
+ * those of `active` (for_all) are evaluated for every lane, the others
+ * for the active lanes only; those of `weight` (for_weight) cannot depend
+ * on the lane (nor can the weight) and are evaluated once, before the
+ * weight, for each combination of the loop variables. */
+static void mark_lets(Access *a, const Expr *e, bool weight)
 {
 	if (!e)
 		return;
-	if (e->kind == E_LET && !a->lets[e->var].for_all) {
-		a->lets[e->var].for_all = true;
-		mark_for_all(a, a->lets[e->var].e);
+	if (e->kind == E_LET) {
+		bool *m = weight ? &a->lets[e->var].for_weight : &a->lets[e->var].for_all;
+		if (!*m) {
+			*m = true;
+			mark_lets(a, a->lets[e->var].e, weight);
+		}
 	}
-	mark_for_all(a, e->l);
-	mark_for_all(a, e->r);
-	mark_for_all(a, e->c);
-}
-
-/* Lets that `weight` needs: they cannot depend on the lane (nor can the
- * weight), and are evaluated once, before the weight, for each
- * combination of the loop variables. */
-static void mark_for_weight(Access *a, const Expr *e)
-{
-	if (!e)
-		return;
-	if (e->kind == E_LET && !a->lets[e->var].for_weight) {
-		a->lets[e->var].for_weight = true;
-		mark_for_weight(a, a->lets[e->var].e);
-	}
-	mark_for_weight(a, e->l);
-	mark_for_weight(a, e->r);
-	mark_for_weight(a, e->c);
+	mark_lets(a, e->l, weight);
+	mark_lets(a, e->r, weight);
+	mark_lets(a, e->c, weight);
 }
 
 /* Walking the loop nest: every combination of the loop variables (the
@@ -637,8 +627,8 @@ static void expand_general(Pool *p, Diag *d, const Tile *t, Access *a,
 		diag_error(d, a->loops[0].pos, "access '%s' has %s warp instructions "
 		           "(limit %d)", a->name, count, MAX_INSTS);
 	}
-	mark_for_all(a, a->active);
-	mark_for_weight(a, a->weight_e);
+	mark_lets(a, a->active, false);
+	mark_lets(a, a->weight_e, true);
 	Walk *w = pool_alloc(p, sizeof *w);
 	w->d = d;
 	w->t = t;
