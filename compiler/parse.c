@@ -130,6 +130,14 @@ static const char *closest(const Tok *t, const char *const *words)
 	return tie ? NULL : best;
 }
 
+/* A block's end is missing: name the '{' it should close. */
+_Noreturn static void expected_close(Parser *ps, Tok open)
+{
+	char what[64];
+	snprintf(what, sizeof what, "'}' to close '{' at line %d", open.pos.line);
+	expected(ps, what);
+}
+
 /* "unknown WHAT 'x'", with a hint, or the list of choices (which
  * `choices` gives in words where the list is long). */
 _Noreturn static void unknown_of(Parser *ps, const char *what,
@@ -533,23 +541,12 @@ static void body(Parser *ps, Access *a)
 		"idx", "active", "weight", "stage", NULL};
 	bool other = false;     /* a statement other than 'for' came */
 	while (ps->tok.kind != T_RBRACE) {
-		if (ps->tok.kind == T_EOF) {
-			char what[64];
-			snprintf(what, sizeof what, "'}' to close '{' at line %d",
-			         open.pos.line);
-			expected(ps, what);
-		}
-		if (ps->tok.kind != T_IDENT || is(ps, "access") || is(ps, "tile") ||
-		    is(ps, "view")) {
-			char what[96];
-			if (ps->tok.kind != T_IDENT)
-				snprintf(what, sizeof what, "a statement ('for', 'let', "
-				         "'row', 'col', 'idx', ...) or '}'");
-			else
-				snprintf(what, sizeof what, "'}' to close '{' at line %d",
-				         open.pos.line);
-			expected(ps, what);
-		}
+		if (ps->tok.kind == T_EOF)
+			expected_close(ps, open);
+		if (ps->tok.kind != T_IDENT)
+			expected(ps, "a statement ('for', 'let', 'row', 'col', 'idx', ...) or '}'");
+		if (is(ps, "access") || is(ps, "tile") || is(ps, "view"))
+			expected_close(ps, open);
 		Tok kw = ps->tok;
 		Expr **slot;
 		if (is(ps, "for")) {
@@ -936,20 +933,12 @@ static void tile(Parser *ps, Unit *u, Tile *t)
 	t->acc = pool_alloc(ps->p, MAX_ACCESSES * sizeof *t->acc);
 	Tok open = expect(ps, T_LBRACE);
 	while (ps->tok.kind != T_RBRACE) {
-		if (ps->tok.kind == T_EOF) {
-			char what[64];
-			snprintf(what, sizeof what, "'}' to close '{' at line %d",
-			         open.pos.line);
-			expected(ps, what);
-		}
+		if (ps->tok.kind == T_EOF)
+			expected_close(ps, open);
 		if (ps->tok.kind != T_IDENT)
 			expected(ps, "a key or 'access'");
-		if (is(ps, "tile")) {
-			char what[64];
-			snprintf(what, sizeof what, "'}' to close '{' at line %d",
-			         open.pos.line);
-			expected(ps, what);
-		}
+		if (is(ps, "tile"))
+			expected_close(ps, open);
 		if (is(ps, "access")) {
 			next(ps);
 			access(ps, t);
@@ -1009,12 +998,8 @@ static void view(Parser *ps, Unit *u)
 	Tok open = expect(ps, T_LBRACE);
 	bool shape = false;
 	while (ps->tok.kind != T_RBRACE) {
-		if (ps->tok.kind == T_EOF) {
-			char what[64];
-			snprintf(what, sizeof what, "'}' to close '{' at line %d",
-			         open.pos.line);
-			expected(ps, what);
-		}
+		if (ps->tok.kind == T_EOF)
+			expected_close(ps, open);
 		Tok kw = ps->tok;
 		if (is(ps, "access")) {
 			next(ps);

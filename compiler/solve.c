@@ -125,17 +125,9 @@ long solve_order(const Layout *l)
  * times a tradeoff can pass 2^63. */
 int solve_cmp(const Tile *t, const Cand *a, const Cand *b)
 {
-	__int128 ka = a->wave, kb = b->wave;
-	if (t->tradeoff) {
-		ka = (__int128)a->wave * t->tradeoff + a->bytes;
-		kb = (__int128)b->wave * t->tradeoff + b->bytes;
-	}
-	if (ka != kb)
-		return ka < kb ? -1 : 1;
-	if (!t->tradeoff && a->bytes != b->bytes)
-		return a->bytes < b->bytes ? -1 : 1;
-	if (a->arith != b->arith)
-		return a->arith < b->arith ? -1 : 1;
+	int k = solve_cmp_key(t, a, b);
+	if (k)
+		return k;
 	if (a->order != b->order)
 		return a->order < b->order ? -1 : 1;
 	if (a->l.kind == L_XOR && b->l.kind == L_XOR)
