@@ -54,14 +54,16 @@ endif
 COMPILE = $(CC) $(BCPPFLAGS) $(CPPFLAGS) $(BCFLAGS) $(CFLAGS)
 LINK = $(CC) $(BCFLAGS) $(CFLAGS) $(LDFLAGS)
 
-SRCS := $(filter-out compiler/main.c,$(wildcard compiler/*.c))
-OBJS := $(patsubst compiler/%.c,$(B)/%.o,$(SRCS)) $(B)/lex.o
-HDR := compiler/bankc.h
-# bankc scan: the PTX reader and interpreter, in their own folder
-PTX_SRCS := $(wildcard compiler/ptx/*.c)
-PTX_HDR := $(wildcard compiler/ptx/*.h)
-PTX_OBJS := $(patsubst compiler/%.c,$(B)/%.o,$(PTX_SRCS)) $(B)/ptx/ptx_lex.o
-OBJS += $(PTX_OBJS)
+# The sources: a folder per stage under compiler/ (architecture.md), and
+# main.c, the list of commands.  Objects mirror the folders under $(B);
+# each records the headers it read (-MMD), so an edit to a stage's own
+# header rebuilds only what includes it.
+STAGES := base front model solve emit ptx scan cmd
+SRCS := $(wildcard $(STAGES:%=compiler/%/*.c))
+RES := $(wildcard $(STAGES:%=compiler/%/*.re))
+OBJS := $(SRCS:compiler/%.c=$(B)/%.o) $(RES:compiler/%.re=$(B)/%.o)
+LEXERS := $(RES:compiler/%.re=$(B)/%.c)
+DEPS = $(OBJS:.o=.d) $(B)/main.d
 
 all: $(BIN)
 
@@ -77,28 +79,21 @@ $(B)/flags: FORCE | $(B)
 	if cmp -s $@.new $@; then rm -f $@.new; else mv -f $@.new $@; fi
 
 # re2c runs inside the build, with flags that keep its output stable.
-$(B)/lex.c: compiler/lex.re $(HDR) | $(B)
+$(LEXERS): $(B)/%.c: compiler/%.re | $(B)
 	@command -v $(RE2C) >/dev/null || { echo "error: re2c not found; install Debian's package 're2c' (apt-get install re2c)" >&2; exit 1; }
+	@mkdir -p $(@D)
 	$(call say,RE2C,$<)$(RE2C) -W -i --no-generation-date --no-version $< -o $@
 
-$(B)/%.o: compiler/%.c $(HDR) $(B)/flags | $(B)
-	$(call say,CC,$<)$(COMPILE) -c $< -o $@
+$(B)/%.o: compiler/%.c $(B)/flags | $(B)
+	@mkdir -p $(@D)
+	$(call say,CC,$<)$(COMPILE) -MMD -MP -c $< -o $@
 
-$(B)/lex.o: $(B)/lex.c $(HDR) $(B)/flags
-	$(call say,CC,$<)$(COMPILE) -c $< -o $@
+$(LEXERS:.c=.o): %.o: %.c $(B)/flags
+	$(call say,CC,$<)$(COMPILE) -MMD -MP -c $< -o $@
 
-$(B)/ptx:
-	@mkdir -p $@
-
-$(B)/ptx/ptx_lex.c: compiler/ptx/ptx_lex.re $(HDR) $(PTX_HDR) | $(B)/ptx
-	@command -v $(RE2C) >/dev/null || { echo "error: re2c not found; install Debian's package 're2c' (apt-get install re2c)" >&2; exit 1; }
-	$(call say,RE2C,$<)$(RE2C) -W -i --no-generation-date --no-version $< -o $@
-
-$(B)/ptx/%.o: compiler/ptx/%.c $(HDR) $(PTX_HDR) $(B)/flags | $(B)/ptx
-	$(call say,CC,$<)$(COMPILE) -c $< -o $@
-
-$(B)/ptx/ptx_lex.o: $(B)/ptx/ptx_lex.c $(HDR) $(PTX_HDR) $(B)/flags
-	$(call say,CC,$<)$(COMPILE) -c $< -o $@
+# The headers each object read at its last compile (none before the
+# first, when it is built anyway).
+-include $(DEPS)
 
 $(B)/libbankc.a: $(OBJS)
 	$(call say,AR,$@)$(AR) rcs $@ $^
@@ -120,29 +115,27 @@ run: bankc
 # ---- tests ------------------------------------------------------------------
 UNIT := $(patsubst tests/unit/%.c,$(B)/%,$(wildcard tests/unit/test_*.c))
 
-$(B)/test_%: tests/unit/test_%.c tests/unit/testutil.h $(B)/libbankc.a $(B)/flags
-	$(call say,CC,$<)$(COMPILE) $(LDFLAGS) -Itests/unit -o $@ $< $(B)/libbankc.a $(LDLIBS) -lcmocka
+$(B)/test_%: tests/unit/test_%.c $(B)/libbankc.a $(B)/flags
+	$(call say,CC,$<)$(COMPILE) $(LDFLAGS) -MMD -MP -Itests/unit -o $@ $< $(B)/libbankc.a $(LDLIBS) -lcmocka
+-include $(UNIT:=.d)
 
 # Warnings as errors, for make check: every source of bankc and of the unit
 # tests compiled once more with -Werror and the objects thrown away, so the
 # build folder keeps the flags it was built with (and `make check` followed
 # by `sudo make install` rebuilds nothing).  A stamp per source keeps it
 # incremental.
-WERROR_OK := $(patsubst compiler/%.c,$(B)/werror/%.ok,$(wildcard compiler/*.c)) \
-	$(B)/werror/lex.ok $(patsubst tests/unit/%.c,$(B)/werror/%.ok,$(wildcard tests/unit/test_*.c)) \
-	$(patsubst compiler/ptx/%.c,$(B)/werror/ptx/%.ok,$(PTX_SRCS)) $(B)/werror/ptx/ptx_lex.ok
-$(B)/werror $(B)/werror/ptx:
-	@mkdir -p $@
-$(B)/werror/ptx/%.ok: compiler/ptx/%.c $(HDR) $(PTX_HDR) $(B)/flags | $(B)/werror/ptx
-	$(call say,WERROR,$<)$(COMPILE) -Werror -c $< -o /dev/null && touch $@
-$(B)/werror/ptx/ptx_lex.ok: $(B)/ptx/ptx_lex.c $(HDR) $(PTX_HDR) $(B)/flags | $(B)/werror/ptx
-	$(call say,WERROR,$<)$(COMPILE) -Werror -c $< -o /dev/null && touch $@
-$(B)/werror/%.ok: compiler/%.c $(HDR) $(B)/flags | $(B)/werror
-	$(call say,WERROR,$<)$(COMPILE) -Werror -c $< -o /dev/null && touch $@
-$(B)/werror/lex.ok: $(B)/lex.c $(HDR) $(B)/flags | $(B)/werror
-	$(call say,WERROR,$<)$(COMPILE) -Werror -c $< -o /dev/null && touch $@
-$(B)/werror/%.ok: tests/unit/%.c tests/unit/testutil.h $(HDR) $(B)/flags | $(B)/werror
-	$(call say,WERROR,$<)$(COMPILE) -Werror -Itests/unit -c $< -o /dev/null && touch $@
+WERROR_OK := $(SRCS:compiler/%.c=$(B)/werror/%.ok) $(LEXERS:$(B)/%.c=$(B)/werror/%.ok) \
+	$(B)/werror/main.ok $(patsubst tests/unit/%.c,$(B)/werror/unit/%.ok,$(wildcard tests/unit/test_*.c))
+$(B)/werror/%.ok: compiler/%.c $(B)/flags
+	@mkdir -p $(@D)
+	$(call say,WERROR,$<)$(COMPILE) -Werror -MMD -MP -MT $@ -MF $(@:.ok=.d) -c $< -o /dev/null && touch $@
+$(LEXERS:$(B)/%.c=$(B)/werror/%.ok): $(B)/werror/%.ok: $(B)/%.c $(B)/flags
+	@mkdir -p $(@D)
+	$(call say,WERROR,$<)$(COMPILE) -Werror -MMD -MP -MT $@ -MF $(@:.ok=.d) -c $< -o /dev/null && touch $@
+$(B)/werror/unit/%.ok: tests/unit/%.c $(B)/flags
+	@mkdir -p $(@D)
+	$(call say,WERROR,$<)$(COMPILE) -Werror -Itests/unit -MMD -MP -MT $@ -MF $(@:.ok=.d) -c $< -o /dev/null && touch $@
+-include $(WERROR_OK:.ok=.d)
 check-werror: $(WERROR_OK)
 
 # Every suite runs even when one fails; the status says whether all passed.
@@ -195,10 +188,11 @@ check-san:
 # replays the seeds and every saved crash in tests/fuzz/regress/.
 FUZZ_SECONDS ?= 600
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-std=c11 -D_POSIX_C_SOURCE=200809L -Icompiler -Ibuild
-$(B)/fuzz_pipeline: tests/fuzz/fuzz_pipeline.c $(SRCS) $(B)/lex.c $(HDR)
+	-std=c11 -D_POSIX_C_SOURCE=200809L -Icompiler -I$(B)
+HDRS := $(wildcard compiler/*.h $(STAGES:%=compiler/%/*.h))
+$(B)/fuzz_pipeline: tests/fuzz/fuzz_pipeline.c $(SRCS) $(LEXERS) $(HDRS)
 	@command -v clang >/dev/null || { echo "error: clang not found; install Debian's packages 'clang' and 'libclang-rt-14-dev' (make deps)" >&2; exit 1; }
-	$(call say,CLANG,$@)clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_pipeline.c $(SRCS) $(B)/lex.c -ljansson
+	$(call say,CLANG,$@)clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_pipeline.c $(SRCS) $(LEXERS) -ljansson
 
 fuzz-regress: $(B)/fuzz_pipeline
 	@n=$$(ls specs/*.tile tests/bad/*.tile tests/fuzz/regress/* | wc -l); \
@@ -208,9 +202,9 @@ fuzz-regress: $(B)/fuzz_pipeline
 
 # The same for bankc scan's PTX path (lexer, reader, interpreter, costing,
 # printing); its corpus is the PTX of tests/ptx/ and tests/fuzz/ptx_regress/.
-$(B)/fuzz_ptx: tests/fuzz/fuzz_ptx.c $(SRCS) $(PTX_SRCS) $(B)/lex.c $(B)/ptx/ptx_lex.c $(HDR) $(PTX_HDR)
+$(B)/fuzz_ptx: tests/fuzz/fuzz_ptx.c $(SRCS) $(LEXERS) $(HDRS)
 	@command -v clang >/dev/null || { echo "error: clang not found; install Debian's packages 'clang' and 'libclang-rt-14-dev' (make deps)" >&2; exit 1; }
-	$(call say,CLANG,$@)clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_ptx.c $(SRCS) $(PTX_SRCS) $(B)/lex.c $(B)/ptx/ptx_lex.c -ljansson
+	$(call say,CLANG,$@)clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_ptx.c $(SRCS) $(LEXERS) -ljansson
 
 fuzz-ptx-regress: $(B)/fuzz_ptx
 	@n=$$(ls tests/ptx/*.ptx tests/ptx/bad/*.ptx tests/fuzz/ptx_regress/* | wc -l); \

@@ -25,8 +25,8 @@ bad() {
 version=$(sed -n 's/^#define BANKC_VERSION "\(.*\)"/\1/p' compiler/bankc.h)
 b=$tmp/build
 m() { make --no-print-directory B="$b" BIN="$b/bankc" "$@"; }
-# every source the build compiles: bankc's, its lexer, and scan's folder
-nsrc=$(ls compiler/*.c compiler/lex.re compiler/ptx/*.c compiler/ptx/*.re | wc -l)
+# every source the build compiles: main.c and each stage folder's sources
+nsrc=$(ls compiler/main.c compiler/*/*.c compiler/*/*.re | wc -l)
 
 # A user's build: their flags, after the project's, no -Werror, and a
 # warning (-Wpadded warns about the structs of bankc.h) is not fatal.

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ptx/ptx.h"
+#include "scan/scan.h"
 
 static FILE *sink;
 

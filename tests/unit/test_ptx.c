@@ -4,7 +4,7 @@
  * values it cannot know, the limits, warp grouping and costing. */
 #include "testutil.h"
 
-#include "ptx/ptx.h"
+#include "scan/scan.h"
 
 /* ---- helpers ------------------------------------------------------------------ */
 

@@ -6,9 +6,9 @@
  * part from wgmma_emit) and DIR/NAME_check.cu (the check program, as a
  * generated one calls the check); DIR/all_check.cu runs every case.
  *
- * It needs only compiler/wgmma.c and compiler/tables.c (no library), so
+ * It needs only compiler/model/wgmma.c and compiler/base/tables.c (no library), so
  * that a GPU machine can build it: cc -std=c11 -D_POSIX_C_SOURCE=200809L
- * -Icompiler tests/wgmma/gen_tiles.c compiler/wgmma.c compiler/tables.c
+ * -Icompiler tests/wgmma/gen_tiles.c compiler/model/wgmma.c compiler/base/tables.c
  *
  * usage: gen_tiles DIR (and the two parts alone, see part()) */
 #include <ctype.h>

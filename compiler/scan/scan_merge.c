@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ptx/ptx.h"
+#include "scan/scan.h"
 
 enum { WINDOW_SPAN = 256 };     /* instructions a window looks ahead */
 

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "ptx/ptx.h"
+#include "scan/scan.h"
 
 enum { MAX_SPEC_INSTS = 32768 };    /* distinct warp instructions of one access */
 

@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "ptx/ptx.h"
+#include "scan/scan.h"
 
 /* ---- where ------------------------------------------------------------------- */
 

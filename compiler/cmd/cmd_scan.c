@@ -15,7 +15,7 @@
 
 #include <jansson.h>
 
-#include "ptx/ptx.h"
+#include "scan/scan.h"
 
 extern char **environ;
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ptx/ptx.h"
+#include "scan/scan.h"
 
 enum {
 	MAX_STOPS = 64,             /* distinct diagnostics kept per kernel */
