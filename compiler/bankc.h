@@ -47,8 +47,20 @@ enum {
 typedef struct Pool Pool;
 Pool *pool_new(void);
 void pool_free(Pool *p);
-void *pool_alloc(Pool *p, size_t n);          /* zeroed; aborts on OOM */
+void *pool_alloc(Pool *p, size_t n);          /* zeroed */
 char *pool_strndup(Pool *p, const char *s, size_t n);
+
+/* ---- xalloc.c: the out-of-memory policy ------------------------------------ */
+
+/* Allocation that never returns NULL: on failure (or a size that
+ * overflows) "bankc: error: out of memory" and status 1. */
+_Noreturn void xoom(void);
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+void *xreallocarray(void *p, size_t n, size_t size);
+char *xstrdup(const char *s);
+FILE *xmemstream(char **buf, size_t *len);      /* open_memstream */
 
 /* ---- diag.c: diagnostics with source line and caret ---------------------- */
 
@@ -78,6 +90,21 @@ void diag_note(Diag *d, Pos p, const char *fmt, ...)
 /* An error found after the front end, in the same form; no jump. */
 void diag_report(FILE *out, const Src *src, Pos p, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* A broken invariant (a bug of bankc's, not the input's): the message,
+ * then abort for the core dump. */
+_Noreturn void internal_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+/* ---- readfile.c: an input read whole ------------------------------------- */
+
+/* Read path ("-": standard input) into s, its text malloc'ed and
+ * NUL-terminated; false, with a message on diag naming the file as name
+ * (NULL: as path), if it cannot be read or is larger than limit bytes.
+ * s->name is name, or "<stdin>". */
+bool read_file(const char *path, const char *name, size_t limit, FILE *diag,
+               Src *s);
+void src_free(Src *s);
 
 /* ---- lex.re: tokens ------------------------------------------------------ */
 
@@ -363,7 +390,6 @@ int64_t tile_bytes(const Tile *t);      /* row-major, all stages */
 /* Read FILE and run parse + check; returns false (diagnostics printed) on
  * error.  src->text is malloc'ed; free with src_free. */
 bool frontend_file(const char *path, Pool *p, FILE *diag, Src *src, Unit *u);
-void src_free(Src *s);
 /* frontend_file for each of n files; true if all are good. */
 bool frontend_files(char **paths, int n, Pool *p, FILE *diag, Src *src,
                     Unit *u);

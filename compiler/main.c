@@ -9,6 +9,7 @@
  *
  * Help texts and option parsing are in cli.c. */
 #include <getopt.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +97,7 @@ int main(int argc, char **argv)
 	 * time.  Buffer it by lines' worth; exit flushes it. */
 	static char errbuf[1 << 16];
 	setvbuf(stderr, errbuf, _IOFBF, sizeof errbuf);
+	json_set_alloc_funcs(xmalloc, free);    /* one out-of-memory policy */
 	if (argc < 2) {
 		cli_print_usage(stderr);
 		return 2;

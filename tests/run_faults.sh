@@ -68,6 +68,13 @@ st=$?
 if [ "$st" -eq 143 ]; then ok; else bad "SIGTERM during a build: status $st"; fi
 intact "SIGTERM"
 
+# out of memory (a 30 MB address space; the search of this tile needs
+# more): one message, status 1, nothing on standard output
+bash -c "ulimit -v 30000; exec '$bankc' compare tests/data/scattered.tile" >"$tmp/out" 2>"$tmp/err"
+st=$?
+if [ "$st" -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(cat "$tmp/err")" = "bankc: error: out of memory" ]; then ok
+else bad "out of memory: status $st"; fi
+
 expect_fail "read error" "cannot read 'specs'" -- "$bankc" check specs
 expect_fail "missing file" "cannot open 'no-such.tile'" -- "$bankc" build no-such.tile -o "$tmp/x"
 if [ -e "$tmp/x" ]; then bad "a failed build created its folder"; else ok; fi

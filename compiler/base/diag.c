@@ -7,6 +7,7 @@
  * An error longjmps back to whoever set Diag.jb; nothing has been written
  * by then, so a bad spec never leaves a partial output. */
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bankc.h"
@@ -84,6 +85,18 @@ void diag_note(Diag *d, Pos p, const char *fmt, ...)
 	va_start(ap, fmt);
 	report(d, p, "note", fmt, ap);
 	va_end(ap);
+}
+
+void internal_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("bankc: internal error: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	fflush(stderr);
+	abort();
 }
 
 /* Levenshtein distance of a (na bytes) and b, for did-you-mean hints;

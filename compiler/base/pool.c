@@ -17,11 +17,7 @@ struct Pool {
 
 Pool *pool_new(void)
 {
-	Pool *p = calloc(1, sizeof *p);
-	if (!p) {
-		fputs("bankc: out of memory\n", stderr);
-		abort();
-	}
+	Pool *p = xcalloc(1, sizeof *p);
 	return p;
 }
 
@@ -40,11 +36,7 @@ void pool_free(Pool *p)
  * mostly large (instruction arrays), allocations. */
 void *pool_alloc(Pool *p, size_t n)
 {
-	Blk *b = calloc(1, sizeof *b + (n ? n : 1));
-	if (!b) {
-		fputs("bankc: out of memory\n", stderr);
-		abort();
-	}
+	Blk *b = xcalloc(1, sizeof *b + (n ? n : 1));
 	b->next = p->head;
 	p->head = b;
 	return b->data;

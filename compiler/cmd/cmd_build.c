@@ -27,11 +27,7 @@ typedef struct {
 static FILE *mem_open(Mem *m)
 {
 	*m = (Mem){0};
-	m->f = open_memstream(&m->buf, &m->len);
-	if (!m->f) {
-		fputs("bankc: out of memory\n", stderr);
-		abort();
-	}
+	m->f = xmemstream(&m->buf, &m->len);
 	return m->f;
 }
 
@@ -243,11 +239,7 @@ static bool macros_ok(const Outs *o, const TileAt *v, int n, int per_tile)
 			    !(e - b == 8 && memcmp(b, "BANKC_FN", 8) == 0)) {
 				if (nd == cap) {
 					cap = cap ? 2 * cap : 256;
-					d = realloc(d, cap * sizeof *d);
-					if (!d) {
-						fputs("bankc: out of memory\n", stderr);
-						abort();
-					}
+					d = xrealloc(d, cap * sizeof *d);
 				}
 				memcpy(d[nd].name, b, (size_t)(e - b));
 				d[nd].name[e - b] = 0;
@@ -342,7 +334,7 @@ static void gcc_spellings(int argc, char **argv, char **mf_joined)
 			argv[i] = mf;
 		} else if (strncmp(argv[i], "-MF", 3) == 0) {
 			size_t n = strlen(argv[i]) + 3;
-			*mf_joined = malloc(n);
+			*mf_joined = xmalloc(n);
 			snprintf(*mf_joined, n, "--MF=%s", argv[i] + 3);
 			argv[i] = *mf_joined;
 		}
@@ -354,9 +346,9 @@ static void gcc_spellings(int argc, char **argv, char **mf_joined)
 static char *spec_key(const char *path)
 {
 	if (strcmp(path, "-") == 0)
-		return strdup("-");
+		return xstrdup("-");
 	char *r = realpath(path, NULL);
-	return r ? r : strdup(path);
+	return r ? r : xstrdup(path);
 }
 
 int cmd_build(int argc, char **argv)
@@ -412,7 +404,7 @@ int cmd_build(int argc, char **argv)
 	}
 	/* "gen/" and "gen" are one folder; names in the depfile read better
 	 * without the double slash */
-	char *dir = strdup(bo.dir);
+	char *dir = xstrdup(bo.dir);
 	for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
 		dir[n - 1] = 0;
 	bo.dir = dir;
@@ -424,15 +416,15 @@ int cmd_build(int argc, char **argv)
 	}
 
 	Pool *p = pool_new();
-	Src *src = calloc((size_t)nfiles, sizeof *src);
-	Unit *u = calloc((size_t)nfiles, sizeof *u);
-	char **keys = calloc((size_t)nfiles, sizeof *keys);
+	Src *src = xcalloc((size_t)nfiles, sizeof *src);
+	Unit *u = xcalloc((size_t)nfiles, sizeof *u);
+	char **keys = xcalloc((size_t)nfiles, sizeof *keys);
 	Outs out = {0};
 	rc = frontend_files(files, nfiles, p, stderr, src, u) ? 0 : 1;
 	int ntiles = 0;
 	for (int i = 0; i < nfiles; i++)
 		ntiles += u[i].ntiles;
-	TileAt *all = calloc((size_t)ntiles + 1, sizeof *all);
+	TileAt *all = xcalloc((size_t)ntiles + 1, sizeof *all);
 	ntiles = 0;
 	for (int i = 0; i < nfiles; i++) {
 		keys[i] = spec_key(files[i]);

@@ -226,8 +226,8 @@ int cmd_compare(int argc, char **argv)
 		return cli_usage_error("%s", "compare needs a FILE");
 	/* all files are checked before anything is printed */
 	Pool *p = pool_new();
-	Src *src = calloc((size_t)nfiles, sizeof *src);
-	Unit *u = calloc((size_t)nfiles, sizeof *u);
+	Src *src = xcalloc((size_t)nfiles, sizeof *src);
+	Unit *u = xcalloc((size_t)nfiles, sizeof *u);
 	rc = frontend_files(argv, nfiles, p, stderr, src, u) ? 0 : 1;
 	if (rc == 0) {
 		json_t *tiles = json ? json_array() : NULL;

@@ -215,9 +215,7 @@ static bool ends_with(const char *s, const char *suf)
 static bool run_nvcc(const Opts *o, const char *out)
 {
 	const char *nvcc = getenv("NVCC") && *getenv("NVCC") ? getenv("NVCC") : "nvcc";
-	char **argv = calloc((size_t)o->nnvcc + 10, sizeof *argv);
-	if (!argv)
-		abort();
+	char **argv = xcalloc((size_t)o->nnvcc + 10, sizeof *argv);
 	int n = 0;
 	argv[n++] = (char *)nvcc;
 	argv[n++] = "-ptx";
@@ -255,51 +253,6 @@ static bool run_nvcc(const Opts *o, const char *out)
 		        WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 		return false;
 	}
-	return true;
-}
-
-static bool read_ptx(const char *path, const char *name, Src *s)
-{
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	if (!f) {
-		fprintf(stderr, "bankc: error: cannot open '%s': %s\n", name, strerror(errno));
-		return false;
-	}
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap);
-	bool ok = buf != NULL;
-	while (ok) {
-		n += fread(buf + n, 1, cap - 1 - n, f);
-		if (n < cap - 1)
-			break;
-		if (cap > PTX_MAX_BYTES) {
-			fprintf(stderr, "bankc: error: '%s' is larger than %d bytes\n", name,
-			        PTX_MAX_BYTES);
-			ok = false;
-			break;
-		}
-		char *nb = realloc(buf, cap * 2);
-		if (!nb) {
-			ok = false;
-			break;
-		}
-		buf = nb;
-		cap *= 2;
-	}
-	if (ok && ferror(f)) {
-		fprintf(stderr, "bankc: error: cannot read '%s': %s\n", name, strerror(errno));
-		ok = false;
-	}
-	if (f != stdin)
-		fclose(f);
-	if (!ok) {
-		free(buf);
-		return false;
-	}
-	buf[n] = 0;
-	s->name = strcmp(path, "-") == 0 ? "<stdin>" : name;
-	s->text = buf;
-	s->len = n;
 	return true;
 }
 
@@ -526,7 +479,7 @@ int cmd_scan(int argc, char **argv)
 	Src src = {0};
 	char name[4300];
 	snprintf(name, sizeof name, cu ? "%s (its PTX)" : "%s", o.file);
-	bool ok = read_ptx(path, cu ? name : o.file, &src);
+	bool ok = read_file(path, cu ? name : o.file, PTX_MAX_BYTES, stderr, &src);
 	if (cu) {
 		remove(ptx);
 		rmdir(dir);

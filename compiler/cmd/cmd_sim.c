@@ -202,7 +202,7 @@ static int sim_table(const Geom *g, const char *path)
 		        strerror(errno));
 		return 1;
 	}
-	char *line = malloc(SIM_MAX_LINE + 2);
+	char *line = xmalloc(SIM_MAX_LINE + 2);
 	int lineno = 0, rows = 0, match = 0, differ = 0, unmeasured = 0;
 	int malformed = 0;
 	bool too_long = false, too_many = false;

@@ -22,11 +22,7 @@ static void diagnose(const char *text, char *line, size_t n)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	if (!m) {
-		fputs("bankc: out of memory\n", stderr);
-		exit(1);
-	}
+	FILE *m = xmemstream(&buf, &len);
 	Pool *p = pool_new();
 	Src src = {"<words>", text, strlen(text)};
 	Unit u;

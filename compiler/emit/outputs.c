@@ -41,19 +41,11 @@ void outs_add(Outs *o, const char *dir, const char *file, char *data,
 {
 	if (o->n == o->cap) {
 		o->cap = o->cap ? 2 * o->cap : 16;
-		o->v = realloc(o->v, (size_t)o->cap * sizeof *o->v);
-		if (!o->v) {
-			fputs("bankc: out of memory\n", stderr);
-			abort();
-		}
+		o->v = xrealloc(o->v, (size_t)o->cap * sizeof *o->v);
 	}
 	OutFile *x = &o->v[o->n++];
 	size_t n = (dir ? strlen(dir) + 1 : 0) + strlen(file) + 1;
-	x->path = malloc(n);
-	if (!x->path) {
-		fputs("bankc: out of memory\n", stderr);
-		abort();
-	}
+	x->path = xmalloc(n);
 	snprintf(x->path, n, "%s%s%s", dir ? dir : "", dir ? "/" : "", file);
 	x->file = x->path + (dir ? strlen(dir) + 1 : 0);
 	x->data = data;
@@ -142,9 +134,9 @@ static char *dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	if (!slash)
-		return strdup(".");
+		return xstrdup(".");
 	if (slash == path)
-		return strdup("/");
+		return xstrdup("/");
 	return strndup(path, (size_t)(slash - path));
 }
 
@@ -214,7 +206,7 @@ static bool write_tmp(const char *target, const char *data, size_t len,
 {
 	char *dir = dir_of(target);
 	size_t n = strlen(dir) + sizeof TMP_PREFIX + 32;
-	char *t = malloc(n);
+	char *t = xmalloc(n);
 	snprintf(t, n, "%s/" TMP_PREFIX "%ld.XXXXXX", dir, (long)getpid());
 	free(dir);
 	/* published before mkstemp makes the file, so that a signal at any
@@ -261,15 +253,11 @@ static void man_add(Manifest *m, const char *spec, const char *file)
 {
 	if (m->n == m->cap) {
 		m->cap = m->cap ? 2 * m->cap : 64;
-		m->spec = realloc(m->spec, (size_t)m->cap * sizeof *m->spec);
-		m->file = realloc(m->file, (size_t)m->cap * sizeof *m->file);
-		if (!m->spec || !m->file) {
-			fputs("bankc: out of memory\n", stderr);
-			abort();
-		}
+		m->spec = xrealloc(m->spec, (size_t)m->cap * sizeof *m->spec);
+		m->file = xrealloc(m->file, (size_t)m->cap * sizeof *m->file);
 	}
-	m->spec[m->n] = strdup(spec);
-	m->file[m->n++] = strdup(file);
+	m->spec[m->n] = xstrdup(spec);
+	m->file[m->n++] = xstrdup(file);
 }
 
 static void man_free(Manifest *m)
@@ -367,7 +355,7 @@ bool outs_commit(Outs *o, const char *dir, char **specs, int nspecs,
 	for (int i = 0; i < o->n; i++)
 		if (o->v[i].spec)
 			man_add(&next, o->v[i].spec, o->v[i].file);
-	char **stale = calloc((size_t)old.n + 1, sizeof *stale);
+	char **stale = xcalloc((size_t)old.n + 1, sizeof *stale);
 	int nstale = 0;
 	for (int i = 0; i < old.n; i++) {
 		bool kept = false;
@@ -376,18 +364,18 @@ bool outs_commit(Outs *o, const char *dir, char **specs, int nspecs,
 		if (!kept && output_name(old.file[i]))
 			stale[nstale++] = old.file[i];
 	}
-	char **lines = calloc((size_t)next.n + 1, sizeof *lines);
+	char **lines = xcalloc((size_t)next.n + 1, sizeof *lines);
 	size_t mlen = 0;
 	for (int i = 0; i < next.n; i++) {
 		size_t n = strlen(next.spec[i]) + strlen(next.file[i]) + 3;
-		lines[i] = malloc(n);
+		lines[i] = xmalloc(n);
 		snprintf(lines[i], n, "%s\t%s\n", next.spec[i], next.file[i]);
 		mlen += n - 1;
 	}
 	qsort(lines, (size_t)next.n, sizeof *lines, cmp_lines);
 	static const char head[] = "# outputs of bankc build in this folder, by "
 	                           "spec; do not edit\n";
-	char *man = malloc(mlen + sizeof head);
+	char *man = xmalloc(mlen + sizeof head);
 	size_t k = 0;
 	memcpy(man, head, sizeof head - 1);
 	k = sizeof head - 1;
@@ -403,7 +391,7 @@ bool outs_commit(Outs *o, const char *dir, char **specs, int nspecs,
 		outs_add(o, NULL, depfile, dep, deplen, NULL);
 
 	/* 3: every changed output to a temporary */
-	pending = calloc((size_t)o->n + 1, sizeof *pending);
+	pending = xcalloc((size_t)o->n + 1, sizeof *pending);
 	npending = 0;
 	catch_signals();
 	for (int i = 0; ok && i < o->n; i++) {

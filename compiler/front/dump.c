@@ -107,9 +107,7 @@ static json_t *expr_json(const Expr *e, const Access *a)
 {
 	char *buf = NULL;
 	size_t n = 0;
-	FILE *m = open_memstream(&buf, &n);
-	if (!m)
-		return json_null();
+	FILE *m = xmemstream(&buf, &n);
 	expr_print(m, e, a);
 	fclose(m);
 	json_t *s = json_string(buf);

@@ -8,17 +8,6 @@
 
 #include "bankc.h"
 
-int tile_granule(const Tile *t)
-{
-	int g = (int)tile_elem_bytes(t);
-	for (int j = 0; j < t->nacc; j++) {
-		int b = (int)(t->acc[j].vec * tile_elem_bytes(t));
-		if (b > g)
-			g = b;
-	}
-	return g;
-}
-
 Layout layout_base(const Tile *t, LayoutKind kind, bool swap)
 {
 	Layout l = {0};
@@ -550,8 +539,6 @@ void layout_sim_inst(const Geom *g, const Layout *l, const Tile *t,
 	int bytes = (int)(a->vec * tile_elem_bytes(t));
 	/* the checker made every vector aligned and the op's width legal, and
 	 * every legal layout keeps them so */
-	if (!sim_inst(g, a->op, bytes, in->mask, addr, r, &err)) {
-		fprintf(stderr, "bankc: internal error: %s\n", err);
-		abort();
-	}
+	if (!sim_inst(g, a->op, bytes, in->mask, addr, r, &err))
+		internal_error("%s", err);
 }

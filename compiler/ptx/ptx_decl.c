@@ -31,9 +31,7 @@ void names_put(Hash *h, const char *s, size_t n, int kind, int v)
 {
 	if ((h->len + 1) * 2 > h->cap) {
 		size_t cap = h->cap ? h->cap * 2 : 64;
-		HEnt *e = calloc(cap, sizeof *e);
-		if (!e)
-			abort();
+		HEnt *e = xcalloc(cap, sizeof *e);
 		for (size_t i = 0; i < h->cap; i++) {
 			if (!h->e[i].k)
 				continue;

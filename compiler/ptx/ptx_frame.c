@@ -107,9 +107,7 @@ static bool record(Thread *t, const PtxInst *in, int i, uint64_t a, int tz, bool
 		return ir_stop(t, STOP_RECORDS, i, 0, 0);
 	if (r->nrec == r->caprec) {
 		size_t cap = r->caprec ? r->caprec * 2 : 4096;
-		InterpRec *n = realloc(r->rec, cap * sizeof *n);
-		if (!n)
-			abort();
+		InterpRec *n = xrealloc(r->rec, cap * sizeof *n);
 		r->rec = n;
 		r->caprec = cap;
 	}
@@ -257,18 +255,14 @@ bool ir_call(Thread *t, int i, const PtxInst *in)
 		return ir_stop(t, STOP_DEPTH, i, 0, 0);
 	if (nr > r->cap_stack) {
 		size_t cap = nr * 2;
-		Val *s = realloc(r->stack, cap * sizeof *s);
-		if (!s)
-			abort();
+		Val *s = xrealloc(r->stack, cap * sizeof *s);
 		r->stack = s;
 		r->cap_stack = cap;
 	}
 	if (np > r->cap_pstack) {
 		size_t cap = np * 2;
-		uint8_t *v = realloc(r->pstack, cap);
-		uint32_t *w = realloc(r->pwhy, cap * sizeof *w);
-		if (!v || !w)
-			abort();
+		uint8_t *v = xrealloc(r->pstack, cap);
+		uint32_t *w = xrealloc(r->pwhy, cap * sizeof *w);
 		r->pstack = v;
 		r->pwhy = w;
 		r->cap_pstack = cap;

@@ -597,21 +597,18 @@ void interp_init(Interp *r, const PtxModule *m, int kernel, const InterpOpts *o)
 	r->steps_per_thread = o->max_steps / (threads > 0 ? threads : 1);
 	if (r->steps_per_thread < 1)
 		r->steps_per_thread = 1;
-	r->occ = calloc((size_t)m->nslots + 1, sizeof *r->occ);
-	r->noted = calloc((size_t)m->ninst + 1, sizeof *r->noted);
+	r->occ = xcalloc((size_t)m->nslots + 1, sizeof *r->occ);
+	r->noted = xcalloc((size_t)m->ninst + 1, sizeof *r->noted);
 	r->cap_stack = (size_t)m->func[kernel].nregs + 16;
-	r->stack = calloc(r->cap_stack, sizeof *r->stack);
+	r->stack = xcalloc(r->cap_stack, sizeof *r->stack);
 	int64_t kp = 0;
 	for (int i = 0; i < m->func[kernel].nparams; i++)
 		kp += m->sym[m->func[kernel].params[i]].size;
 	r->cap_pstack = (size_t)(kp + m->func[kernel].psize) + 16;
-	r->pstack = calloc(r->cap_pstack, 1);
-	r->pwhy = calloc(r->cap_pstack, sizeof *r->pwhy);
-	r->lval = calloc((size_t)m->local_bytes + 1, 1);
-	r->lwhy = calloc((size_t)m->local_bytes + 1, sizeof *r->lwhy);
-	if (!r->occ || !r->noted || !r->stack || !r->pstack || !r->pwhy || !r->lval ||
-	    !r->lwhy)
-		abort();
+	r->pstack = xcalloc(r->cap_pstack, 1);
+	r->pwhy = xcalloc(r->cap_pstack, sizeof *r->pwhy);
+	r->lval = xcalloc((size_t)m->local_bytes + 1, 1);
+	r->lwhy = xcalloc((size_t)m->local_bytes + 1, sizeof *r->lwhy);
 }
 
 void interp_free(Interp *r)
@@ -663,9 +660,7 @@ bool interp_thread(Interp *r, int tid, InterpStop *st)
 {
 	const PtxModule *m = r->m;
 	const int *b = r->o->block;
-	Thread *t = calloc(1, sizeof *t);
-	if (!t)
-		abort();
+	Thread *t = xcalloc(1, sizeof *t);
 	t->r = r;
 	t->m = m;
 	t->tid = tid;

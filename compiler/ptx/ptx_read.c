@@ -230,9 +230,7 @@ static struct LocInl *locmap_slot(Reader *r, int file, int line, int col)
 {
 	if (2 * (r->nlocmap + 1) > r->caplocmap) {
 		int cap = r->caplocmap ? 2 * r->caplocmap : 256;
-		struct LocInl *old = r->locmap, *n = calloc((size_t)cap, sizeof *n);
-		if (!n)
-			abort();
+		struct LocInl *old = r->locmap, *n = xcalloc((size_t)cap, sizeof *n);
 		int oldcap = r->caplocmap;
 		r->locmap = n;
 		r->caplocmap = cap;
@@ -644,9 +642,7 @@ static void read_module(Reader *r)
 void ptx_read(Pool *p, Diag *d, PtxModule *m)
 {
 	memset(m, 0, sizeof *m);
-	Reader *r = calloc(1, sizeof *r);
-	if (!r)
-		abort();
+	Reader *r = xcalloc(1, sizeof *r);
 	r->d = d;
 	r->pool = p;
 	r->m = m;

@@ -69,9 +69,8 @@ typedef struct {
 		if ((n) >= (cap)) { \
 			int nc_ = (cap) ? (cap) : 16; \
 			while ((n) >= nc_) nc_ *= 2; \
-			void *np_ = realloc((ptr), (size_t)nc_ * sizeof *(ptr)); \
-			if (!np_) abort(); \
-			(ptr) = np_; (cap) = nc_; \
+			(ptr) = xreallocarray((ptr), (size_t)nc_, sizeof *(ptr)); \
+			(cap) = nc_; \
 		} \
 	} while (0)
 

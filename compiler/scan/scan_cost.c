@@ -133,10 +133,8 @@ static void keep(ScanAcc *a, uint32_t mask, const int64_t *addr)
 {
 	if (a->nkept == a->capkept) {
 		int64_t cap = a->capkept ? a->capkept * 2 : 64;
-		uint32_t *m = realloc(a->masks, (size_t)cap * sizeof *m);
-		int64_t *d = realloc(a->addrs, (size_t)cap * WARP * sizeof *d);
-		if (!m || !d)
-			abort();
+		uint32_t *m = xrealloc(a->masks, (size_t)cap * sizeof *m);
+		int64_t *d = xrealloc(a->addrs, (size_t)cap * WARP * sizeof *d);
 		a->masks = m;
 		a->addrs = d;
 		a->capkept = cap;
@@ -175,7 +173,7 @@ static bool cost(const ScanOpts *so, ScanKernel *k, ScanAcc *a, uint32_t mask,
 	if (a->loop) {
 		/* the loop's first trip reads the old values: a load */
 		if (!sim_inst(&so->geom, (Op){.kind = OP_LOAD}, a->bytes, mask, addr, &r, &err))
-			abort();    /* a 4- or 8-byte load is always costable */
+			internal_error("a compare-and-swap loop's load: %s", err);
 		a->loop_wave += r.wavefronts;
 		a->loop_ideal += r.ideal;
 		a->loop_counted += r.counted;
@@ -254,9 +252,7 @@ static bool names_sym(const PtxModule *m, int kernel, int s)
 static int arrays_of(const PtxModule *m, int kernel, Range **out)
 {
 	int n = 0;
-	Range *r = calloc((size_t)m->nsym + 1, sizeof *r);
-	if (!r)
-		abort();
+	Range *r = xcalloc((size_t)m->nsym + 1, sizeof *r);
 	for (int i = 0; i < m->nsym; i++) {
 		const PtxSym *y = &m->sym[i];
 		if (y->kind != SYM_SHARED || (y->func >= 0 && y->func != kernel))
@@ -283,10 +279,8 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
 	memset(k, 0, sizeof *k);
 	k->kernel = kernel;
 	memcpy(k->block, ro->block, sizeof k->block);
-	k->acc = calloc((size_t)m->nslots + 1, sizeof *k->acc);
-	k->stops = calloc(MAX_STOPS, sizeof *k->stops);
-	if (!k->acc || !k->stops)
-		abort();
+	k->acc = xcalloc((size_t)m->nslots + 1, sizeof *k->acc);
+	k->stops = xcalloc(MAX_STOPS, sizeof *k->stops);
 	for (int i = 0; i < m->ninst; i++) {
 		const PtxInst *in = &m->inst[i];
 		if (in->slot < 0)
@@ -334,9 +328,7 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
 		if (ng > capg) {
 			free(groups);
 			capg = ng * 2;
-			groups = malloc(capg * sizeof *groups);
-			if (!groups)
-				abort();
+			groups = xmalloc(capg * sizeof *groups);
 		}
 		ng = 0;
 		for (size_t i = 0; i < r.nrec;) {

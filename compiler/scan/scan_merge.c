@@ -145,9 +145,7 @@ static void push_chunk(ScanMerge *g, const int *slots, int n, int bytes, int win
 {
 	if (g->nchunk == g->capchunk) {
 		int cap = g->capchunk ? g->capchunk * 2 : 64;
-		MergeChunk *c = realloc(g->chunk, (size_t)cap * sizeof *c);
-		if (!c)
-			abort();
+		MergeChunk *c = xrealloc(g->chunk, (size_t)cap * sizeof *c);
 		g->chunk = c;
 		g->capchunk = cap;
 	}
@@ -177,18 +175,15 @@ static int off_cmp(const void *x, const void *y)
 void scan_merge_find(const PtxModule *m, ScanMerge *g)
 {
 	memset(g, 0, sizeof *g);
-	g->of = calloc((size_t)m->nslots + 1, sizeof *g->of);
-	g->nof = calloc((size_t)m->nslots + 1, sizeof *g->nof);
-	g->wfirst = calloc((size_t)m->nslots + 2, sizeof *g->wfirst);
-	g->wslot = calloc((size_t)m->nslots + 1, sizeof *g->wslot);
-	g->woff = calloc((size_t)m->nslots + 1, sizeof *g->woff);
-	bool *target = calloc((size_t)m->ninst + 1, sizeof *target);
-	bool *taken = calloc((size_t)m->ninst + 1, sizeof *taken);
-	int *inst = calloc((size_t)m->nslots + 1, sizeof *inst);
-	int64_t (*off)[2] = calloc((size_t)m->nslots + 1, sizeof *off);
-	if (!g->of || !g->nof || !g->wfirst || !g->wslot || !g->woff || !target || !taken ||
-	    !inst || !off)
-		abort();
+	g->of = xcalloc((size_t)m->nslots + 1, sizeof *g->of);
+	g->nof = xcalloc((size_t)m->nslots + 1, sizeof *g->nof);
+	g->wfirst = xcalloc((size_t)m->nslots + 2, sizeof *g->wfirst);
+	g->wslot = xcalloc((size_t)m->nslots + 1, sizeof *g->wslot);
+	g->woff = xcalloc((size_t)m->nslots + 1, sizeof *g->woff);
+	bool *target = xcalloc((size_t)m->ninst + 1, sizeof *target);
+	bool *taken = xcalloc((size_t)m->ninst + 1, sizeof *taken);
+	int *inst = xcalloc((size_t)m->nslots + 1, sizeof *inst);
+	int64_t (*off)[2] = xcalloc((size_t)m->nslots + 1, sizeof *off);
 	/* a branch target starts a basic block */
 	for (int i = 0; i < m->ninst; i++)
 		for (int k = 0; k < m->inst[i].nopd; k++)

@@ -130,13 +130,12 @@ static void show_source(FILE *f, const PtxModule *m, const PtxInst *in,
 			free(cached);
 			free(cached_path);
 			cached = NULL;
-			cached_path = strdup(shown);
+			cached_path = xstrdup(shown);
 			FILE *s = fopen(shown, "rb");
 			if (s) {
-				cached = malloc(16 << 20);
-				cached_len = cached ? fread(cached, 1, (16 << 20) - 1, s) : 0;
-				if (cached)
-					cached[cached_len] = 0;
+				cached = xmalloc(16 << 20);
+				cached_len = fread(cached, 1, (16 << 20) - 1, s);
+				cached[cached_len] = 0;
 				fclose(s);
 			}
 		}
@@ -584,7 +583,7 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 		return;
 	}
 	/* warnings in source order */
-	Key *keys = calloc((size_t)m->nslots + 1, sizeof *keys);
+	Key *keys = xcalloc((size_t)m->nslots + 1, sizeof *keys);
 	int nk = 0;
 	for (int s = 0; s < m->nslots; s++) {
 		const ScanAcc *a = &k->acc[s];
@@ -598,10 +597,8 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 		                   in->pos.line, m};
 	}
 	qsort(keys, (size_t)nk, sizeof *keys, key_cmp);
-	const ScanAcc **g = calloc((size_t)nk + 1, sizeof *g);
-	bool *done = calloc((size_t)nk + 1, sizeof *done);
-	if (!keys || !g || !done)
-		abort();
+	const ScanAcc **g = xcalloc((size_t)nk + 1, sizeof *g);
+	bool *done = xcalloc((size_t)nk + 1, sizeof *done);
 	for (int i = 0; i < nk;) {
 		int j = i;
 		while (j < nk && pos_cmp(&keys[j], &keys[i]) == 0)
@@ -631,9 +628,7 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 	int nn = 0;
 	for (int i = 0; k->noted && i < m->ninst; i++)
 		nn += k->noted[i];
-	Note *notes = calloc((size_t)nn + 1, sizeof *notes);
-	if (!notes)
-		abort();
+	Note *notes = xcalloc((size_t)nn + 1, sizeof *notes);
 	nn = 0;
 	for (int i = 0; k->noted && i < m->ninst; i++) {
 		if (!k->noted[i])

@@ -184,16 +184,12 @@ static bool access(Emit *e, const Ref *refs, int64_t n, bool loop_load, const ch
 		return true;
 	}
 	/* distinct warp instructions, each with its count */
-	int64_t *first = malloc((size_t)n * sizeof *first), *count = calloc((size_t)n, sizeof *count);
-	if (!first || !count)
-		abort();
+	int64_t *first = xmalloc((size_t)n * sizeof *first), *count = xcalloc((size_t)n, sizeof *count);
 	/* equal warp instructions found through a hash of their lanes */
 	size_t cap = 64;
 	while (cap < (size_t)n * 2)
 		cap *= 2;
-	int64_t *slot = malloc(cap * sizeof *slot);
-	if (!slot)
-		abort();
+	int64_t *slot = xmalloc(cap * sizeof *slot);
 	for (size_t h = 0; h < cap; h++)
 		slot[h] = -1;
 	int64_t nd = 0;
@@ -294,10 +290,8 @@ static int accesses(Emit *e, const PtxModule *m, const ScanKernel *k, const Scan
 		nacc += n > 0 ? 1 + k->acc[s].loop : 0;     /* a loop's load: one more */
 		total += k->acc[s].nkept;
 	}
-	Ref *refs = malloc((size_t)(total + 1) * sizeof *refs);
-	bool *done = calloc((size_t)m->nslots + 1, sizeof *done);
-	if (!refs || !done)
-		abort();
+	Ref *refs = xmalloc((size_t)(total + 1) * sizeof *refs);
+	bool *done = xcalloc((size_t)m->nslots + 1, sizeof *done);
 	int written = 0;
 	for (int s = 0; s < m->nslots; s++) {
 		if (done[s])

@@ -302,12 +302,8 @@ void solve_layout(const Tile *t, const Geom *g, const SolveOpts *o,
                   Solution *s)
 {
 	memset(s, 0, sizeof *s);
-	s->top = calloc((size_t)o->top, sizeof *s->top);
-	SolveSearch *se = calloc(1, sizeof *se);
-	if (!s->top || !se) {
-		fputs("bankc: out of memory\n", stderr);
-		abort();
-	}
+	s->top = xcalloc((size_t)o->top, sizeof *s->top);
+	SolveSearch *se = xcalloc(1, sizeof *se);
 	s->budget = (t->given & (1u << K_BUDGET)) ? t->budget
 	                                           : tab_arch[t->arch].smem_block;
 	/* no pruning, no budget either, unless one is given */

@@ -24,11 +24,7 @@
 
 static void *xalloc(size_t n)
 {
-	void *p = calloc(n ? n : 1, 1);
-	if (!p) {
-		fputs("bankc: out of memory\n", stderr);
-		abort();
-	}
+	void *p = xcalloc(n ? n : 1, 1);
 	return p;
 }
 
@@ -226,11 +222,7 @@ static void rm_cost(const Tile *t, const Geom *g, int acc, const Inst *in,
 	int bytes = (int)(a->vec * tile_elem_bytes(t));
 	if (out->nph + r.nphase > out->phcap) {
 		out->phcap = 2 * out->phcap + r.nphase;
-		out->ph = realloc(out->ph, (size_t)out->phcap * sizeof *out->ph);
-		if (!out->ph) {
-			fputs("bankc: out of memory\n", stderr);
-			abort();
-		}
+		out->ph = xrealloc(out->ph, (size_t)out->phcap * sizeof *out->ph);
 	}
 	x->ph = out->nph;
 	x->nph = 0;
@@ -313,11 +305,7 @@ void solve_classes(const Tile *t, const Geom *g, SolveKey key, bool swap,
 		int add = from ? from->c[m].ncnt : 1;
 		if (ntr + add > trcap) {
 			trcap = trcap ? 2 * trcap + add : 64 + add;
-			tr = realloc(tr, (size_t)trcap * sizeof *tr);
-			if (!tr) {
-				fputs("bankc: out of memory\n", stderr);
-				abort();
-			}
+			tr = xrealloc(tr, (size_t)trcap * sizeof *tr);
 		}
 		if (from)
 			for (int q = 0; q < add; q++)

@@ -90,11 +90,7 @@ static void add(List *ls, const Layout *l)
 {
 	if (ls->n == ls->cap) {
 		ls->cap = ls->cap ? 2 * ls->cap : 64;
-		ls->v = realloc(ls->v, (size_t)ls->cap * sizeof *ls->v);
-		if (!ls->v) {
-			fputs("bankc: out of memory\n", stderr);
-			abort();
-		}
+		ls->v = xrealloc(ls->v, (size_t)ls->cap * sizeof *ls->v);
 	}
 	ls->v[ls->n++] = *l;
 }
@@ -158,10 +154,8 @@ typedef struct {
 
 static SolvePartial *open_new(Open *op)
 {
-	if (op->n == op->cap) {
-		fputs("bankc: internal error: too many candidates\n", stderr);
-		abort();
-	}
+	if (op->n == op->cap)
+		internal_error("too many candidates");
 	return &op->v[op->n++];
 }
 
@@ -193,12 +187,8 @@ static void search_families(SolveSearch *se, const List *fam, int nfam,
 {
 	Open op = {0};
 	op.cap = total + nfam + 1;
-	op.v = malloc((size_t)op.cap * sizeof *op.v);
-	op.heap = malloc((size_t)op.cap * sizeof *op.heap);
-	if (!op.v || !op.heap) {
-		fputs("bankc: out of memory\n", stderr);
-		abort();
-	}
+	op.v = xmalloc((size_t)op.cap * sizeof *op.v);
+	op.heap = xmalloc((size_t)op.cap * sizeof *op.heap);
 	/* a family's stand-in: no class costed, so cs is NULL */
 	for (int f = 0; f < nfam; f++) {
 		if (!fam[f].n)

@@ -51,24 +51,16 @@ static int candidates(const Tile *t, int *cols)
 
 Tile *view_make(const Tile *t, int cols)
 {
-	Tile *v = malloc(sizeof *v);
-	Access *acc = calloc((size_t)t->nacc, sizeof *acc);
-	if (!v || !acc) {
-		fputs("bankc: out of memory\n", stderr);
-		abort();
-	}
+	Tile *v = xmalloc(sizeof *v);
+	Access *acc = xcalloc((size_t)t->nacc, sizeof *acc);
 	*v = *t;
 	v->cols = cols;
 	v->rows = t->len / cols;
 	v->acc = acc;
 	for (int j = 0; j < t->nacc; j++) {
 		acc[j] = t->acc[j];
-		Inst *in = malloc((size_t)(acc[j].ninst ? acc[j].ninst : 1) *
+		Inst *in = xmalloc((size_t)(acc[j].ninst ? acc[j].ninst : 1) *
 		                  sizeof *in);
-		if (!in) {
-			fputs("bankc: out of memory\n", stderr);
-			abort();
-		}
 		memcpy(in, t->acc[j].inst, (size_t)acc[j].ninst * sizeof *in);
 		/* (stage, i) of the 1 x N tile to (stage * rows + i / C, i % C) */
 		for (int i = 0; i < acc[j].ninst; i++)

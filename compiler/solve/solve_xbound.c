@@ -380,11 +380,7 @@ static int cmp_pair(const void *a, const void *b)
 static void order_bits(SolveXor *x)
 {
 	int nb = x->nb;
-	int64_t *wd = calloc((size_t)1 << nb, sizeof *wd);
-	if (!wd) {
-		fputs("bankc: out of memory\n", stderr);
-		abort();
-	}
+	int64_t *wd = xcalloc((size_t)1 << nb, sizeof *wd);
 	int64_t pairs = 0;
 	for (int p = 0; p < x->nph && pairs < 1 << 20; p++) {
 		const SolveXPhase *ph = &x->ph[p];
@@ -398,11 +394,7 @@ static void order_bits(SolveXor *x)
 		pairs += (int64_t)ph->nitem * ph->nitem;
 	}
 	/* the row differences that weigh most, at most a few thousand */
-	Pair *pl = malloc(((size_t)1 << nb) * sizeof *pl);
-	if (!pl) {
-		fputs("bankc: out of memory\n", stderr);
-		abort();
-	}
+	Pair *pl = xmalloc(((size_t)1 << nb) * sizeof *pl);
 	int np = 0;
 	for (uint32_t dr = 1; dr < 1u << nb; dr++)
 		if (wd[dr])
@@ -476,14 +468,10 @@ bool solve_xphases(SolveXor *x)
 	int cap = 16;
 	while (cap < 2 * SOLVE_XOR_PHASES)
 		cap *= 2;
-	int *slot = malloc((size_t)cap * sizeof *slot);
-	x->ph = malloc(SOLVE_XOR_PHASES * sizeof *x->ph);
+	int *slot = xmalloc((size_t)cap * sizeof *slot);
+	x->ph = xmalloc(SOLVE_XOR_PHASES * sizeof *x->ph);
 	int itcap = 1024;
-	x->it = malloc((size_t)itcap * sizeof *x->it);
-	if (!slot || !x->ph || !x->it) {
-		fputs("bankc: out of memory\n", stderr);
-		abort();
-	}
+	x->it = xmalloc((size_t)itcap * sizeof *x->it);
 	memset(slot, 0xff, (size_t)cap * sizeof *slot);
 	x->nph = 0;
 	int nit = 0;
@@ -588,11 +576,7 @@ bool solve_xphases(SolveXor *x)
 				p = slot[s] = x->nph++;
 				if (nit + n > itcap) {
 					itcap = 2 * itcap + n;
-					x->it = realloc(x->it, (size_t)itcap * sizeof *x->it);
-					if (!x->it) {
-						fputs("bankc: out of memory\n", stderr);
-						abort();
-					}
+					x->it = xrealloc(x->it, (size_t)itcap * sizeof *x->it);
 				}
 				memcpy(x->it + nit, tmp, (size_t)n * sizeof *tmp);
 				x->ph[p] = (SolveXPhase){.item = nit, .nitem = n, .cpasync = cp,
@@ -629,12 +613,8 @@ bool solve_xphases(SolveXor *x)
 		x->lb += ph->weight * best;
 	}
 	for (int d = 0; d < x->nb; d++) {
-		x->act[d] = malloc((size_t)(x->nph ? x->nph : 1) * sizeof(int));
-		x->saved[d] = malloc((size_t)(x->nph ? x->nph : 1) * sizeof(int));
-		if (!x->act[d] || !x->saved[d]) {
-			fputs("bankc: out of memory\n", stderr);
-			abort();
-		}
+		x->act[d] = xmalloc((size_t)(x->nph ? x->nph : 1) * sizeof(int));
+		x->saved[d] = xmalloc((size_t)(x->nph ? x->nph : 1) * sizeof(int));
 		x->nact[d] = 0;
 		for (int p = 0; p < x->nph; p++)
 			if (x->ph[p].active >> d & 1)

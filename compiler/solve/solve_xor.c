@@ -253,11 +253,7 @@ static void run(SolveSearch *se, bool swap, int span, int top, bool noprune,
 		}
 		return;
 	}
-	x = calloc(1, sizeof *x);
-	if (!x) {
-		fputs("bankc: out of memory\n", stderr);
-		abort();
-	}
+	x = xcalloc(1, sizeof *x);
 	const Tile *t = se->t;
 	const Geom *g = se->g;
 	int64_t es = tile_elem_bytes(t);
