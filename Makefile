@@ -95,8 +95,15 @@ $(LEXERS:.c=.o): %.o: %.c $(B)/flags
 # first, when it is built anyway).
 -include $(DEPS)
 
-$(B)/libbankc.a: $(OBJS)
-	$(call say,AR,$@)$(AR) rcs $@ $^
+# Made afresh, so that a source moved or removed leaves no stale member;
+# $(B)/objects (rewritten only when the list changes) makes a removed
+# source rebuild it too.
+$(B)/objects: FORCE | $(B)
+	@printf '%s\n' $(OBJS) >$@.new; \
+	if cmp -s $@.new $@; then rm -f $@.new; else mv -f $@.new $@; fi
+
+$(B)/libbankc.a: $(OBJS) $(B)/objects
+	$(call say,AR,$@)rm -f $@ && $(AR) rcs $@ $(OBJS)
 
 $(BIN): $(B)/main.o $(B)/libbankc.a
 	$(call say,LD,$@)$(LINK) -o $@ $^ $(LDLIBS)

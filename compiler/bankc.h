@@ -96,6 +96,9 @@ void diag_report(FILE *out, const Src *src, Pos p, const char *fmt, ...)
 _Noreturn void internal_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 
+/* Edit distance, for did-you-mean hints (diag.c); 99 for long words. */
+int text_distance(const char *a, size_t na, const char *b);
+
 /* ---- readfile.c: an input read whole ------------------------------------- */
 
 /* Read path ("-": standard input) into s, its text malloc'ed and
@@ -105,104 +108,6 @@ _Noreturn void internal_error(const char *fmt, ...)
 bool read_file(const char *path, const char *name, size_t limit, FILE *diag,
                Src *s);
 void src_free(Src *s);
-
-/* ---- lex.re: tokens ------------------------------------------------------ */
-
-typedef enum {
-	T_EOF, T_IDENT, T_NUM,
-	T_LBRACE, T_RBRACE, T_LPAREN, T_RPAREN, T_LBRACKET, T_RBRACKET,
-	T_SEMI, T_COLON, T_COMMA, T_ASSIGN, T_DOTDOT, T_QUESTION,
-	T_PLUS, T_MINUS, T_STAR, T_SLASH, T_PERCENT, T_SHL, T_SHR,
-	T_AMP, T_CARET, T_PIPE, T_TILDE, T_BANG, T_ANDAND, T_OROR,
-	T_LT, T_LE, T_GT, T_GE, T_EQ, T_NE,
-} TokKind;
-
-typedef struct {
-	TokKind kind;
-	Pos pos;
-	const char *s;      /* points into the source */
-	size_t n;
-	int64_t num;        /* T_NUM */
-} Tok;
-
-typedef struct {
-	Diag *d;
-	const char *cur;    /* next byte */
-	const char *line0;  /* start of the current line */
-	int line;
-} Lexer;
-
-void lex_init(Lexer *lx, Diag *d);
-Tok lex_next(Lexer *lx);
-const char *lex_kind_name(TokKind k);
-
-/* ---- expr.c: integer expressions over lane and loop variables ------------- */
-
-typedef enum {
-	E_NUM, E_VAR,       /* var: 0 = lane, 1.. = loop variables */
-	E_LET,              /* var: index of the access's let */
-	E_TABLE,            /* var: index of the access's table; l: the index */
-	E_NEG, E_NOT, E_LNOT,
-	E_BIN,              /* op: the operator token; && and || short-circuit */
-	E_COND,             /* c ? l : r */
-	E_MIN, E_MAX,
-} ExprKind;
-
-typedef struct Expr Expr;
-struct Expr {
-	ExprKind kind;
-	TokKind op;         /* E_BIN: the operator token */
-	Pos pos;            /* the operator, number or name */
-	int64_t num;        /* E_NUM */
-	int var;
-	bool lane;          /* depends on the lane, directly or through a let */
-	Expr *l, *r, *c;
-};
-
-/* A named subexpression of an access (`let NAME = EXPR;`), and a table of
- * numbers (`table NAME = {v, ...};`) that expressions index as NAME[i]. */
-typedef struct {
-	char *name;
-	Pos pos;
-	Expr *e;
-	bool for_all;       /* needed by `active`: evaluated for every lane */
-	bool for_weight;    /* needed by `weight`: evaluated first, once */
-} Let;
-
-typedef struct {
-	char *name;
-	Pos pos;
-	int64_t *v;
-	int n;
-} Table;
-
-/* What expressions see while one warp instruction is evaluated: the loop
- * variables' values, the lets' values per lane, the tables.  On failure
- * err names the fault, at where, lane the first lane it happened in. */
-typedef struct {
-	const int64_t *vars;        /* [0] unused, [1..] the loop variables */
-	int64_t (*lets)[WARP];
-	const Table *tables;
-	const char *err;
-	Pos at;
-	int lane;
-} EvalCtx;
-
-/* Evaluate e for the lanes in mask (lanes outside it are left alone),
- * every step checked for overflow, division by zero and bad shifts; the
- * untaken side of ?:, && and || is not evaluated for a lane. */
-bool expr_eval_lanes(const Expr *e, EvalCtx *cx, uint32_t mask,
-                     int64_t out[WARP]);
-/* The same for an expression that does not depend on the lane. */
-bool expr_eval_scalar(const Expr *e, EvalCtx *cx, int64_t *out);
-/* Numbers, names and operators of e (the work one evaluation takes). */
-int expr_size(const Expr *e);
-int expr_prec(TokKind k);
-/* Print with the fewest parentheses that parse back to the same tree;
- * names[0] is "lane", then the loop variables; lets and tables by the
- * access's names. */
-struct Access;
-void expr_print(FILE *f, const Expr *e, const struct Access *a);
 
 /* ---- tables.c: dtypes, arches, ops --------------------------------------- */
 
@@ -265,6 +170,28 @@ int op_lanes(Op op);        /* lanes that carry an address: 8*nmat or 32 */
 int op_min_cc(Op op);       /* first compute capability that has it */
 
 /* ---- the checked tile: the spine of the compiler -------------------------- */
+
+/* An integer expression over the lane and loop variables (front/expr.c;
+ * what it holds is the front end's). */
+typedef struct Expr Expr;
+
+/* A named subexpression of an access (`let NAME = EXPR;`), and a table of
+ * numbers (`table NAME = {v, ...};`) that expressions index as NAME[i]. */
+typedef struct {
+	char *name;
+	Pos pos;
+	Expr *e;
+	bool for_all;       /* needed by `active`: evaluated for every lane */
+	bool for_weight;    /* needed by `weight`: evaluated first, once */
+} Let;
+
+typedef struct {
+	char *name;
+	Pos pos;
+	int64_t *v;
+	int n;
+} Table;
+
 
 enum { XF_PAD = 1, XF_SKEW = 2, XF_SWAP = 4, XF_SWIZZLE = 8,
 	XF_ALL = 15 };
@@ -374,18 +301,19 @@ typedef struct {
 	int ntiles;
 } Unit;
 
-/* ---- parse.c / check.c: the front end ------------------------------------ */
+/* ---- tile.c: what a checked tile implies ----------------------------------- */
 
-/* Parse a whole file into u (allocating from p); errors longjmp to d->jb. */
-void parse_unit(Pool *p, Diag *d, Unit *u);
-/* Check every tile and expand each access into warp instructions. */
-void check_unit(Pool *p, Diag *d, Unit *u);
 int64_t tile_elem_bytes(const Tile *t);
 int tile_elem_bits(const Tile *t);     /* 4 or 6 for sub-byte types */
 bool tile_wgmma(const Tile *t);        /* has a wgmma operand access */
 /* Does an access reach past stage 0 (`stage =`, or a view)? */
 bool tile_walks_stages(const Tile *t);
 int64_t tile_bytes(const Tile *t);      /* row-major, all stages */
+/* Largest vector of any access of t, in bytes: the granule every legal
+ * layout keeps contiguous and aligned. */
+int tile_granule(const Tile *t);
+
+/* ---- frontend.c: a spec's text to checked tiles ------------------------------ */
 
 /* Read FILE and run parse + check; returns false (diagnostics printed) on
  * error.  src->text is malloc'ed; free with src_free. */
@@ -396,7 +324,7 @@ bool frontend_files(char **paths, int n, Pool *p, FILE *diag, Src *src,
 /* Parse and check src, whose text must end in a NUL at text[len]. */
 bool frontend_run(Pool *p, FILE *diag, const Src *src, Unit *u);
 
-/* ---- dump.c: canonical text and JSON ------------------------------------- */
+/* ---- dump.c: checked tiles as canonical text and JSON ------------------------ */
 
 void dump_text(FILE *f, const Unit *u);
 void dump_json(FILE *f, const Unit *u);
@@ -515,10 +443,6 @@ int layout_xor_map_arith(const Layout *l);
 /* "pad +4 (pitch 36)", "swizzle<3,4,3>", ... */
 void layout_describe(const Layout *l, const Tile *t, char *buf, size_t n);
 const char *layout_kind_name(const Layout *l);
-struct json_t *layout_params_json(const Layout *l, const Tile *t);
-/* Largest vector of any access of t, in bytes: the granule every legal
- * layout keeps contiguous and aligned. */
-int tile_granule(const Tile *t);
 /* May l hold t: vectors contiguous and aligned, a bijection onto the
  * footprint, within `budget` bytes, allowed by the spec? */
 bool layout_legal(const Layout *l, const Tile *t, int64_t budget,
@@ -535,7 +459,7 @@ void layout_inst_addrs(const Layout *l, const Tile *t, const Inst *in,
 void layout_sim_inst(const Geom *g, const Layout *l, const Tile *t,
                      const Access *a, const Inst *in, SimResult *r);
 
-/* ---- solve.c: the layout search ------------------------------------------- */
+/* ---- solve/: the layout search's result ------------------------------------- */
 
 typedef struct {
 	Layout l;
@@ -553,13 +477,12 @@ typedef struct {
 	int top;            /* candidates kept in the ranking (at least 1) */
 	bool exhaustive;    /* no pruning (for tests): every layout costed in
 	                     * full, the xor maps too where there are at most
-	                     * SOLVE_XOR_ENUM of them */
+	                     * SOLVE_XOR_ENUM (solve/solve.h) of them */
 	int64_t budget;     /* work units the search may spend; 0: the default,
 	                     * solve_default_budget */
 	unsigned families;  /* 1 << LayoutKind searched; 0: all (for tests) */
 } SolveOpts;
 
-enum { SOLVE_XOR_ENUM = 1 << 10 };
 /* Work units: one warp instruction (or instruction class) simulated; the
  * xor search counts its bound computations in the same unit. */
 #define SOLVE_BUDGET_PER_INST 32
@@ -587,236 +510,27 @@ typedef struct {
 	int xor_bits;                   /* row bits the xor maps read */
 	int classes;                    /* distinct warp instructions */
 	int blocks_rowmajor;
-	Tile *view;         /* 1-D tiles: the 2-D view the layout is of */
+	Tile *fold;         /* 1-D tiles: the 2-D fold the layout is of */
 } Solution;
 
 int64_t solve_default_budget(const Tile *t);
-/* Choose t's layout (views.c): a 1-D tile gets the best of its 2-D
- * views, in s->view; use solution_tile() for the tile the layout is of. */
+/* Choose t's layout: a 1-D tile gets the best of its 2-D folds, in
+ * s->fold; use solution_tile() for the tile the layout is of. */
 void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
                 Solution *s);
-/* The search over the layouts of one 2-D tile (solve.c). */
-void solve_layout(const Tile *t, const Geom *g, const SolveOpts *o,
-                  Solution *s);
-/* The objective alone, without the enumeration order: <0, 0, >0. */
-int solve_cmp_key(const Tile *t, const Cand *a, const Cand *b);
 static inline const Tile *solution_tile(const Solution *s, const Tile *t)
 {
-	return s->view ? s->view : t;
+	return s->fold ? s->fold : t;
 }
-/* views.c: a 2-D view of a 1-D tile (rows of `cols` elements), and the
- * arithmetic of indexing through it. */
-Tile *view_make(const Tile *t, int cols);
-void view_free(Tile *v);
-int view_arith(const Tile *v);
 void solve_free(Solution *s);
 int solve_blocks(const Tile *t, int64_t bytes);   /* resident blocks per SM */
 /* Cost one layout fully (no pruning). */
 void solve_cost(const Tile *t, const Geom *g, const Layout *l, Cand *c);
 /* <0 when a ranks before b in t's objective. */
 int solve_cmp(const Tile *t, const Cand *a, const Cand *b);
-/* The canonical place of l in the space (Cand.order). */
-long solve_order(const Layout *l);
-/* "--search-budget N": N from 1 to SOLVE_BUDGET_MAX; false if it is not. */
-bool solve_parse_budget(const char *s, int64_t *out);
-/* Decimal digits of v into buf (at least 40 bytes). */
-const char *solve_u128(SolveCount128 v, char *buf);
-/* "not proven optimal: search budget reached" and its numbers, or NULL
- * when the choice is optimal or the search covered its whole space. */
+/* The search ran out of budget above the bound ("not proven optimal"):
+ * false when the choice is optimal or the search covered its whole space. */
 bool solve_unproven(const Solution *s);
-
-/* ---- solve_class.c, solve_xor.c: the search's own parts -------------------- */
-
-/* Warp instructions that cost the same under a set of layouts, merged:
- * one member is simulated for all of them. */
-typedef struct {
-	int acc;            /* the member's access */
-	const Inst *in;     /* the member simulated */
-	int64_t weight;     /* members, each times its access's weight */
-	int64_t bound;      /* members' aligned bounds, times the same */
-	int64_t excess;     /* row-major cost above the bound, times the same */
-	int ib, ideal, rm;  /* KEY_EXACT: one member's aligned bound, ideal,
-	                     * row-major cost */
-	int ph, nph;        /* KEY_EXACT: its phases, SolveClasses.ph[ph..] */
-	int units;          /* work units of one simulation: its words / 32 */
-	uint64_t hash;      /* of its key */
-	int cnt, ncnt;      /* members per access: SolveClasses.cnt[cnt..] */
-} SolveClass;
-
-/* A phase of an exact class's member under row-major: the lanes it
- * serves (the same under every layout), its cost there, its ideal and
- * its aligned bound. */
-typedef struct {
-	uint32_t lanes;
-	int cost, ideal, bound;
-} SolvePhase;
-
-typedef struct {
-	int acc;
-	int64_t n;
-} SolveAccCount;
-
-typedef struct {
-	SolveClass *c;
-	int n;
-	SolveAccCount *cnt;
-	int ncnt;
-	SolvePhase *ph;     /* KEY_EXACT */
-	int nph, phcap;
-	int64_t bound;      /* sum of the classes' bounds */
-} SolveClasses;
-
-/* What merges two instructions: their stored coordinates under a family
- * (swapped or not), translated by whole periods of the family. */
-typedef enum {
-	KEY_EXACT,          /* the same instruction: every layout */
-	KEY_GRID,           /* row-major and pad: any translation by
-	                     * multiples of Q / element bytes rows and
-	                     * columns, Q = bank bytes (128 for cp.async) */
-	KEY_LINEAR,         /* swizzles with M+S+B <= k: linear byte offsets
-	                     * translated by multiples of max(2^k, Q) */
-} SolveKey;
-
-enum { SOLVE_MAX_SEEDS = 8, SOLVE_MAX_K = 48 };
-
-/* One search: what solve.c and solve_xor.c share. */
-typedef struct SolveSearch {
-	const Tile *t;
-	const Geom *g;
-	const SolveOpts *o;
-	Solution *s;
-	SolveClasses exact;             /* identical instructions merged */
-	SolveClasses grid[2];           /* row-major and pad, by swap */
-	SolveClasses linear[2][SOLVE_MAX_K];    /* swizzles, by swap, M+S+B */
-	bool have_grid[2], have_linear[2][SOLVE_MAX_K];
-	int64_t rent[2][SOLVE_MAX_K + 1];       /* see family_classes */
-	int64_t base_bytes;             /* row-major footprint */
-	bool forced;                    /* costing a seed: no budget applies */
-	bool stopped;                   /* the budget is spent */
-	Layout seeds[SOLVE_MAX_SEEDS];
-	int nseeds;
-	Cand seed_c[SOLVE_MAX_SEEDS];   /* each seed's cost, where complete */
-	bool seed_full[SOLVE_MAX_SEEDS];
-	void *xcache[2];                /* solve_xor.c: the dives' trees */
-} SolveSearch;
-
-int solve_phase_bound(const Geom *g, int gran, int bytes, const int64_t *addr,
-                      uint32_t lanes);
-
-/* The classes of `from` under key (for KEY_EXACT, from NULL: every
- * instruction of t); rm_cost and bound per instruction of the exact
- * classes feed SolveClass.excess and .bound. */
-void solve_classes(const Tile *t, const Geom *g, SolveKey key, bool swap,
-                   int k, const SolveClasses *from, SolveClasses *out);
-void solve_classes_free(SolveClasses *c);
-/* A candidate being costed class by class, to go on later. */
-typedef struct {
-	Cand c;
-	const SolveClasses *cs;
-	int k;              /* classes costed */
-	int64_t rest;       /* the bound of the classes not yet costed */
-} SolvePartial;
-void solve_partial_start(SolvePartial *p, const SolveSearch *se,
-                         const Layout *l, const SolveClasses *cs);
-/* Cost classes up to `upto`; false once the candidate cannot enter the
- * ranking (or the budget ran out). */
-bool solve_partial_run(SolveSearch *se, SolvePartial *p, int upto);
-/* solve_family.c: the seeds (row-major, the baselines' layouts, a pad),
- * chosen, then costed and searched with the small families. */
-void solve_make_seeds(SolveSearch *se);
-void solve_search(SolveSearch *se);
-/* Cost layout l over the classes cs; false when it was cut short (it
- * cannot enter the ranking) or the budget ran out. */
-bool solve_evaluate(SolveSearch *se, const Layout *l, const SolveClasses *cs,
-                    Cand *c);
-/* Could a candidate of at least `wave`, with c's footprint, arithmetic
- * and order, still enter the ranking? */
-bool solve_can_enter(const SolveSearch *se, const Cand *c, int64_t wave);
-/* The same test whatever SolveOpts.exhaustive says. */
-bool solve_ranks(const SolveSearch *se, const Cand *c, int64_t wave);
-void solve_keep(SolveSearch *se, const Cand *c);
-/* Spend units of work; false once the budget is spent (the search stops). */
-bool solve_spend(SolveSearch *se, int64_t units);
-bool solve_is_seed(const SolveSearch *se, const Layout *l);
-/* Seed i is costed in full as c: a second pass keeps it as it is. */
-void solve_seed_costed(SolveSearch *se, int i, const Cand *c);
-
-/* solve_xor.c, solve_xbound.c: the xor tree's state. */
-enum { SOLVE_XOR_PHASES = 1 << 16 };  /* phase classes the bound follows */
-
-typedef struct {
-	uint32_t r;         /* stored row (linear: xor the phase's first word's) */
-	uint32_t vr;        /* the same with its bits in the search's order */
-	int32_t c;          /* generic: chunk */
-	uint16_t bank;      /* linear: bank, xor the first word's */
-	uint8_t boff;       /* generic: byte offset in the chunk */
-	uint8_t bytes;      /* generic: bytes of the lane */
-	uint8_t st;         /* the stage it is in (generic; linear: 0, the
-	                     * stage moves no bank there) */
-} SolveXItem;
-
-typedef struct {
-	int item, nitem;    /* items, sorted by row */
-	int64_t weight;
-	int pb;             /* aligned bound, equal for all its members */
-	bool cpasync;       /* generic: costed in 128-byte segments */
-	bool byword;        /* generic: items are distinct words, not lanes */
-	int cur;            /* cost of what is known so far */
-	uint32_t active;    /* depths at which more becomes known */
-} SolveXPhase;
-
-typedef struct {
-	SolveSearch *se;
-	const Tile *t;
-	bool linear, noprune;
-	bool dive;          /* the best child only, down to one map */
-	int nb;             /* row bits */
-	int span;           /* masks below it */
-	int top;            /* a mask must have this bit (0: none) */
-	bool tail;          /* this span leaves columns in place */
-	int k;              /* linear: log2 of the words of a chunk */
-	int bmask;          /* banks - 1 */
-	int64_t pb_row;     /* generic: bytes of a stored row */
-	int64_t pw_row;     /* ... and words, when whole */
-	int64_t sb_step;    /* bytes from one stage to the next */
-	int gwords;         /* words of a chunk */
-	int gbytes;         /* chunk bytes */
-	int tchunks;        /* generic: chunks that move */
-	Layout l;           /* the map being built */
-	int sigma[MAX_XOR_BITS];    /* the row bit decided at each depth */
-	uint32_t vx[MAX_XOR_BITS];  /* the masks in that order */
-	SolveXPhase *ph;
-	int nph;
-	SolveXItem *it;
-	int *act[MAX_XOR_BITS], nact[MAX_XOR_BITS];
-	int *saved[MAX_XOR_BITS];
-	int64_t lb;         /* the node's bound */
-	uint32_t forced;    /* row bits whose masks cannot be 0 (solve_xforced) */
-	int reforce;        /* times it was computed again this run */
-	uint32_t tlo[256], thi[256];    /* f on row bits 0-7 and 8-15 */
-	int64_t ops;        /* elementary steps, for the work count */
-} SolveXor;
-
-
-/* Choose mask d (the d-th row bit decided) to be v. */
-void solve_xset(SolveXor *x, int d, uint32_t v);
-/* The phases of the tree, its bound at the root, the order of its bits;
- * false if the budget ran out. */
-bool solve_xphases(SolveXor *x);
-/* For each v0 .. v0+nv-1 of mask d, the phase's bound in out. */
-void solve_xchildren(SolveXor *x, SolveXPhase *p, int d, int nv, int v0,
-                     int *out);
-/* Row bits whose masks no map that enters the ranking can leave 0. */
-uint32_t solve_xforced(SolveXor *x);
-void solve_xfree(SolveXor *x);
-
-/* Search the xor family (swapped or not) by branch and bound over its
- * maps, row bit by row bit. */
-void solve_xor(SolveSearch *se, bool swap);
-/* Before that: the best child at every level, down to one map, costed
- * and kept as a seed (a bound for the rest of the search). */
-void solve_xor_dive(SolveSearch *se, bool swap);
-void solve_xor_done(SolveSearch *se);
 
 /* ---- baseline.c: what other systems would choose -------------------------- */
 
@@ -860,14 +574,6 @@ bool wgmma_tile_desc(const Tile *t, int B, int64_t stage_bytes,
                      WgmmaDesc *out, const char **why);
 /* The 64-bit descriptor of a sub-block at shared address smem_addr. */
 uint64_t wgmma_desc_word(const WgmmaDesc *d, uint32_t smem_addr);
-/* NAME.cuh's wgmma part: NAME_WGMMA_* and name_wgmma_desc() (up: NAME in
- * upper case, lo: as given). */
-void wgmma_emit(FILE *f, const char *up, const char *lo, const WgmmaDesc *d);
-/* NAME_check.cu's wgmma part: the include of runtime/bankc_wgmma.cuh and
- * the tile's description for it; main then returns, besides the rest,
- * bankc_wgmma_main<name_wgmma>(argc, argv). */
-void wgmma_emit_check(FILE *f, const char *up, const char *lo, Dtype dt);
-const char *wgmma_check_type(Dtype dt);     /* "BANKC_WG_BF16", ...; NULL */
 
 /* ---- emit_*.c: the outputs of bankc build --------------------------------- */
 
@@ -878,12 +584,23 @@ extern const char *const emit_view_macros[];
 /* NAME.cuh; its comment names the spec file `spec` and the geometry g. */
 void emit_header(FILE *f, const Geom *g, const Tile *t, const Solution *s,
                  const char *spec);
-/* NAME.cuh's C++ part: NAME_cute_layout(), behind BANKC_CUTE. */
-void emit_cute(FILE *f, const Tile *t, const Layout *l);
 void emit_check(FILE *f, const Geom *g, const Tile *t,
                 const Solution *s);                      /* NAME_check.cu */
 void emit_svg(FILE *f, const Geom *g, const Tile *t,
               const Solution *s);                        /* NAME.svg */
+
+/* ---- report.c: the JSON documents' shared parts --------------------------- */
+
+struct json_t;
+/* A new document: {"schema": BANKC_JSON_SCHEMA, "bankc": BANKC_VERSION}. */
+struct json_t *report_new(void);
+/* doc indented, keys sorted, then a newline; takes the reference. */
+void report_write(FILE *f, struct json_t *doc);
+struct json_t *report_geometry(const Geom *g);           /* "geometry" */
+struct json_t *report_layout(const Layout *l, const Tile *t);  /* "params" */
+/* A tile's solution: candidates, baselines, bounds, the search. */
+struct json_t *report_solution(const Tile *t, const Solution *s,
+                               const Baseline *b, int nb);
 
 /* ---- outputs.c: writing a build's files, all or nothing ------------------- */
 
@@ -910,59 +627,5 @@ void outs_free(Outs *o);
  * this build's spec files.  Takes ownership of dep. */
 bool outs_commit(Outs *o, const char *dir, char **specs, int nspecs,
                  const char *depfile, char *dep, size_t deplen);
-
-/* ---- cli.c: the command line's shared parts ----------------------------- */
-
-/* Commands get argv[0] = their own name, then their arguments, and parse
- * them with cli_next (getopt_long underneath: --top=3, -oDIR, --, options
- * before or after files).  Their help text lives in cli.c. */
-struct option;
-typedef struct {
-	const char *cmd;
-	int argc;
-	char **argv;
-	const char *shortopts;          /* begins with ':'; "h" for --help */
-	const struct option *longopts;
-	bool started;
-} Cli;
-
-/* Long-only option codes; a command's own start at OPT_CMD. */
-enum { CLI_STOP = -2, OPT_BANKS = 1000, OPT_BANK_BYTES, OPT_NO_MERGE,
-	OPT_SEARCH_BUDGET, OPT_CMD = 1100 };
-#define CLI_BUDGET_OPTION {"search-budget", required_argument, NULL, \
-	OPT_SEARCH_BUDGET}
-#define CLI_HELP_OPTION {"help", no_argument, NULL, 'h'}
-#define CLI_GEOM_OPTIONS {"banks", required_argument, NULL, OPT_BANKS}, \
-	{"bank-bytes", required_argument, NULL, OPT_BANK_BYTES}, \
-	{"no-merge", no_argument, NULL, OPT_NO_MERGE}
-
-/* The next option's code; -1 when only operands are left (from
- * c->argv[optind]); CLI_STOP after --help or a usage error, with the
- * exit status in *rc. */
-int cli_next(Cli *c, char **arg, int *rc);
-/* Handle a geometry option's code; false if code is none of them. */
-bool cli_geom(int code, const char *arg, Geom *g, int *rc);
-/* Handle --search-budget; false if code is not it. */
-bool cli_budget(int code, const char *arg, int64_t *work, int *rc);
-/* An integer option value in lo..hi; false (usage error, *rc) if not. */
-bool cli_number(const char *opt, const char *arg, long lo, long hi,
-                long *out, int *rc);
-void cli_print_usage(FILE *f);
-int cli_command_help(const char *name);
-int cli_usage_error(const char *fmt, const char *arg);
-/* Edit distance, for did-you-mean hints (diag.c); 99 for long words. */
-int text_distance(const char *a, size_t na, const char *b);
-
-int cmd_check(int argc, char **argv);
-int cmd_dump(int argc, char **argv);
-int cmd_sim(int argc, char **argv);
-int cmd_explain(int argc, char **argv);
-int cmd_compare(int argc, char **argv);
-int cmd_build(int argc, char **argv);
-int cmd_words(int argc, char **argv);       /* words.c: the language's words */
-int cmd_scan(int argc, char **argv);        /* ptx/scan_cli.c */
-struct json_t *compare_tile_json(const Tile *t, const Solution *s,
-                                 const Baseline *b, int nb);
-struct json_t *compare_geom_json(const Geom *g);   /* "geometry" */
 
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bankc.h"
+#include "cmd/cmd.h"
 
 /* check FILE...: every file is read, parsed and checked; errors in one
  * file do not stop the others. */

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Faults around bankc build: an output folder that cannot be made or
 # written, a full disk (a file-size limit), a read error, a signal during
-# a build, a failing standard output.  Each must give a clear message and
-# a non-zero status, and leave the previous outputs as they were.
+# a build, a failing standard output, too little memory.  Each must give a
+# clear message and a non-zero status, and leave the previous outputs as
+# they were.
 # usage: run_faults.sh BANKC
 bankc=${1:-./bankc}
 pass=0 fail=0

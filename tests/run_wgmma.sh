@@ -21,7 +21,7 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 NVFLAGS="-std=c++17 -Werror all-warnings -Xcompiler -Wall,-Wextra -Iruntime"
 
 if cc -std=c11 -Wall -Wextra -Werror -pedantic -D_POSIX_C_SOURCE=200809L -Icompiler \
-	-o "$tmp/gen" tests/wgmma/gen_tiles.c compiler/model/wgmma.c compiler/base/tables.c &&
+	-o "$tmp/gen" tests/wgmma/gen_tiles.c compiler/model/wgmma.c compiler/emit/emit_wgmma.c compiler/base/tables.c &&
    "$tmp/gen" "$tmp/t" >"$tmp/names"; then ok
 else bad "gen_tiles"; echo "wgmma: $pass passed, $fail failed"; exit 1; fi
 n=$(wc -l <"$tmp/names")

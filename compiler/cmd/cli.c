@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bankc.h"
+#include "cmd/cmd.h"
 
 static const char budget_help[] =
 "  --search-budget N       work units each tile's search may spend (default\n"
@@ -269,12 +270,29 @@ bool cli_geom(int code, const char *arg, Geom *g, int *rc)
 	return true;
 }
 
+/* "--search-budget N": N from 1 to SOLVE_BUDGET_MAX; false if it is not. */
+static bool parse_budget(const char *s, int64_t *out)
+{
+	int64_t v = 0;
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > SOLVE_BUDGET_MAX / 10)
+			return false;
+		v = v * 10 + (*s - '0');
+	}
+	if (v < 1 || v > SOLVE_BUDGET_MAX)
+		return false;
+	*out = v;
+	return true;
+}
+
 bool cli_budget(int code, const char *arg, int64_t *work, int *rc)
 {
 	*rc = 0;
 	if (code != OPT_SEARCH_BUDGET)
 		return false;
-	if (!solve_parse_budget(arg, work))
+	if (!parse_budget(arg, work))
 		*rc = cli_usage_error("--search-budget takes 1 to 10^15 work units, "
 		                      "not '%s'", arg);
 	return true;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bankc.h"
+#include "cmd/cmd.h"
 
 /* An output rendered into memory before anything is written. */
 typedef struct {
@@ -100,14 +101,12 @@ static bool render_tile(Outs *o, const BuildOpts *bo, const Tile *t,
 
 	Baseline b[MAX_BASELINES];
 	int nb = baseline_all(t, &bo->g, s.budget, b);
-	json_t *root = json_pack("{s:i, s:s, s:s, s:o, s:o, s:o}", "schema",
-	                         BANKC_JSON_SCHEMA, "bankc", BANKC_VERSION,
-	                         "spec", spec, "geometry", compare_geom_json(&bo->g),
-	                         "tile", dump_tile_json(ot), "solution",
-	                         compare_tile_json(t, &s, b, nb));
-	json_dumpf(root, mem_open(&m), JSON_INDENT(2) | JSON_SORT_KEYS);
-	fputc('\n', m.f);
-	json_decref(root);
+	json_t *root = report_new();
+	json_object_update_new(root, json_pack("{s:s, s:o, s:o, s:o}", "spec",
+	                       spec, "geometry", report_geometry(&bo->g), "tile",
+	                       dump_tile_json(ot), "solution",
+	                       report_solution(t, &s, b, nb)));
+	report_write(mem_open(&m), root);
 	add_mem(o, bo->dir, t->name, ".json", &m, key);
 
 	emit_svg(mem_open(&m), &bo->g, t, &s);

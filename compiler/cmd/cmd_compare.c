@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bankc.h"
+#include "cmd/cmd.h"
 
 static void describe(const Cand *c, const Tile *t, char *buf, size_t n)
 {
@@ -51,6 +52,21 @@ static bool tile_has_atomics(const Tile *t)
 		if (t->acc[j].op.kind == OP_ATOM)
 			return true;
 	return false;
+}
+
+/* Decimal digits of v into buf (at least 40 bytes). */
+static const char *u128_text(SolveCount128 v, char *buf)
+{
+	char tmp[48];
+	int n = 0;
+	do {
+		tmp[n++] = (char)('0' + (int)(v % 10));
+		v /= 10;
+	} while (v);
+	for (int i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[n] = 0;
+	return buf;
 }
 
 static void print_tile(const Tile *t, const Solution *s, const Baseline *b,
@@ -120,81 +136,12 @@ static void print_tile(const Tile *t, const Solution *s, const Baseline *b,
 	       "illegal", s->evaluated, s->cut, s->illegal);
 	if (s->xor_total) {
 		char a[48], b[48];
-		printf("; %s of %s xor maps", solve_u128(s->xor_searched, a),
-		       solve_u128(s->xor_total, b));
+		printf("; %s of %s xor maps", u128_text(s->xor_searched, a),
+		       u128_text(s->xor_total, b));
 	}
 	printf("; %lld of %lld work units%s\n\n", (long long)s->work,
 	       (long long)s->work_budget,
 	       s->budget_reached ? ", search budget reached" : "");
-}
-
-static json_t *cand_json(const Tile *t, const Solution *s, const Cand *c)
-{
-	char name[160];
-	describe(c, t, name, sizeof name);
-	json_t *acc = json_array();
-	for (int j = 0; j < t->nacc; j++)
-		json_array_append_new(acc, json_pack("{s:s, s:I, s:I, s:I}", "name",
-		                      t->acc[j].name, "wavefronts",
-		                      (json_int_t)c->acc_wave[j], "ideal",
-		                      (json_int_t)s->acc_ideal[j], "bound",
-		                      (json_int_t)s->acc_bound[j]));
-	return json_pack("{s:s, s:s, s:o, s:I, s:I, s:b, s:i, s:i, s:o}",
-	                 "layout", layout_kind_name(&c->l), "describe", name,
-	                 "params", layout_params_json(&c->l, t), "wavefronts",
-	                 (json_int_t)c->wave, "footprint_bytes",
-	                 (json_int_t)c->bytes, "optimal",
-	                 c->wave == s->aligned_bound, "arith", c->arith,
-	                 "blocks_per_sm", c->blocks, "accesses", acc);
-}
-
-/* A count that may pass 2^63: an integer where it fits, else a real. */
-static json_t *count_json(SolveCount128 v)
-{
-	if (v <= (SolveCount128)INT64_MAX)
-		return json_integer((json_int_t)v);
-	return json_real((double)v);
-}
-
-json_t *compare_tile_json(const Tile *t, const Solution *s,
-                          const Baseline *b, int nb)
-{
-	json_t *cands = json_array();
-	for (int i = 0; i < s->ntop; i++)
-		json_array_append_new(cands, cand_json(t, s, &s->top[i]));
-	json_t *bases = json_array();
-	for (int i = 0; i < nb; i++) {
-		json_t *o = b[i].legal ? cand_json(t, s, &b[i].c) : json_object();
-		json_object_set_new(o, "name", json_string(b[i].name));
-		json_object_set_new(o, "note", json_string(b[i].note));
-		json_object_set_new(o, "legal", json_boolean(b[i].legal));
-		json_array_append_new(bases, o);
-	}
-	json_t *o = json_pack("{s:s, s:I, s:I, s:i, s:o, s:o, s:{s:I, s:I, s:I, "
-	                      "s:i, s:I, s:I, s:b, s:b, s:i, s:o, s:o}}", "name",
-	                      t->name, "lower_bound", (json_int_t)s->lower_bound,
-	                      "aligned_bound", (json_int_t)s->aligned_bound,
-	                      "rowmajor_blocks_per_sm", s->blocks_rowmajor,
-	                      "candidates", cands, "baselines", bases, "search",
-	                      "costed", (json_int_t)s->evaluated, "cut",
-	                      (json_int_t)s->cut, "illegal", (json_int_t)s->illegal,
-	                      "instruction_classes", s->classes,
-	                      "work", (json_int_t)s->work,
-	                      "work_budget", (json_int_t)s->work_budget,
-	                      "budget_reached", s->budget_reached,
-	                      "not_proven_optimal", solve_unproven(s),
-	                      "xor_row_bits", s->xor_bits,
-	                      "xor_maps", count_json(s->xor_total),
-	                      "xor_maps_searched", count_json(s->xor_searched));
-	json_object_set_new(o, "chosen", s->found ? cand_json(t, s, &s->best)
-	                                          : json_null());
-	return o;
-}
-
-json_t *compare_geom_json(const Geom *g)
-{
-	return json_pack("{s:i, s:i, s:b}", "banks", g->banks, "bank_bytes",
-	                 g->bank_bytes, "merge_loads", g->merge_loads);
 }
 
 int cmd_compare(int argc, char **argv)
@@ -247,7 +194,7 @@ int cmd_compare(int argc, char **argv)
 				const Tile *vt = solution_tile(&s, t);
 				int nb = baseline_all(vt, &g, s.budget, b);
 				if (json) {
-					json_t *tj = compare_tile_json(vt, &s, b, nb);
+					json_t *tj = report_solution(vt, &s, b, nb);
 					json_object_set_new(tj, "spec", json_string(src[i].name));
 					json_array_append_new(tiles, tj);
 				}
@@ -256,13 +203,10 @@ int cmd_compare(int argc, char **argv)
 				solve_free(&s);
 			}
 		if (json) {
-			json_t *root = json_pack("{s:i, s:s, s:o, s:o}", "schema",
-			                         BANKC_JSON_SCHEMA, "bankc", BANKC_VERSION,
-			                         "geometry", compare_geom_json(&g),
-			                         "tiles", tiles);
-			json_dumpf(root, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
-			putchar('\n');
-			json_decref(root);
+			json_t *root = report_new();
+			json_object_update_new(root, json_pack("{s:o, s:o}", "geometry",
+			                       report_geometry(&g), "tiles", tiles));
+			report_write(stdout, root);
 		}
 	}
 	for (int i = 0; i < nfiles; i++)

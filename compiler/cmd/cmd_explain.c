@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bankc.h"
+#include "cmd/cmd.h"
 
 static void print_vars(const Access *a, int i)
 {
@@ -205,7 +206,7 @@ static int explain_file(const Geom *g, const char *file, const char *tname,
 			layout_describe(&l, t, lname, sizeof lname);
 			json_array_append_new(tiles, json_pack("{s:s, s:s, s:s, s:o, s:o}",
 			                      "name", t->name, "spec", src.name, "layout",
-			                      lname, "params", layout_params_json(&l, t),
+			                      lname, "params", report_layout(&l, t),
 			                      "accesses", accs));
 		}
 		solve_free(&s);
@@ -273,16 +274,13 @@ int cmd_explain(int argc, char **argv)
 		                 work))
 			rc = 1;
 	if (json) {
-		json_t *root = json_pack("{s:i, s:s, s:o, s:o}", "schema", 1, "bankc",
-		                         BANKC_VERSION, "geometry", json_pack("{s:i, "
-		                         "s:i, s:b}", "banks", g.banks, "bank_bytes",
-		                         g.bank_bytes, "merge_loads", g.merge_loads),
-		                         "tiles", tiles);
-		if (rc == 0) {
-			json_dumpf(root, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
-			putchar('\n');
-		}
-		json_decref(root);
+		json_t *root = report_new();
+		json_object_update_new(root, json_pack("{s:o, s:o}", "geometry",
+		                       report_geometry(&g), "tiles", tiles));
+		if (rc == 0)
+			report_write(stdout, root);
+		else
+			json_decref(root);
 	}
 	return rc;
 }

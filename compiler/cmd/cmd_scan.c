@@ -15,6 +15,7 @@
 
 #include <jansson.h>
 
+#include "cmd/cmd.h"
 #include "scan/scan.h"
 
 extern char **environ;
@@ -440,9 +441,7 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		/* file: as given; ptx: where the PTX came from */
 		json_t *top = json_pack("{s:s,s:o,s:s}", "file", cu ? cu : input, "kernels",
 		                        kernels, "ptx", cu ? "nvcc -ptx -lineinfo" : input);
-		json_dumpf(top, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
-		putchar('\n');
-		json_decref(top);
+		report_write(stdout, top);
 	} else {
 		json_decref(kernels);
 	}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bankc.h"
+#include "cmd/cmd.h"
 
 /* Parse exactly 32 comma-separated non-negative integers. */
 static const char *parse_offsets(const char *s, int64_t *off)

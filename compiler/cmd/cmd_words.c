@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bankc.h"
+#include "cmd/cmd.h"
 
 /* A name no list holds, and too far from every word for a hint. */
 #define ALIEN "qqqqqqqqqqqq"

@@ -1,6 +1,7 @@
 /* The check program NAME_check.cu: the tile's instructions and predicted
  * wavefronts as tables, run by the harness in runtime/bankc_check.cuh. */
 #include "bankc.h"
+#include "emit/emit.h"
 
 static int op_code(Op op)
 {

@@ -13,6 +13,7 @@
  * as NAME_IDX, which CuTe evaluates like any of its own (tests/run_cute.sh
  * checks every kind against NAME_IDX with CUTLASS's headers). */
 #include "bankc.h"
+#include "emit/emit.h"
 
 static int log2i(int64_t v)
 {

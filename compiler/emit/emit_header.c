@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bankc.h"
+#include "emit/emit.h"
 
 void emit_upper(char *dst, size_t n, const char *s)
 {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bankc.h"
+#include "front/front.h"
 
 /* Sub-byte types: a tile of them is a tile of bytes, rows whole bytes. */
 static void to_bytes(Diag *d, Tile *t)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bankc.h"
+#include "front/front.h"
 
 static bool fail(EvalCtx *cx, const Expr *e, const char *msg, int lane)
 {

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "bankc.h"
+#include "front/front.h"
 
 enum { MAX_SPEC_BYTES = 16 << 20 };
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "bankc.h"
+#include "front/front.h"
 
 void lex_init(Lexer *lx, Diag *d)
 {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bankc.h"
+#include "front/front.h"
 
 enum { MAX_TILES = 1024 };
 

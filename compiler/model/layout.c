@@ -2,7 +2,6 @@
  * shared memory.  The solver chooses among them; everything that costs an
  * access goes through layout_inst_addrs, and the emitted indexing macros
  * compute the same function. */
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,39 +165,6 @@ void layout_describe(const Layout *l, const Tile *t, char *buf, size_t n)
 		break;
 	}
 	}
-}
-
-json_t *layout_params_json(const Layout *l, const Tile *t)
-{
-	json_t *p = json_pack("{s:b, s:i}", "swap", l->swap, "pitch", l->pitch);
-	int64_t es = tile_elem_bytes(t);
-	switch (l->kind) {
-	case L_ROWMAJOR:
-		break;
-	case L_PAD:
-		json_object_set_new(p, "pad", json_integer(l->pitch - l->scols));
-		break;
-	case L_SKEW:
-		json_object_set_new(p, "skew", json_integer(l->skew));
-		json_object_set_new(p, "chunk_bytes", json_integer(l->gran * es));
-		break;
-	case L_SWIZZLE:
-		json_object_set_new(p, "B", json_integer(l->B));
-		json_object_set_new(p, "M", json_integer(l->M));
-		json_object_set_new(p, "S", json_integer(l->S));
-		json_object_set_new(p, "boxes", json_integer(l->boxes));
-		break;
-	case L_XOR: {
-		json_t *x = json_array();
-		for (int i = 0; i < l->nx; i++)
-			json_array_append_new(x, json_integer(l->x[i]));
-		json_object_set_new(p, "chunk_bytes", json_integer(l->gran * es));
-		json_object_set_new(p, "row_bit_masks", x);
-		json_object_set_new(p, "xor_cols", json_integer(layout_xor_cols(l)));
-		break;
-	}
-	}
-	return p;
 }
 
 static bool fail(const char **why, const char *msg)

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "bankc.h"
+#include "solve/solve.h"
 
 static void finish(const Tile *t, const Geom *g, int64_t budget, Baseline *b)
 {

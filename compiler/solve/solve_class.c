@@ -21,12 +21,7 @@
 #include <string.h>
 
 #include "bankc.h"
-
-static void *xalloc(size_t n)
-{
-	void *p = xcalloc(n ? n : 1, 1);
-	return p;
-}
+#include "solve/solve.h"
 
 static int gcd(int a, int b)
 {
@@ -252,9 +247,9 @@ void solve_classes(const Tile *t, const Geom *g, SolveKey key, bool swap,
 	int cap = 16;
 	while (cap < 2 * nin)
 		cap *= 2;
-	int *slot = xalloc((size_t)cap * sizeof *slot);
+	int *slot = xcalloc((size_t)cap, sizeof *slot);
 	memset(slot, 0xff, (size_t)cap * sizeof *slot);
-	Ranked *cl = xalloc((size_t)(nin ? nin : 1) * sizeof *cl);
+	Ranked *cl = xcalloc((size_t)nin, sizeof *cl);
 	Triple *tr = NULL;
 	int ntr = 0, ncl = 0, trcap = 0;
 	int64_t kb[KEY_MAX], kc[KEY_MAX];
@@ -318,7 +313,7 @@ void solve_classes(const Tile *t, const Geom *g, SolveKey key, bool swap,
 	/* members per access, merged */
 	if (ntr)
 		qsort(tr, (size_t)ntr, sizeof *tr, cmp_triple);
-	out->cnt = xalloc((size_t)(ntr ? ntr : 1) * sizeof *out->cnt);
+	out->cnt = xcalloc((size_t)ntr, sizeof *out->cnt);
 	out->ncnt = 0;
 	for (int q = 0; q < ntr; q++) {
 		Ranked *r = &cl[tr[q].cls];
@@ -349,7 +344,7 @@ void solve_classes(const Tile *t, const Geom *g, SolveKey key, bool swap,
 		}
 	}
 	qsort(cl, (size_t)ncl, sizeof *cl, cmp_ranked);
-	out->c = xalloc((size_t)(ncl ? ncl : 1) * sizeof *out->c);
+	out->c = xcalloc((size_t)ncl, sizeof *out->c);
 	out->n = ncl;
 	out->bound = 0;
 	for (int c = 0; c < ncl; c++) {

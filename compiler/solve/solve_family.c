@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bankc.h"
+#include "solve/solve.h"
 
 static int log2ceil(int64_t v)
 {

@@ -2,19 +2,21 @@
  * `__shared__ float s[2048]`) has no rows of its own, and which rows it
  * is given decides which layouts exist: a transpose folded into rows of
  * 33 is a padded one, into rows of 32 a conflicted one.  So the solver
- * tries every 2-D view of it (row lengths C that divide N, hold whole
+ * tries every fold of it into rows (row lengths C that divide N, hold whole
  * vectors and make rows of 4 to 8192 bytes), searches each, and keeps the
- * best by the spec's objective, with the index arithmetic of the view
+ * best by the spec's objective, with the index arithmetic of the fold
  * itself (i / C and i % C) counted; ties go to rows of 128 bytes (one
- * bank period), then to the shorter rows.  At most MAX_FOLDS views are
+ * bank period), then to the shorter rows.  At most MAX_FOLDS folds are
  * tried (the first in that order), sharing the tile's search budget:
- * half for the first, the rest evenly. */
+ * half for the first, the rest evenly.  ("Fold", not "view": a view is
+ * the spec language's other shape over a tile's bytes.) */
 #include <stdlib.h>
 #include <string.h>
 
 #include "bankc.h"
+#include "solve/solve.h"
 
-/* The views tried, in the order below; the tile's search budget is
+/* The folds tried, in the order below; the tile's search budget is
  * shared among them. */
 enum { MAX_FOLDS = 24, MAX_ROW_BYTES = 8192 };
 
@@ -49,18 +51,17 @@ static int candidates(const Tile *t, int *cols)
 	return k;
 }
 
-Tile *view_make(const Tile *t, int cols)
+Tile *fold_make(const Tile *t, int cols)
 {
-	Tile *v = xmalloc(sizeof *v);
+	Tile *f = xmalloc(sizeof *f);
 	Access *acc = xcalloc((size_t)t->nacc, sizeof *acc);
-	*v = *t;
-	v->cols = cols;
-	v->rows = t->len / cols;
-	v->acc = acc;
+	*f = *t;
+	f->cols = cols;
+	f->rows = t->len / cols;
+	f->acc = acc;
 	for (int j = 0; j < t->nacc; j++) {
 		acc[j] = t->acc[j];
-		Inst *in = xmalloc((size_t)(acc[j].ninst ? acc[j].ninst : 1) *
-		                  sizeof *in);
+		Inst *in = xcalloc((size_t)acc[j].ninst, sizeof *in);
 		memcpy(in, t->acc[j].inst, (size_t)acc[j].ninst * sizeof *in);
 		/* (stage, i) of the 1 x N tile to (stage * rows + i / C, i % C) */
 		for (int i = 0; i < acc[j].ninst; i++)
@@ -68,27 +69,27 @@ Tile *view_make(const Tile *t, int cols)
 				if (in[i].mask >> n & 1) {
 					Coord *c = &in[i].lane[n];
 					int s = c->row, e = c->col;
-					c->row = s * v->rows + e / cols;
+					c->row = s * f->rows + e / cols;
 					c->col = e % cols;
 				}
 		acc[j].inst = in;
 	}
-	return v;
+	return f;
 }
 
-void view_free(Tile *v)
+void fold_free(Tile *f)
 {
-	if (!v)
+	if (!f)
 		return;
-	for (int j = 0; j < v->nacc; j++)
-		free(v->acc[j].inst);
-	free(v->acc);
-	free(v);
+	for (int j = 0; j < f->nacc; j++)
+		free(f->acc[j].inst);
+	free(f->acc);
+	free(f);
 }
 
-int view_arith(const Tile *v)
+int fold_arith(const Tile *f)
 {
-	return v && v->len && !pow2(v->cols) ? 2 : 0;
+	return f && f->len && !pow2(f->cols) ? 2 : 0;
 }
 
 void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
@@ -101,37 +102,45 @@ void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
 	int cols[MAX_FOLDS];
 	int n = candidates(t, cols);
 	bool have = false, cut = false;
-	SolveOpts vo = *o;
+	SolveOpts fo = *o;
 	int64_t total = o->budget ? o->budget : solve_default_budget(t);
 	for (int i = 0; i < n; i++) {
-		/* the first view (rows of one bank period, where most tiles
+		/* the first fold (rows of one bank period, where most tiles
 		 * find their best) takes half the budget, the others share the
 		 * rest */
 		int64_t share = n == 1 ? total : i == 0 ? total / 2
 		              : total / 2 / (n - 1);
-		vo.budget = share > 0 ? share : 1;
-		Tile *v = view_make(t, cols[i]);
-		Solution vs;
-		solve_layout(v, g, &vo, &vs);
-		cut |= vs.budget_reached;
-		vs.view = v;
-		if (vs.found) {
-			vs.best.arith += view_arith(v);
-			for (int k = 0; k < vs.ntop; k++)
-				vs.top[k].arith += view_arith(v);
+		fo.budget = share > 0 ? share : 1;
+		Tile *f = fold_make(t, cols[i]);
+		Solution fs;
+		solve_layout(f, g, &fo, &fs);
+		cut |= fs.budget_reached;
+		fs.fold = f;
+		if (fs.found) {
+			fs.best.arith += fold_arith(f);
+			for (int k = 0; k < fs.ntop; k++)
+				fs.top[k].arith += fold_arith(f);
 		}
-		/* a view wins only by the objective; on a tie the earlier stays */
-		bool better = !have || (vs.found && (!s->found ||
-		              solve_cmp_key(v, &vs.best, &s->best) < 0));
+		/* a fold wins only by the objective; on a tie the earlier stays */
+		bool better = !have || (fs.found && (!s->found ||
+		              solve_cmp_key(f, &fs.best, &s->best) < 0));
 		if (better) {
 			if (have)
 				solve_free(s);
-			*s = vs;
+			*s = fs;
 			have = true;
 		} else {
-			solve_free(&vs);
+			solve_free(&fs);
 		}
 	}
-	/* a view searched short may have held a better layout */
+	/* a fold searched short may have held a better layout */
 	s->budget_reached |= cut;
+}
+
+void solve_free(Solution *s)
+{
+	fold_free(s->fold);
+	s->fold = NULL;
+	free(s->top);
+	s->top = NULL;
 }

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "bankc.h"
+#include "solve/solve.h"
 
 /* f of a row whose set bits are all decided. */
 static inline uint32_t f_of(const SolveXor *x, uint32_t r)

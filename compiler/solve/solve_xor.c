@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "bankc.h"
+#include "solve/solve.h"
 
 static int log2floor(int64_t v)
 {

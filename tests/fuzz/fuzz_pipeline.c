@@ -29,7 +29,7 @@ static void emit_all(const Tile *t, const Src *src, double insts)
 		emit_svg(sink, g, t, &s);
 		Baseline b[MAX_BASELINES];
 		int nb = baseline_all(t, g, s.budget, b);
-		json_t *j = compare_tile_json(t, &s, b, nb);
+		json_t *j = report_solution(t, &s, b, nb);
 		json_dumpf(j, sink, JSON_INDENT(2) | JSON_SORT_KEYS);
 		json_decref(j);
 	}

@@ -44,7 +44,7 @@ start=$(date +%s)
 cc=${CC:-cc}
 command -v "$cc" >/dev/null 2>&1 || cc=gcc
 "$cc" -std=c11 -D_POSIX_C_SOURCE=200809L -I"$root/compiler" -o "$tmp/gen_tiles" \
-	"$root/tests/wgmma/gen_tiles.c" "$root/compiler/model/wgmma.c" \
+	"$root/tests/wgmma/gen_tiles.c" "$root/compiler/model/wgmma.c" "$root/compiler/emit/emit_wgmma.c" \
 	"$root/compiler/base/tables.c" || { echo "wgmma_check.sh: gen_tiles did not build" >&2; exit 1; }
 "$tmp/gen_tiles" "$tmp/tiles" >"$tmp/names" || exit 1
 cp "$tmp"/tiles/*.cuh "$out/tiles/"

@@ -1,5 +1,6 @@
 /* Unit tests of the lexer (compiler/lex.re). */
 #include "testutil.h"
+#include "front/front.h"
 
 typedef struct {
 	Tok tok[64];

@@ -1,5 +1,6 @@
 /* Unit tests of the parser (compiler/parse.c) and the canonical dump. */
 #include "testutil.h"
+#include "front/front.h"
 
 static const char base[] =
 	"tile t {\n"

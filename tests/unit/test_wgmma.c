@@ -4,6 +4,7 @@
  * descriptor's canonical form names are exactly where bankc's box layout
  * puts each element every instruction reads. */
 #include "testutil.h"
+#include "emit/emit.h"
 
 static WgmmaDesc desc_ok(int B, int rows, int row_bytes, int es, bool b,
                          bool mn)

@@ -3,6 +3,7 @@
 #include <jansson.h>
 
 #include "bankc.h"
+#include "front/front.h"
 
 static const char *const xf_names[] = {"pad", "skew", "swap", "swizzle"};
 
@@ -205,10 +206,8 @@ void dump_json(FILE *f, const Unit *u)
 	json_t *tiles = json_array();
 	for (int i = 0; i < u->ntiles; i++)
 		json_array_append_new(tiles, dump_tile_json(&u->tiles[i]));
-	json_t *root = json_pack("{s:i, s:s, s:s, s:o}", "schema",
-	                         BANKC_JSON_SCHEMA, "bankc", BANKC_VERSION, "file",
-	                         u->src->name, "tiles", tiles);
-	json_dumpf(root, f, JSON_INDENT(2) | JSON_SORT_KEYS);
-	fputc('\n', f);
-	json_decref(root);
+	json_t *root = report_new();
+	json_object_update_new(root, json_pack("{s:s, s:o}", "file", u->src->name,
+	                       "tiles", tiles));
+	report_write(f, root);
 }

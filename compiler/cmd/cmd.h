@@ -1,0 +1,58 @@
+/* The commands: each one's entry point (main.c lists them), and the
+ * command line's shared parts (cli.c). */
+#ifndef BANKC_CMD_H
+#define BANKC_CMD_H
+
+#include "bankc.h"
+
+/* ---- cli.c: the command line's shared parts ----------------------------- */
+
+/* Commands get argv[0] = their own name, then their arguments, and parse
+ * them with cli_next (getopt_long underneath: --top=3, -oDIR, --, options
+ * before or after files).  Their help text lives in cli.c. */
+struct option;
+typedef struct {
+	const char *cmd;
+	int argc;
+	char **argv;
+	const char *shortopts;          /* begins with ':'; "h" for --help */
+	const struct option *longopts;
+	bool started;
+} Cli;
+
+/* Long-only option codes; a command's own start at OPT_CMD. */
+enum { CLI_STOP = -2, OPT_BANKS = 1000, OPT_BANK_BYTES, OPT_NO_MERGE,
+	OPT_SEARCH_BUDGET, OPT_CMD = 1100 };
+#define CLI_BUDGET_OPTION {"search-budget", required_argument, NULL, \
+	OPT_SEARCH_BUDGET}
+#define CLI_HELP_OPTION {"help", no_argument, NULL, 'h'}
+#define CLI_GEOM_OPTIONS {"banks", required_argument, NULL, OPT_BANKS}, \
+	{"bank-bytes", required_argument, NULL, OPT_BANK_BYTES}, \
+	{"no-merge", no_argument, NULL, OPT_NO_MERGE}
+
+/* The next option's code; -1 when only operands are left (from
+ * c->argv[optind]); CLI_STOP after --help or a usage error, with the
+ * exit status in *rc. */
+int cli_next(Cli *c, char **arg, int *rc);
+/* Handle a geometry option's code; false if code is none of them. */
+bool cli_geom(int code, const char *arg, Geom *g, int *rc);
+/* Handle --search-budget; false if code is not it. */
+bool cli_budget(int code, const char *arg, int64_t *work, int *rc);
+/* An integer option value in lo..hi; false (usage error, *rc) if not. */
+bool cli_number(const char *opt, const char *arg, long lo, long hi,
+                long *out, int *rc);
+void cli_print_usage(FILE *f);
+int cli_command_help(const char *name);
+int cli_usage_error(const char *fmt, const char *arg);
+
+int cmd_check(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_build(int argc, char **argv);
+int cmd_words(int argc, char **argv);       /* the language's words (hidden) */
+int cmd_scan(int argc, char **argv);
+
+
+#endif

@@ -1,0 +1,216 @@
+/* The solver's own declarations: the search's state, the instruction
+ * classes it costs, the xor tree, and the parts of the search that its
+ * files share.  Other stages see only the result (bankc.h). */
+#ifndef BANKC_SOLVE_H
+#define BANKC_SOLVE_H
+
+#include "bankc.h"
+
+/* The search over the layouts of one 2-D tile (solve.c). */
+void solve_layout(const Tile *t, const Geom *g, const SolveOpts *o,
+                  Solution *s);
+/* The objective alone, without the enumeration order: <0, 0, >0. */
+int solve_cmp_key(const Tile *t, const Cand *a, const Cand *b);
+/* solve_fold.c: a 1-D tile folded into rows of `cols` elements, and the
+ * arithmetic of indexing through the fold. */
+Tile *fold_make(const Tile *t, int cols);
+void fold_free(Tile *f);
+int fold_arith(const Tile *f);
+/* The canonical place of l in the space (Cand.order). */
+long solve_order(const Layout *l);
+enum { SOLVE_XOR_ENUM = 1 << 10 };
+
+/* ---- the search's state ----------------------------------------------------- */
+
+/* Warp instructions that cost the same under a set of layouts, merged:
+ * one member is simulated for all of them. */
+typedef struct {
+	int acc;            /* the member's access */
+	const Inst *in;     /* the member simulated */
+	int64_t weight;     /* members, each times its access's weight */
+	int64_t bound;      /* members' aligned bounds, times the same */
+	int64_t excess;     /* row-major cost above the bound, times the same */
+	int ib, ideal, rm;  /* KEY_EXACT: one member's aligned bound, ideal,
+	                     * row-major cost */
+	int ph, nph;        /* KEY_EXACT: its phases, SolveClasses.ph[ph..] */
+	int units;          /* work units of one simulation: its words / 32 */
+	uint64_t hash;      /* of its key */
+	int cnt, ncnt;      /* members per access: SolveClasses.cnt[cnt..] */
+} SolveClass;
+
+/* A phase of an exact class's member under row-major: the lanes it
+ * serves (the same under every layout), its cost there, its ideal and
+ * its aligned bound. */
+typedef struct {
+	uint32_t lanes;
+	int cost, ideal, bound;
+} SolvePhase;
+
+typedef struct {
+	int acc;
+	int64_t n;
+} SolveAccCount;
+
+typedef struct {
+	SolveClass *c;
+	int n;
+	SolveAccCount *cnt;
+	int ncnt;
+	SolvePhase *ph;     /* KEY_EXACT */
+	int nph, phcap;
+	int64_t bound;      /* sum of the classes' bounds */
+} SolveClasses;
+
+/* What merges two instructions: their stored coordinates under a family
+ * (swapped or not), translated by whole periods of the family. */
+typedef enum {
+	KEY_EXACT,          /* the same instruction: every layout */
+	KEY_GRID,           /* row-major and pad: any translation by
+	                     * multiples of Q / element bytes rows and
+	                     * columns, Q = bank bytes (128 for cp.async) */
+	KEY_LINEAR,         /* swizzles with M+S+B <= k: linear byte offsets
+	                     * translated by multiples of max(2^k, Q) */
+} SolveKey;
+
+enum { SOLVE_MAX_SEEDS = 8, SOLVE_MAX_K = 48 };
+
+/* One search: what solve.c and solve_xor.c share. */
+typedef struct SolveSearch {
+	const Tile *t;
+	const Geom *g;
+	const SolveOpts *o;
+	Solution *s;
+	SolveClasses exact;             /* identical instructions merged */
+	SolveClasses grid[2];           /* row-major and pad, by swap */
+	SolveClasses linear[2][SOLVE_MAX_K];    /* swizzles, by swap, M+S+B */
+	bool have_grid[2], have_linear[2][SOLVE_MAX_K];
+	int64_t rent[2][SOLVE_MAX_K + 1];       /* see family_classes */
+	int64_t base_bytes;             /* row-major footprint */
+	bool forced;                    /* costing a seed: no budget applies */
+	bool stopped;                   /* the budget is spent */
+	Layout seeds[SOLVE_MAX_SEEDS];
+	int nseeds;
+	Cand seed_c[SOLVE_MAX_SEEDS];   /* each seed's cost, where complete */
+	bool seed_full[SOLVE_MAX_SEEDS];
+	void *xcache[2];                /* solve_xor.c: the dives' trees */
+} SolveSearch;
+
+int solve_phase_bound(const Geom *g, int gran, int bytes, const int64_t *addr,
+                      uint32_t lanes);
+
+/* The classes of `from` under key (for KEY_EXACT, from NULL: every
+ * instruction of t); rm_cost and bound per instruction of the exact
+ * classes feed SolveClass.excess and .bound. */
+void solve_classes(const Tile *t, const Geom *g, SolveKey key, bool swap,
+                   int k, const SolveClasses *from, SolveClasses *out);
+void solve_classes_free(SolveClasses *c);
+/* A candidate being costed class by class, to go on later. */
+typedef struct {
+	Cand c;
+	const SolveClasses *cs;
+	int k;              /* classes costed */
+	int64_t rest;       /* the bound of the classes not yet costed */
+} SolvePartial;
+void solve_partial_start(SolvePartial *p, const SolveSearch *se,
+                         const Layout *l, const SolveClasses *cs);
+/* Cost classes up to `upto`; false once the candidate cannot enter the
+ * ranking (or the budget ran out). */
+bool solve_partial_run(SolveSearch *se, SolvePartial *p, int upto);
+/* solve_family.c: the seeds (row-major, the baselines' layouts, a pad),
+ * chosen, then costed and searched with the small families. */
+void solve_make_seeds(SolveSearch *se);
+void solve_search(SolveSearch *se);
+/* Cost layout l over the classes cs; false when it was cut short (it
+ * cannot enter the ranking) or the budget ran out. */
+bool solve_evaluate(SolveSearch *se, const Layout *l, const SolveClasses *cs,
+                    Cand *c);
+/* Could a candidate of at least `wave`, with c's footprint, arithmetic
+ * and order, still enter the ranking? */
+bool solve_can_enter(const SolveSearch *se, const Cand *c, int64_t wave);
+/* The same test whatever SolveOpts.exhaustive says. */
+bool solve_ranks(const SolveSearch *se, const Cand *c, int64_t wave);
+void solve_keep(SolveSearch *se, const Cand *c);
+/* Spend units of work; false once the budget is spent (the search stops). */
+bool solve_spend(SolveSearch *se, int64_t units);
+bool solve_is_seed(const SolveSearch *se, const Layout *l);
+/* Seed i is costed in full as c: a second pass keeps it as it is. */
+void solve_seed_costed(SolveSearch *se, int i, const Cand *c);
+
+/* solve_xor.c, solve_xbound.c: the xor tree's state. */
+enum { SOLVE_XOR_PHASES = 1 << 16 };  /* phase classes the bound follows */
+
+typedef struct {
+	uint32_t r;         /* stored row (linear: xor the phase's first word's) */
+	uint32_t vr;        /* the same with its bits in the search's order */
+	int32_t c;          /* generic: chunk */
+	uint16_t bank;      /* linear: bank, xor the first word's */
+	uint8_t boff;       /* generic: byte offset in the chunk */
+	uint8_t bytes;      /* generic: bytes of the lane */
+	uint8_t st;         /* the stage it is in (generic; linear: 0, the
+	                     * stage moves no bank there) */
+} SolveXItem;
+
+typedef struct {
+	int item, nitem;    /* items, sorted by row */
+	int64_t weight;
+	int pb;             /* aligned bound, equal for all its members */
+	bool cpasync;       /* generic: costed in 128-byte segments */
+	bool byword;        /* generic: items are distinct words, not lanes */
+	int cur;            /* cost of what is known so far */
+	uint32_t active;    /* depths at which more becomes known */
+} SolveXPhase;
+
+typedef struct {
+	SolveSearch *se;
+	const Tile *t;
+	bool linear, noprune;
+	bool dive;          /* the best child only, down to one map */
+	int nb;             /* row bits */
+	int span;           /* masks below it */
+	int top;            /* a mask must have this bit (0: none) */
+	bool tail;          /* this span leaves columns in place */
+	int k;              /* linear: log2 of the words of a chunk */
+	int bmask;          /* banks - 1 */
+	int64_t pb_row;     /* generic: bytes of a stored row */
+	int64_t pw_row;     /* ... and words, when whole */
+	int64_t sb_step;    /* bytes from one stage to the next */
+	int gwords;         /* words of a chunk */
+	int gbytes;         /* chunk bytes */
+	int tchunks;        /* generic: chunks that move */
+	Layout l;           /* the map being built */
+	int sigma[MAX_XOR_BITS];    /* the row bit decided at each depth */
+	uint32_t vx[MAX_XOR_BITS];  /* the masks in that order */
+	SolveXPhase *ph;
+	int nph;
+	SolveXItem *it;
+	int *act[MAX_XOR_BITS], nact[MAX_XOR_BITS];
+	int *saved[MAX_XOR_BITS];
+	int64_t lb;         /* the node's bound */
+	uint32_t forced;    /* row bits whose masks cannot be 0 (solve_xforced) */
+	int reforce;        /* times it was computed again this run */
+	uint32_t tlo[256], thi[256];    /* f on row bits 0-7 and 8-15 */
+	int64_t ops;        /* elementary steps, for the work count */
+} SolveXor;
+
+
+/* Choose mask d (the d-th row bit decided) to be v. */
+void solve_xset(SolveXor *x, int d, uint32_t v);
+/* The phases of the tree, its bound at the root, the order of its bits;
+ * false if the budget ran out. */
+bool solve_xphases(SolveXor *x);
+/* For each v0 .. v0+nv-1 of mask d, the phase's bound in out. */
+void solve_xchildren(SolveXor *x, SolveXPhase *p, int d, int nv, int v0,
+                     int *out);
+/* Row bits whose masks no map that enters the ranking can leave 0. */
+uint32_t solve_xforced(SolveXor *x);
+void solve_xfree(SolveXor *x);
+
+/* Search the xor family (swapped or not) by branch and bound over its
+ * maps, row bit by row bit. */
+void solve_xor(SolveSearch *se, bool swap);
+/* Before that: the best child at every level, down to one map, costed
+ * and kept as a seed (a bound for the rest of the search). */
+void solve_xor_dive(SolveSearch *se, bool swap);
+void solve_xor_done(SolveSearch *se);
+
+#endif
