@@ -518,6 +518,11 @@ int64_t solve_default_budget(const Tile *t);
  * s->fold; use solution_tile() for the tile the layout is of. */
 void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
                 Solution *s);
+/* solve_tile, and when t has no legal layout, the error that says so and
+ * why (at the tile, in src) on diag: the one place every command reports
+ * it.  False then; s is to be freed either way. */
+bool solve_tile_or_report(const Tile *t, const Src *src, FILE *diag,
+                          const Geom *g, const SolveOpts *o, Solution *s);
 static inline const Tile *solution_tile(const Solution *s, const Tile *t)
 {
 	return s->fold ? s->fold : t;

@@ -1,81 +1,23 @@
-/* bankc: the command line.  Each command is a short list of stages:
+/* bankc: the command line.  Each command is a short list of stages, and
+ * each stage a folder of compiler/ (architecture.md):
  *
- *     read -> parse -> check                                   (check, dump)
- *     read table -> simulate                                   (sim)
- *     read -> parse -> check -> lay out -> simulate -> print   (explain)
- *     read -> parse -> check -> solve -> baselines -> print    (compare)
- *     read -> parse -> check -> solve -> emit -> write         (build)
- *     read PTX -> interpret -> group warps -> simulate -> print (scan)
+ *   check     front: read -> parse -> check
+ *   dump      front -> emit: canonical text or JSON
+ *   sim       model: a table of patterns -> simulate
+ *   explain   front -> [solve] -> model: lay out -> simulate -> print
+ *   compare   front -> solve: search, baselines -> print or emit's report
+ *   build     front -> solve -> emit: header, check program, report,
+ *             picture -> write all or nothing
+ *   scan      ptx: read -> interpret -> scan: group warps -> cost -> print
  *
- * Help texts and option parsing are in cli.c. */
-#include <getopt.h>
+ * Each command's own file in cmd/ runs its stages; cli.c has the help
+ * texts and option parsing. */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bankc.h"
 #include "cmd/cmd.h"
-
-/* check FILE...: every file is read, parsed and checked; errors in one
- * file do not stop the others. */
-int cmd_check(int argc, char **argv)
-{
-	static const struct option lo[] = {CLI_HELP_OPTION, {0}};
-	Cli c = {"check", argc, argv, ":h", lo, false};
-	char *arg;
-	int ch, rc;
-	while ((ch = cli_next(&c, &arg, &rc)) != -1)
-		if (ch == CLI_STOP)
-			return rc;
-	if (optind >= argc)
-		return cli_usage_error("%s", "check needs at least one FILE");
-	int bad = 0;
-	for (int i = optind; i < argc; i++) {
-		Pool *p = pool_new();
-		Src src;
-		Unit u;
-		if (!frontend_file(argv[i], p, stderr, &src, &u))
-			bad = 1;
-		src_free(&src);
-		pool_free(p);
-	}
-	return bad;
-}
-
-/* dump [--json] FILE: read, parse, check, print. */
-int cmd_dump(int argc, char **argv)
-{
-	enum { O_JSON = OPT_CMD };
-	static const struct option lo[] = {
-		{"json", no_argument, NULL, O_JSON}, CLI_HELP_OPTION, {0}};
-	Cli c = {"dump", argc, argv, ":h", lo, false};
-	bool json = false;
-	char *arg;
-	int ch, rc;
-	while ((ch = cli_next(&c, &arg, &rc)) != -1) {
-		if (ch == CLI_STOP)
-			return rc;
-		json = true;
-	}
-	if (optind >= argc)
-		return cli_usage_error("%s", "dump needs a FILE");
-	if (optind + 1 < argc)
-		return cli_usage_error("%s", "dump takes one FILE");
-	Pool *p = pool_new();
-	Src src;
-	Unit u;
-	int status = 1;
-	if (frontend_file(argv[optind], p, stderr, &src, &u)) {
-		if (json)
-			dump_json(stdout, &u);
-		else
-			dump_text(stdout, &u);
-		status = 0;
-	}
-	src_free(&src);
-	pool_free(p);
-	return status;
-}
 
 static const struct {
 	const char *name;

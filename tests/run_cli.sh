@@ -33,6 +33,14 @@ expect() {
 }
 
 expect 0 "usage: bankc COMMAND" -- --help
+# a tile with no legal layout: every command that solves says so, and why
+nolayout="tile 'wide_tma' has no legal layout within its budget and restrictions (row-major: not a layout TMA can write)"
+expect 1 "$nolayout" -- compare tests/data/no_layout.tile
+expect 1 "$nolayout" -- compare --json tests/data/no_layout.tile
+expect 1 "$nolayout" -- explain --chosen tests/data/no_layout.tile
+expect 1 "$nolayout" -- build tests/data/no_layout.tile -o "$tmp/no_layout"
+[ ! -e "$tmp/no_layout" ] && pass=$((pass + 1)) ||
+	{ echo "FAIL: a build with no legal layout made its folder"; fail=$((fail + 1)); }
 expect 0 "^bankc [0-9]" -- --version
 expect 2 "usage: bankc" --
 expect 2 "unknown command 'frob'" -- frob

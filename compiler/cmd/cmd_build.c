@@ -79,10 +79,7 @@ static bool render_tile(Outs *o, const BuildOpts *bo, const Tile *t,
 	const char *spec = src->name;
 	SolveOpts opts = {.top = 1, .budget = bo->work};
 	Solution s;
-	solve_tile(t, &bo->g, &opts, &s);
-	if (!s.found) {
-		diag_report(stderr, src, t->pos, "tile '%s' has no legal layout "
-		            "within its budget and restrictions", t->name);
+	if (!solve_tile_or_report(t, src, stderr, &bo->g, &opts, &s)) {
 		solve_free(&s);
 		return false;
 	}

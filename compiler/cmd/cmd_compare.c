@@ -90,8 +90,7 @@ static void print_tile(const Tile *t, const Solution *s, const Baseline *b,
 		printf("  bank model: assumed for %s (measured on sm_90)\n",
 		       tab_arch[t->arch].name);
 	if (!s->found) {
-		printf("  no legal layout: every candidate breaks a vector, the "
-		       "budget or the spec's restrictions\n\n");
+		printf("  no legal layout (see the error)\n\n");
 		return;
 	}
 	char name[160];
@@ -184,13 +183,8 @@ int cmd_compare(int argc, char **argv)
 				const Tile *t = &u[i].tiles[k];
 				Solution s;
 				Baseline b[MAX_BASELINES];
-				solve_tile(t, &g, &o, &s);
-				if (!s.found) {
-					diag_report(stderr, &src[i], t->pos, "tile '%s' has no "
-					            "legal layout within its budget and "
-					            "restrictions", t->name);
+				if (!solve_tile_or_report(t, &src[i], stderr, &g, &o, &s))
 					rc = 1;
-				}
 				const Tile *vt = solution_tile(&s, t);
 				int nb = baseline_all(vt, &g, s.budget, b);
 				if (json) {

@@ -178,11 +178,7 @@ static int explain_file(const Geom *g, const char *file, const char *tname,
 		Solution s = {0};
 		if (chosen) {
 			SolveOpts o = {.top = 1, .budget = work};
-			solve_tile(t, g, &o, &s);
-			if (!s.found) {
-				diag_report(stderr, &src, t->pos, "tile '%s' has no legal "
-				            "layout within its budget and restrictions",
-				            t->name);
+			if (!solve_tile_or_report(t, &src, stderr, g, &o, &s)) {
 				solve_free(&s);
 				goto out;
 			}

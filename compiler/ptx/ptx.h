@@ -3,14 +3,15 @@
  *
  * The folder's header, sectioned per module like bankc.h:
  *   ptx_lex.re   tokens (ptx_lex_*)
- *   ptx_read.c   kernels, functions, instructions, the module (ptx_*),
- *   ptx_decl.c   with its declarations and name tables, and
- *   ptx_opd.c    operands (rd_*, names_*: ptx_reader.h)
+ *   ptx_read.c   kernels, functions, instructions, the module (ptx_*);
+ *                its declarations (ptx_decl.c), operands (ptx_opd.c),
+ *                token cursor (ptx_cursor.c) and name tables
+ *                (ptx_names.c) share ptx_reader.h
  *   ptx_op.c     opcode names to operations and modifiers (ptx_op_*)
  *   ptx_arith.c  integer operations of more than one C operator (arith_*)
- *   ptx_interp.c the interpreter: one block, thread by thread (interp_*),
- *   ptx_frame.c  with its parameters, frames and local memory (ir_*:
- *                ptx_interp.h)
+ *   ptx_interp.c the interpreter: one block, thread by thread (interp_*);
+ *                its operands (ptx_regs.c) and its parameters, frames
+ *                and local memory (ptx_frame.c) share ptx_interp.h
  * scan/ costs what the interpreter records. */
 #ifndef BANKC_PTX_H
 #define BANKC_PTX_H

@@ -1,7 +1,9 @@
 /* The interpreter's own declarations, shared by its files:
- *   ptx_interp.c  operands, the instructions, threads
+ *   ptx_interp.c  the instructions, threads
+ *   ptx_regs.c    operands: registers, special registers, the stop
  *   ptx_frame.c   where values live outside registers: parameters, call
- *                 frames, local memory; and the shared accesses recorded */
+ *                 frames, local memory; and the shared accesses recorded
+ * ptx_interp.c calls the other two; ptx_frame.c uses ptx_regs.c. */
 #ifndef BANKC_PTX_INTERP_H
 #define BANKC_PTX_INTERP_H
 
@@ -73,7 +75,7 @@ static inline uint32_t pick(uint32_t a, uint32_t b)
 	return a ? a : b;
 }
 
-/* ---- operands (ptx_interp.c) --------------------------------------------------- */
+/* ---- operands (ptx_regs.c) ----------------------------------------------------- */
 
 /* The low bits of shared array y's address plus off that ptxas knows. */
 uint8_t ct_shared(const PtxSym *y, int64_t off);

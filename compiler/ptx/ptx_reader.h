@@ -1,14 +1,17 @@
 /* The PTX reader's own declarations, shared by its files:
  *   ptx_read.c   the reader's state, instructions, functions, the module
- *   ptx_decl.c   name tables and declarations (variables, parameters,
- *                registers)
- *   ptx_opd.c    operands */
+ *   ptx_cursor.c the token cursor (rd_next, rd_expect, ...)
+ *   ptx_names.c  name tables (names_*)
+ *   ptx_decl.c   declarations (variables, parameters, registers)
+ *   ptx_opd.c    operands
+ * ptx_read.c calls the others; ptx_decl.c and ptx_opd.c use only the
+ * cursor and the name tables. */
 #ifndef BANKC_PTX_READER_H
 #define BANKC_PTX_READER_H
 
 #include "ptx/ptx.h"
 
-/* ---- name tables (ptx_decl.c) ------------------------------------------------ */
+/* ---- name tables (ptx_names.c) ----------------------------------------------- */
 
 typedef enum { NK_REG = 1, NK_REGARR, NK_SYM, NK_LABEL, NK_FUNC } NameKind;
 
@@ -73,6 +76,8 @@ typedef struct {
 			(cap) = nc_; \
 		} \
 	} while (0)
+
+/* ---- the token cursor (ptx_cursor.c) ------------------------------------------- */
 
 void rd_next(Reader *r);
 PtxTok *rd_peek(Reader *r);

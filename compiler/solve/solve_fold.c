@@ -137,6 +137,23 @@ void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
 	s->budget_reached |= cut;
 }
 
+bool solve_tile_or_report(const Tile *t, const Src *src, FILE *diag,
+                          const Geom *g, const SolveOpts *o, Solution *s)
+{
+	solve_tile(t, g, o, s);
+	if (s->found)
+		return true;
+	/* every candidate failed; the simplest one's reason is the one a user
+	 * can act on (a budget, `tma`, a vector) */
+	const Tile *st = solution_tile(s, t);
+	Layout rm = layout_rowmajor(st);
+	const char *why = "refused";
+	layout_legal(&rm, st, s->budget, &why);
+	diag_report(diag, src, t->pos, "tile '%s' has no legal layout within its "
+	            "budget and restrictions (row-major: %s)", t->name, why);
+	return false;
+}
+
 void solve_free(Solution *s)
 {
 	fold_free(s->fold);
