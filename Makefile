@@ -149,6 +149,7 @@ check-werror: $(WERROR_OK)
 check: bankc $(UNIT) check-werror
 	@fail=0; \
 	for t in $(UNIT); do echo "== $$t"; ./$$t || fail=1; done; \
+	echo "== layers"; sh tests/run_layers.sh $(B) || fail=1; \
 	echo "== bad-input corpus"; sh tests/run_bad.sh ./bankc tests/bad || fail=1; \
 	echo "== specs"; sh tests/run_specs.sh ./bankc specs || fail=1; \
 	echo "== measured tables"; sh tests/run_sim.sh ./bankc || fail=1; \
