@@ -54,7 +54,6 @@ char *pool_strndup(Pool *p, const char *s, size_t n);
 
 /* Allocation that never returns NULL: on failure (or a size that
  * overflows) "bankc: error: out of memory" and status 1. */
-_Noreturn void xoom(void);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
@@ -84,8 +83,6 @@ typedef struct {
 } Diag;
 
 _Noreturn void diag_error(Diag *d, Pos p, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-void diag_note(Diag *d, Pos p, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* An error found after the front end, in the same form; no jump. */
 void diag_report(FILE *out, const Src *src, Pos p, const char *fmt, ...)
@@ -374,21 +371,6 @@ int sim_phase_banks(const Geom *g, Op op, int bytes, uint32_t lanes,
  * word, most-loaded first, into buf. */
 void sim_conflict_text(const int count[64], int banks, char *buf, size_t n);
 
-/* A row of a pattern table (simcli.c): name op width mask offsets
- * [wavefronts], tab-separated, as tests/data/sm90_wavefronts.tsv. */
-typedef struct {
-	const char *name;
-	Op op;
-	int width;
-	uint32_t mask;
-	int64_t addr[WARP];
-	long measured;      /* -1 if the row has none */
-} SimRow;
-
-/* Parse one line (changed in place): 0 a row, 1 nothing (blank, comment,
- * header), -1 malformed (*err says why). */
-int sim_parse_row(char *line, size_t len, SimRow *row, const char **err);
-
 /* ---- layout.c: where a logical element lives ------------------------------ */
 
 /* The layouts of design.md.  Every kind may be combined with an axis swap,
@@ -434,12 +416,6 @@ int layout_arith(const Layout *l);
  * from column 0; the columns after them keep their place. */
 int layout_xor_span(const Layout *l);
 int layout_xor_cols(const Layout *l);
-/* L_XOR: is the map f(r) = ((r >> a) & (2^n - 1)) << b, n consecutive row
- * bits into chunk bits, computed with one shift, mask and shift as a
- * swizzle's?  Its arithmetic: 3 so, or with one nonzero mask; 1 + 2 per
- * nonzero mask otherwise. */
-bool layout_xor_shift(const Layout *l, int *a, int *n, int *b);
-int layout_xor_map_arith(const Layout *l);
 /* "pad +4 (pitch 36)", "swizzle<3,4,3>", ... */
 void layout_describe(const Layout *l, const Tile *t, char *buf, size_t n);
 const char *layout_kind_name(const Layout *l);
@@ -447,9 +423,9 @@ const char *layout_kind_name(const Layout *l);
  * footprint, within `budget` bytes, allowed by the spec? */
 bool layout_legal(const Layout *l, const Tile *t, int64_t budget,
                   const char **why);
-int64_t layout_offset(const Layout *l, const Tile *t, int r, int c);
-/* layout_offset as one C expression in r and c (a constant expression
- * for constant arguments; each may appear several times). */
+/* Where element (r, c) lives, in elements, as one C expression in r and
+ * c (a constant expression for constant arguments; each may appear
+ * several times). */
 void layout_c_expr(const Layout *l, const Tile *t, const char *r,
                    const char *c, char *buf, size_t n);
 /* Byte address of each lane of one instruction under layout l. */
@@ -478,8 +454,8 @@ typedef struct {
 	bool exhaustive;    /* no pruning (for tests): every layout costed in
 	                     * full, the xor maps too where there are at most
 	                     * SOLVE_XOR_ENUM (solve/solve.h) of them */
-	int64_t budget;     /* work units the search may spend; 0: the default,
-	                     * solve_default_budget */
+	int64_t budget;     /* work units the search may spend; 0: the default
+	                     * (solve_default_budget, solve/solve.h) */
 	unsigned families;  /* 1 << LayoutKind searched; 0: all (for tests) */
 } SolveOpts;
 
@@ -513,7 +489,6 @@ typedef struct {
 	Tile *fold;         /* 1-D tiles: the 2-D fold the layout is of */
 } Solution;
 
-int64_t solve_default_budget(const Tile *t);
 /* Choose t's layout: a 1-D tile gets the best of its 2-D folds, in
  * s->fold; use solution_tile() for the tile the layout is of. */
 void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
@@ -528,11 +503,6 @@ static inline const Tile *solution_tile(const Solution *s, const Tile *t)
 	return s->fold ? s->fold : t;
 }
 void solve_free(Solution *s);
-int solve_blocks(const Tile *t, int64_t bytes);   /* resident blocks per SM */
-/* Cost one layout fully (no pruning). */
-void solve_cost(const Tile *t, const Geom *g, const Layout *l, Cand *c);
-/* <0 when a ranks before b in t's objective. */
-int solve_cmp(const Tile *t, const Cand *a, const Cand *b);
 /* The search ran out of budget above the bound ("not proven optimal"):
  * false when the choice is optimal or the search covered its whole space. */
 bool solve_unproven(const Solution *s);
@@ -550,8 +520,6 @@ typedef struct {
 
 int baseline_all(const Tile *t, const Geom *g, int64_t budget,
                  Baseline out[MAX_BASELINES]);
-/* The same layouts, uncosted (the search costs them first). */
-int baseline_layouts(const Tile *t, Layout out[MAX_BASELINES]);
 
 /* ---- wgmma.c: the matrix descriptor of a wgmma operand tile -------------- */
 
@@ -568,17 +536,9 @@ typedef struct {
 	bool operand_b, mn_major;
 } WgmmaDesc;
 
-/* A tile of `rows` rows of `row_bytes` bytes, stages stage_bytes apart
- * from a base aligned to `align`: false (and *why) when wgmma cannot read
- * it through a descriptor. */
-bool wgmma_desc(int B, int rows, int row_bytes, int elem_bytes,
-                bool operand_b, bool mn_major, int64_t stage_bytes,
-                int64_t align, WgmmaDesc *out, const char **why);
 /* The same for tile t, its operand and major axis from its wgmma access. */
 bool wgmma_tile_desc(const Tile *t, int B, int64_t stage_bytes,
                      WgmmaDesc *out, const char **why);
-/* The 64-bit descriptor of a sub-block at shared address smem_addr. */
-uint64_t wgmma_desc_word(const WgmmaDesc *d, uint32_t smem_addr);
 
 /* ---- emit_*.c: the outputs of bankc build --------------------------------- */
 

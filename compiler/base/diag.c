@@ -79,14 +79,6 @@ void diag_error(Diag *d, Pos p, const char *fmt, ...)
 	longjmp(d->jb, 1);
 }
 
-void diag_note(Diag *d, Pos p, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	report(d, p, "note", fmt, ap);
-	va_end(ap);
-}
-
 void internal_error(const char *fmt, ...)
 {
 	va_list ap;

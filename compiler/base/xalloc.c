@@ -14,7 +14,7 @@
 
 #include "bankc.h"
 
-_Noreturn void xoom(void)
+static _Noreturn void xoom(void)
 {
 	fflush(stderr);
 	fputs("bankc: error: out of memory\n", stderr);

@@ -45,6 +45,21 @@ void cli_print_usage(FILE *f);
 int cli_command_help(const char *name);
 int cli_usage_error(const char *fmt, const char *arg);
 
+/* A row of a pattern table (cmd_sim.c): name op width mask offsets
+ * [wavefronts], tab-separated, as tests/data/sm90_wavefronts.tsv. */
+typedef struct {
+	const char *name;
+	Op op;
+	int width;
+	uint32_t mask;
+	int64_t addr[WARP];
+	long measured;      /* -1 if the row has none */
+} SimRow;
+
+/* Parse one line (changed in place): 0 a row, 1 nothing (blank, comment,
+ * header), -1 malformed (*err says why). */
+int sim_parse_row(char *line, size_t len, SimRow *row, const char **err);
+
 int cmd_check(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_sim(int argc, char **argv);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bankc.h"
+#include "model/model.h"
 
 Layout layout_base(const Tile *t, LayoutKind kind, bool swap)
 {

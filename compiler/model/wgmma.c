@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "bankc.h"
+#include "model/model.h"
 
 static bool fail(const char **why, const char *msg)
 {

@@ -6,6 +6,16 @@
 
 #include "bankc.h"
 
+/* Work units a tile's search may spend unless told (SolveOpts.budget). */
+int64_t solve_default_budget(const Tile *t);
+int solve_blocks(const Tile *t, int64_t bytes);   /* resident blocks per SM */
+/* Cost one layout fully (no pruning). */
+void solve_cost(const Tile *t, const Geom *g, const Layout *l, Cand *c);
+/* <0 when a ranks before b in t's objective. */
+int solve_cmp(const Tile *t, const Cand *a, const Cand *b);
+/* The same layouts, uncosted (the search costs them first). */
+int baseline_layouts(const Tile *t, Layout out[MAX_BASELINES]);
+
 /* The search over the layouts of one 2-D tile (solve.c). */
 void solve_layout(const Tile *t, const Geom *g, const SolveOpts *o,
                   Solution *s);

@@ -4,6 +4,7 @@
  * computes the same function as layout_offset; one arithmetic count for
  * one function. */
 #include "testutil.h"
+#include "model/model.h"
 
 static Tile *first_tile(Run *r)
 {

@@ -2,6 +2,7 @@
  * the committed tables, hand-worked cases, and properties the rules
  * imply for any pattern. */
 #include "testutil.h"
+#include "cmd/cmd.h"
 
 static const Op LOAD = {.kind = OP_LOAD}, STORE = {.kind = OP_STORE};
 

@@ -2,6 +2,7 @@
  * seeds' answers, agreement with a search that prunes nothing, and the
  * lower bound holding for every layout costed. */
 #include "testutil.h"
+#include "solve/solve.h"
 
 static const Geom *geom = &sim_geom_default;
 

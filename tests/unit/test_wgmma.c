@@ -5,6 +5,7 @@
  * puts each element every instruction reads. */
 #include "testutil.h"
 #include "emit/emit.h"
+#include "model/model.h"
 
 static WgmmaDesc desc_ok(int B, int rows, int row_bytes, int es, bool b,
                          bool mn)

@@ -20,6 +20,7 @@
 
 #include "bankc.h"
 #include "emit/emit.h"
+#include "model/model.h"
 
 typedef struct {
 	const char *name;
