@@ -1,8 +1,13 @@
 /* bankc: a compiler for GPU shared-memory tile layouts.
  *
- * The one internal header, sectioned per module (chibicc style).  Each
- * module's exported names carry its prefix: pool_, diag_, lex_, parse_,
- * check_, expr_, dump_, sim_, tab_, wgmma_. */
+ * What the stages share (docs/architecture.md), sectioned by the file
+ * that defines it, bottom stage first: the base, the vocabulary, the
+ * checked tile the front end makes, the model, the solver's result and
+ * the emitters.  What only one stage uses is in that stage's own header
+ * (front/front.h, model/model.h, solve/solve.h, emit/emit.h, cmd/cmd.h);
+ * the PTX path has ptx/ptx.h and scan/scan.h.  Exported names carry
+ * their module's prefix: pool_, diag_, tab_, tile_, frontend_, dump_,
+ * sim_, layout_, wgmma_, solve_, baseline_, emit_, report_, outs_. */
 #ifndef BANKC_H
 #define BANKC_H
 
@@ -42,7 +47,7 @@ enum {
  * 128 an instruction) then stay far inside 64 bits. */
 #define MAX_TILE_WEIGHT ((int64_t)1 << 40)
 
-/* ---- pool.c: allocation that is freed all at once ----------------------- */
+/* ---- base/pool.c: allocation that is freed all at once ---------------- */
 
 typedef struct Pool Pool;
 Pool *pool_new(void);
@@ -50,7 +55,7 @@ void pool_free(Pool *p);
 void *pool_alloc(Pool *p, size_t n);          /* zeroed */
 char *pool_strndup(Pool *p, const char *s, size_t n);
 
-/* ---- xalloc.c: the out-of-memory policy ------------------------------------ */
+/* ---- base/xalloc.c: the out-of-memory policy -------------------------- */
 
 /* Allocation that never returns NULL: on failure (or a size that
  * overflows) "bankc: error: out of memory" and status 1. */
@@ -61,7 +66,7 @@ void *xreallocarray(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);
 FILE *xmemstream(char **buf, size_t *len);      /* open_memstream */
 
-/* ---- diag.c: diagnostics with source line and caret ---------------------- */
+/* ---- base/diag.c: diagnostics with source line and caret -------------- */
 
 typedef struct {
 	const char *name;   /* file name as given on the command line */
@@ -96,7 +101,7 @@ _Noreturn void internal_error(const char *fmt, ...)
 /* Edit distance, for did-you-mean hints (diag.c); 99 for long words. */
 int text_distance(const char *a, size_t na, const char *b);
 
-/* ---- readfile.c: an input read whole ------------------------------------- */
+/* ---- base/readfile.c: an input read whole ----------------------------- */
 
 /* Read path ("-": standard input) into s, its text malloc'ed and
  * NUL-terminated; false, with a message on diag naming the file as name
@@ -106,7 +111,7 @@ bool read_file(const char *path, const char *name, size_t limit, FILE *diag,
                Src *s);
 void src_free(Src *s);
 
-/* ---- tables.c: dtypes, arches, ops --------------------------------------- */
+/* ---- base/tables.c: element types, targets, operations ---------------- */
 
 typedef enum {
 	DT_F16, DT_BF16, DT_F32, DT_F64, DT_TF32, DT_I8, DT_U8, DT_I16, DT_I32,
@@ -166,7 +171,7 @@ bool op_is_matrix(Op op);
 int op_lanes(Op op);        /* lanes that carry an address: 8*nmat or 32 */
 int op_min_cc(Op op);       /* first compute capability that has it */
 
-/* ---- the checked tile: the spine of the compiler -------------------------- */
+/* ---- the checked tile (front/): the spine of the compiler ------------- */
 
 /* An integer expression over the lane and loop variables (front/expr.c;
  * what it holds is the front end's). */
@@ -298,7 +303,7 @@ typedef struct {
 	int ntiles;
 } Unit;
 
-/* ---- tile.c: what a checked tile implies ----------------------------------- */
+/* ---- front/tile.c: what a checked tile implies ------------------------ */
 
 int64_t tile_elem_bytes(const Tile *t);
 int tile_elem_bits(const Tile *t);     /* 4 or 6 for sub-byte types */
@@ -310,7 +315,7 @@ int64_t tile_bytes(const Tile *t);      /* row-major, all stages */
  * layout keeps contiguous and aligned. */
 int tile_granule(const Tile *t);
 
-/* ---- frontend.c: a spec's text to checked tiles ------------------------------ */
+/* ---- front/frontend.c: a spec's text to checked tiles ----------------- */
 
 /* Read FILE and run parse + check; returns false (diagnostics printed) on
  * error.  src->text is malloc'ed; free with src_free. */
@@ -321,14 +326,7 @@ bool frontend_files(char **paths, int n, Pool *p, FILE *diag, Src *src,
 /* Parse and check src, whose text must end in a NUL at text[len]. */
 bool frontend_run(Pool *p, FILE *diag, const Src *src, Unit *u);
 
-/* ---- dump.c: checked tiles as canonical text and JSON ------------------------ */
-
-void dump_text(FILE *f, const Unit *u);
-void dump_json(FILE *f, const Unit *u);
-struct json_t;
-struct json_t *dump_tile_json(const Tile *t);
-
-/* ---- sim.c: the bank model ------------------------------------------------ */
+/* ---- model/sim.c: the bank model -------------------------------------- */
 
 typedef struct {
 	int banks;          /* 32 */
@@ -371,7 +369,7 @@ int sim_phase_banks(const Geom *g, Op op, int bytes, uint32_t lanes,
  * word, most-loaded first, into buf. */
 void sim_conflict_text(const int count[64], int banks, char *buf, size_t n);
 
-/* ---- layout.c: where a logical element lives ------------------------------ */
+/* ---- model/layout.c: where a logical element lives -------------------- */
 
 /* The layouts of design.md.  Every kind may be combined with an axis swap,
  * which stores (c, r) in a cols x rows tile. */
@@ -435,7 +433,26 @@ void layout_inst_addrs(const Layout *l, const Tile *t, const Inst *in,
 void layout_sim_inst(const Geom *g, const Layout *l, const Tile *t,
                      const Access *a, const Inst *in, SimResult *r);
 
-/* ---- solve/: the layout search's result ------------------------------------- */
+/* ---- model/wgmma.c: the matrix descriptor of a wgmma operand ---------- */
+
+/* The fields of wgmma.mma_async's matrix descriptor for a tile in one of
+ * its canonical layouts: columns in boxes of W = 16 << B bytes, box after
+ * box, each row-major with Swizzle<B,4,3> (B = 0: no swizzle). */
+typedef struct {
+	int B;
+	int swizzle;        /* descriptor bits 62-63: 0 none, 1 128B, 2 64B, 3 32B */
+	int box_bytes;      /* W */
+	int lbo, sbo;       /* bytes, multiples of 16 */
+	bool lbo_used;      /* false: not read (K-major swizzled; 16 written) */
+	int base_offset;    /* bits 49-51, the same in every stage */
+	bool operand_b, mn_major;
+} WgmmaDesc;
+
+/* The same for tile t, its operand and major axis from its wgmma access. */
+bool wgmma_tile_desc(const Tile *t, int B, int64_t stage_bytes,
+                     WgmmaDesc *out, const char **why);
+
+/* ---- solve/: the layout search's result ------------------------------- */
 
 typedef struct {
 	Layout l;
@@ -507,7 +524,7 @@ void solve_free(Solution *s);
  * false when the choice is optimal or the search covered its whole space. */
 bool solve_unproven(const Solution *s);
 
-/* ---- baseline.c: what other systems would choose -------------------------- */
+/* ---- solve/baseline.c: what other systems would choose ---------------- */
 
 enum { MAX_BASELINES = 4 };
 
@@ -521,26 +538,14 @@ typedef struct {
 int baseline_all(const Tile *t, const Geom *g, int64_t budget,
                  Baseline out[MAX_BASELINES]);
 
-/* ---- wgmma.c: the matrix descriptor of a wgmma operand tile -------------- */
+/* ---- emit/dump.c: checked tiles as canonical text and JSON ------------ */
 
-/* The fields of wgmma.mma_async's matrix descriptor for a tile in one of
- * its canonical layouts: columns in boxes of W = 16 << B bytes, box after
- * box, each row-major with Swizzle<B,4,3> (B = 0: no swizzle). */
-typedef struct {
-	int B;
-	int swizzle;        /* descriptor bits 62-63: 0 none, 1 128B, 2 64B, 3 32B */
-	int box_bytes;      /* W */
-	int lbo, sbo;       /* bytes, multiples of 16 */
-	bool lbo_used;      /* false: not read (K-major swizzled; 16 written) */
-	int base_offset;    /* bits 49-51, the same in every stage */
-	bool operand_b, mn_major;
-} WgmmaDesc;
+void dump_text(FILE *f, const Unit *u);
+void dump_json(FILE *f, const Unit *u);
+struct json_t;
+struct json_t *dump_tile_json(const Tile *t);
 
-/* The same for tile t, its operand and major axis from its wgmma access. */
-bool wgmma_tile_desc(const Tile *t, int B, int64_t stage_bytes,
-                     WgmmaDesc *out, const char **why);
-
-/* ---- emit_*.c: the outputs of bankc build --------------------------------- */
+/* ---- emit/emit_*.c: the outputs of bankc build ------------------------ */
 
 void emit_upper(char *dst, size_t n, const char *s);
 /* What a view VIEW defines in its tile's header: VIEW_ROWS, ...; NULL
@@ -554,7 +559,7 @@ void emit_check(FILE *f, const Geom *g, const Tile *t,
 void emit_svg(FILE *f, const Geom *g, const Tile *t,
               const Solution *s);                        /* NAME.svg */
 
-/* ---- report.c: the JSON documents' shared parts --------------------------- */
+/* ---- emit/report.c: the JSON documents' shared parts ------------------ */
 
 struct json_t;
 /* A new document: {"schema": BANKC_JSON_SCHEMA, "bankc": BANKC_VERSION}. */
@@ -567,7 +572,7 @@ struct json_t *report_layout(const Layout *l, const Tile *t);  /* "params" */
 struct json_t *report_solution(const Tile *t, const Solution *s,
                                const Baseline *b, int nb);
 
-/* ---- outputs.c: writing a build's files, all or nothing ------------------- */
+/* ---- emit/outputs.c: a build's files, all or nothing ------------------ */
 
 typedef struct {
 	char *path;         /* as written: DIR/FILE */

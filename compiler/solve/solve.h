@@ -16,7 +16,7 @@ int solve_cmp(const Tile *t, const Cand *a, const Cand *b);
 /* The same layouts, uncosted (the search costs them first). */
 int baseline_layouts(const Tile *t, Layout out[MAX_BASELINES]);
 
-/* The search over the layouts of one 2-D tile (solve.c). */
+/* The search over the layouts of one 2-D tile (solve_search.c). */
 void solve_layout(const Tile *t, const Geom *g, const SolveOpts *o,
                   Solution *s);
 /* The objective alone, without the enumeration order: <0, 0, >0. */
@@ -84,7 +84,7 @@ typedef enum {
 
 enum { SOLVE_MAX_SEEDS = 8, SOLVE_MAX_K = 48 };
 
-/* One search: what solve.c and solve_xor.c share. */
+/* One search: what the solver's files share. */
 typedef struct SolveSearch {
 	const Tile *t;
 	const Geom *g;

@@ -1,4 +1,4 @@
-/* Unit tests of the checker (compiler/check.c): expansion of accesses
+/* Unit tests of the checker (compiler/front/check.c): expansion of accesses
  * into warp instructions, and the errors for what no layout can fix. */
 #include "testutil.h"
 

@@ -1,4 +1,4 @@
-/* Unit tests of the layouts (compiler/layout.c): legality is what the
+/* Unit tests of the layouts (compiler/model/layout.c): legality is what the
  * layout is, a bijection of the stage that keeps every vector whole and
  * aligned, checked here element by element; the solver's address loop
  * computes the same function as layout_offset; one arithmetic count for

@@ -1,4 +1,4 @@
-/* Unit tests of the lexer (compiler/lex.re). */
+/* Unit tests of the lexer (compiler/front/lex.re). */
 #include "testutil.h"
 #include "front/front.h"
 

@@ -1,4 +1,4 @@
-/* Unit tests of the parser (compiler/parse.c) and the canonical dump. */
+/* Unit tests of the parser (compiler/front/parse.c) and the canonical dump. */
 #include "testutil.h"
 #include "front/front.h"
 

@@ -1,4 +1,4 @@
-/* Unit tests of the bank model (compiler/sim.c): every measured row of
+/* Unit tests of the bank model (compiler/model/sim.c): every measured row of
  * the committed tables, hand-worked cases, and properties the rules
  * imply for any pattern. */
 #include "testutil.h"

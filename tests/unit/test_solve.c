@@ -1,4 +1,4 @@
-/* Unit tests of the solver (compiler/solve.c) and the baselines: the
+/* Unit tests of the solver (compiler/solve/) and the baselines: the
  * seeds' answers, agreement with a search that prunes nothing, and the
  * lower bound holding for every layout costed. */
 #include "testutil.h"

@@ -1,5 +1,5 @@
-/* Unit tests of the wgmma descriptor fields (compiler/wgmma.c): the known
- * values of the eight layouts, the descriptor word, what is refused, the
+/* Unit tests of the wgmma descriptor fields (compiler/model/wgmma.c):
+ * the known values of the eight layouts, the descriptor word, what is refused, the
  * emitted header text, and, for many shapes, that the addresses the
  * descriptor's canonical form names are exactly where bankc's box layout
  * puts each element every instruction reads. */

@@ -152,7 +152,7 @@ static void program(const char *dir, const Case *k)
 	close_out(f);
 }
 
-/* What bankc build adds for a wgmma tile, from wgmma.c, on standard
+/* What bankc build adds for a wgmma tile, from emit/emit_wgmma.c, on standard
  * output: "--header NAME B ROWS ROW_BYTES ELEM_BYTES OPERAND_B MN_MAJOR
  * STAGE_BYTES ALIGN" the header's part, "--check NAME DTYPE" the check
  * program's. */
