@@ -1,8 +1,8 @@
 /* Unit tests of bankc scan (compiler/ptx/, compiler/scan/): the PTX
- * lexer, the reader,
- * the interpreter's instructions one by one (each computes a value that a
- * one-byte shared store then uses as its address), the diagnostics of
- * values it cannot know, the limits, warp grouping and costing. */
+ * lexer, the reader, the interpreter's instructions one by one (each
+ * computes a value that a one-byte shared store then uses as its
+ * address), the diagnostics of values it cannot know, the limits, warp
+ * grouping and costing. */
 #include "testutil.h"
 
 #include "scan/scan.h"
