@@ -47,6 +47,35 @@ enum {
  * 128 an instruction) then stay far inside 64 bits. */
 #define MAX_TILE_WEIGHT ((int64_t)1 << 40)
 
+/* ---- small integer helpers --------------------------------------------- */
+
+static inline bool is_pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+static inline int gcd_int(int a, int b)
+{
+	while (b) {
+		int r = a % b;
+		a = b;
+		b = r;
+	}
+	return a;
+}
+/* The least k with 2^k >= v (0 for v <= 1), and the greatest with
+ * 2^k <= v (0 for v <= 1). */
+static inline int log2_ceil(int64_t v)
+{
+	int k = 0;
+	while ((1LL << k) < v)
+		k++;
+	return k;
+}
+static inline int log2_floor(int64_t v)
+{
+	int k = 0;
+	while ((2LL << k) <= v)
+		k++;
+	return k;
+}
+
 /* ---- base/pool.c: allocation that is freed all at once ---------------- */
 
 typedef struct Pool Pool;

@@ -15,14 +15,6 @@
 #include "bankc.h"
 #include "emit/emit.h"
 
-static int log2i(int64_t v)
-{
-	int k = 0;
-	while ((1LL << k) < v)
-		k++;
-	return k;
-}
-
 /* The stored row-major offset of logical (r, c): a swap swaps strides. */
 static void stored_layout(FILE *f, const Tile *t, const Layout *l)
 {
@@ -75,7 +67,7 @@ void emit_cute(FILE *f, const Tile *t, const Layout *l)
 		/* on element offsets: the byte swizzle's base bits less the
 		 * element's (every legal swizzle keeps whole elements) */
 		fprintf(f, "composition(Swizzle<%d, %d, %d>{},\n\t\t",
-		        l->B, l->M - log2i(tile_elem_bytes(t)), l->S);
+		        l->B, l->M - log2_ceil(tile_elem_bytes(t)), l->S);
 		stored_layout(f, t, l);
 		fputc(')', f);
 	} else {

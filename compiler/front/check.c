@@ -24,21 +24,6 @@ static void to_bytes(Diag *d, Tile *t)
 		t->len = t->cols;
 }
 
-static bool pow2(int64_t v)
-{
-	return v > 0 && (v & (v - 1)) == 0;
-}
-
-static int gcd_int(int a, int b)
-{
-	while (b) {
-		int r = a % b;
-		a = b;
-		b = r;
-	}
-	return a;
-}
-
 static const char *const key_word[K_COUNT] = {
 	[K_SHAPE] = "shape", [K_DTYPE] = "dtype", [K_ARCH] = "arch",
 };
@@ -72,7 +57,7 @@ static void check_tile_keys(Diag *d, Tile *t)
 	 * alignment that lets the solver take any of them */
 	if (!(t->given & (1u << K_ALIGN)) && (t->tma || tile_wgmma(t)))
 		t->align = 1024;
-	if (!pow2(t->align) || t->align < es || t->align > 1024)
+	if (!is_pow2(t->align) || t->align < es || t->align > 1024)
 		diag_error(d, t->key[K_ALIGN], "alignment %d must be a power of two "
 		           "from %lld (the element size) to 1024", t->align,
 		           (long long)es);
@@ -177,7 +162,7 @@ static void check_vec(Diag *d, const Tile *t, Access *a)
 			diag_error(d, a->vec_pos, "cp.async copies 4, 8 or 16 bytes per "
 			           "lane, not %lld (vec %d of %s)", (long long)bytes,
 			           a->evec, tab_dtype[t->dtype].name);
-	} else if (!pow2(bytes) || bytes > 16) {
+	} else if (!is_pow2(bytes) || bytes > 16) {
 		diag_error(d, a->vec_pos, "%s moves 1, 2, 4, 8 or 16 bytes per lane, "
 		           "not %lld (vec %d of %s)", opn, (long long)bytes, a->evec,
 		           tab_dtype[t->dtype].name);

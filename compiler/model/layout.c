@@ -56,11 +56,6 @@ int64_t layout_bytes(const Layout *l, const Tile *t)
 	return step * (t->stages - 1) + s;
 }
 
-static bool pow2(int64_t v)
-{
-	return v > 0 && (v & (v - 1)) == 0;
-}
-
 int layout_xor_span(const Layout *l)
 {
 	uint32_t all = 0;
@@ -83,7 +78,7 @@ bool layout_xor_shift(const Layout *l, int *a, int *n, int *b)
 	int i = 0;
 	while (i < l->nx && !l->x[i])
 		i++;
-	if (i == l->nx || !pow2(l->x[i]))
+	if (i == l->nx || !is_pow2(l->x[i]))
 		return false;
 	int k = 1;
 	while (i + k < l->nx && l->x[i + k] == l->x[i] << k)
@@ -111,7 +106,7 @@ int layout_arith(const Layout *l)
 {
 	switch (l->kind) {
 	case L_ROWMAJOR: return 0;
-	case L_PAD: return pow2(l->pitch) ? 0 : 1;
+	case L_PAD: return is_pow2(l->pitch) ? 0 : 1;
 	case L_SKEW: return 3;
 	case L_SWIZZLE: return l->boxes > 1 ? 5 : 3;   /* a box: divide, rest */
 	case L_XOR:

@@ -103,11 +103,7 @@ static int propose(const Tile *t, Baseline out[MAX_BASELINES])
 		b->name = "Triton";
 		int per_phase = rb >= 128 ? 1 : (int)(128 / rb);
 		int max_phase = 8 / per_phase > 1 ? 8 / per_phase : 1;
-		int pp = 0, mp = 0;
-		while ((1 << pp) < per_phase)
-			pp++;
-		while ((1 << mp) < max_phase)
-			mp++;
+		int pp = log2_ceil(per_phase), mp = log2_ceil(max_phase);
 		snprintf(b->note, sizeof b->note, "vec %d, perPhase %d, maxPhase %d",
 		         (int)(16 / tile_elem_bytes(t)), per_phase, max_phase);
 		b->c.l = chunk_xor(t, pp, mp);

@@ -23,16 +23,6 @@
 #include "bankc.h"
 #include "solve/solve.h"
 
-static int gcd(int a, int b)
-{
-	while (b) {
-		int r = a % b;
-		a = b;
-		b = r;
-	}
-	return a;
-}
-
 /* Words an instruction's phase wants, grouped by their place inside the
  * granule (the largest vector, which every legal layout keeps whole and
  * aligned): a layout can move granules, never words within them, so words
@@ -45,7 +35,7 @@ int solve_phase_bound(const Geom *g, int gran, int bytes, const int64_t *addr,
 	int per_word = gran / g->bank_bytes;
 	if (per_word < 2)
 		return 1;
-	int reach = g->banks / gcd(g->banks, per_word);    /* banks a class
+	int reach = g->banks / gcd_int(g->banks, per_word);    /* banks a class
 	                                                     * can use */
 	/* the distinct words: a small open-addressed set (at most 128) */
 	int64_t set[256];

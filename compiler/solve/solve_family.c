@@ -8,14 +8,6 @@
 #include "bankc.h"
 #include "solve/solve.h"
 
-static int log2ceil(int64_t v)
-{
-	int k = 0;
-	while ((1LL << k) < v)
-		k++;
-	return k;
-}
-
 /* ---- the classes each family is costed over -------------------------------- */
 
 /* A family's merged classes pay for their building (one unit per exact
@@ -53,7 +45,7 @@ static int slot_of(const SolveSearch *se, const Layout *l)
 		/* a period as large as the stage merges only equal instructions */
 		int k = l->M + l->S + l->B;
 		if (l->boxes > 1 || k + 1 >= SOLVE_MAX_K ||
-		    k >= log2ceil(layout_stage_bytes(l, se->t)))
+		    k >= log2_ceil(layout_stage_bytes(l, se->t)))
 			return -1;
 		return k + 1;
 	}
@@ -312,9 +304,9 @@ static void list_swizzle(SolveSearch *se, bool swap, List *ls)
 		}
 		return;
 	}
-	int window = log2ceil(se->g->banks * se->g->bank_bytes);
-	int top = log2ceil(layout_stage_bytes(&l, t));
-	int m0 = log2ceil(tile_granule(t));
+	int window = log2_ceil(se->g->banks * se->g->bank_bytes);
+	int top = log2_ceil(layout_stage_bytes(&l, t));
+	int m0 = log2_ceil(tile_granule(t));
 	for (int m = m0 < 2 ? 2 : m0; m < window; m++)
 		for (int b = 1; m + b <= window; b++)
 			for (int s = b; m + s + b <= top; s++) {
@@ -337,7 +329,7 @@ void solve_make_seeds(SolveSearch *se)
 	Layout pad = layout_base(t, L_PAD, false);
 	pad.pitch = pad.scols + (gran + es - 1) / es;
 	cand[n++] = pad;
-	int nb = log2ceil(t->rows);
+	int nb = log2_ceil(t->rows);
 	int cg = gran > se->g->bank_bytes ? gran : se->g->bank_bytes;
 	for (int i = 0; i < n; i++) {
 		Layout l = cand[i];

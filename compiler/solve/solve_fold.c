@@ -20,11 +20,6 @@
  * shared among them. */
 enum { MAX_FOLDS = 24, MAX_ROW_BYTES = 8192 };
 
-static bool pow2(int64_t v)
-{
-	return v > 0 && (v & (v - 1)) == 0;
-}
-
 /* The row lengths to try, in tie-break order. */
 static int candidates(const Tile *t, int *cols)
 {
@@ -41,7 +36,7 @@ static int candidates(const Tile *t, int *cols)
 			if (n % c || c % vec || rb < 4 || rb > MAX_ROW_BYTES ||
 			    c > MAX_DIM || n / c > MAX_DIM)
 				continue;
-			bool period = rb == 128, p2 = pow2(c);
+			bool period = rb == 128, p2 = is_pow2(c);
 			if ((pass == 0 && period) || (pass == 1 && p2 && !period) ||
 			    (pass == 2 && !p2 && !period))
 				cols[k++] = (int)c;
@@ -89,7 +84,7 @@ void fold_free(Tile *f)
 
 int fold_arith(const Tile *f)
 {
-	return f && f->len && !pow2(f->cols) ? 2 : 0;
+	return f && f->len && !is_pow2(f->cols) ? 2 : 0;
 }
 
 void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,

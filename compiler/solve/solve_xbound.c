@@ -300,14 +300,6 @@ void solve_xchildren(SolveXor *x, SolveXPhase *p, int d, int nv, int v0, int *ou
 
 /* ---- the phases ------------------------------------------------------------ */
 
-static int log2floor(int64_t v)
-{
-	int k = 0;
-	while ((2LL << k) <= v)
-		k++;
-	return k;
-}
-
 static int cmp_item(const void *a, const void *b)
 {
 	const SolveXItem *p = a, *q = b;
@@ -608,7 +600,7 @@ bool solve_xphases(SolveXor *x)
 			uint32_t v = x->linear ? (i + 1 < ph->nitem ? it[i].vr ^ it[i + 1].vr : 0)
 			                       : it[i].vr;
 			if (v)
-				ph->active |= 1u << log2floor(v);
+				ph->active |= 1u << log2_floor(v);
 		}
 		int64_t best = ph->pb > ph->cur ? ph->pb : ph->cur;
 		x->lb += ph->weight * best;

@@ -22,14 +22,6 @@
 #include "bankc.h"
 #include "solve/solve.h"
 
-static int log2floor(int64_t v)
-{
-	int k = 0;
-	while ((2LL << k) <= v)
-		k++;
-	return k;
-}
-
 /* ---- the tree ---------------------------------------------------------------- */
 
 static SolveCount128 pow128(int base, int e)
@@ -72,9 +64,7 @@ static int least_arith(const Layout *l, uint32_t decided, uint32_t forced,
 		hi = i;
 		if (!(decided >> i & 1))
 			continue;
-		int e = 0;
-		while ((1u << e) < l->x[i])
-			e++;
+		int e = log2_ceil(l->x[i]);
 		if (l->x[i] & (l->x[i] - 1))
 			shift = false;
 		else if (sh != 0 && e - i + 64 != sh)
@@ -105,10 +95,8 @@ static bool subtree_can_enter(const SolveXor *x, int len, int64_t lb)
 	for (int i = len; i < x->nb; i++)
 		probe.l.x[x->sigma[i]] = 0;
 	probe.bytes = x->se->base_bytes;
-	int cb = 0;
-	while ((1 << cb) < x->span)
-		cb++;
-	probe.arith = least_arith(&probe.l, decided, x->forced, cb) + x->tail;
+	probe.arith = least_arith(&probe.l, decided, x->forced, log2_ceil(x->span)) +
+	              x->tail;
 	probe.order = solve_order(&probe.l);
 	return solve_ranks(x->se, &probe, lb);
 }
@@ -266,7 +254,7 @@ static void run(SolveSearch *se, bool swap, int span, int top, bool noprune,
 	int gb = tile_granule(t) > g->bank_bytes ? tile_granule(t) : g->bank_bytes;
 	x->l.gran = (int)(gb / es);
 	x->gbytes = gb;
-	x->nb = x->l.nx = log2floor(x->l.srows - 1) + (x->l.srows > 1);
+	x->nb = x->l.nx = log2_floor(x->l.srows - 1) + (x->l.srows > 1);
 	x->span = span;
 	x->top = top;
 	int kc = x->l.scols / x->l.gran;
@@ -284,7 +272,7 @@ static void run(SolveSearch *se, bool swap, int span, int top, bool noprune,
 	            (pw % g->banks == 0 || (pw & (pw - 1)) == 0) &&
 	            (!tile_walks_stages(t) ||
 	             x->sb_step % (g->banks * g->bank_bytes) == 0);
-	x->k = log2floor(gb / g->bank_bytes);
+	x->k = log2_floor(gb / g->bank_bytes);
 	/* the family's first map in the order, with the least arithmetic:
 	 * if even that cannot enter, nothing here can */
 	SolveCount128 all = pow128(span, x->nb) -
@@ -337,11 +325,11 @@ static int runs(const SolveSearch *se, bool swap, int *c0, int *cmax, int *nb,
 	int window = g->banks * g->bank_bytes;
 	if (l.srows < 2 || kc < 2 || gb * 2 > window)
 		return 0;
-	*nb = log2floor(l.srows - 1) + 1;
+	*nb = log2_floor(l.srows - 1) + 1;
 	if (*nb > MAX_XOR_BITS)
 		return 0;
-	int crow = log2floor(kc);
-	*cmax = log2floor(window / gb);
+	int crow = log2_floor(kc);
+	*cmax = log2_floor(window / gb);
 	if (crow < *cmax)
 		*cmax = crow;
 	*c0 = 0;
