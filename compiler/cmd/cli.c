@@ -203,50 +203,9 @@ static void bad_option(const Cli *c, const char *elem)
 		        "'bankc %s --help')\n", (int)n, elem, c->cmd, c->cmd);
 }
 
-static const char *long_name(const Cli *c, int val)
-{
-	for (const struct option *o = c->longopts; o->name; o++)
-		if (o->val == val)
-			return o->name;
-	return NULL;
-}
-
-int cli_next(Cli *c, char **arg, int *rc)
-{
-	if (!c->started) {
-		optind = 0;             /* glibc: start a fresh scan */
-		opterr = 0;
-		c->started = true;
-	}
-	int ch = getopt_long(c->argc, c->argv, c->shortopts, c->longopts, NULL);
-	*arg = optarg;
-	if (ch == 'h') {
-		*rc = cli_command_help(c->cmd);
-		return CLI_STOP;
-	}
-	if (ch != '?' && ch != ':')
-		return ch;
-	/* getopt has stepped past the element it rejected */
-	const char *elem = c->argv[optind - 1];
-	const char *ln = optopt ? long_name(c, optopt) : NULL;
-	*rc = 2;
-	if (ch == ':')
-		fprintf(stderr, "bankc: error: %s needs a value\n", elem);
-	else if (optopt == 0) {
-		bad_option(c, elem);
-		return CLI_STOP;
-	} else if (ln && elem[0] == '-' && elem[1] == '-')
-		fprintf(stderr, "bankc: error: --%s takes no value\n", ln);
-	else
-		fprintf(stderr, "bankc: error: unknown option '-%c' for %s\n",
-		        optopt, c->cmd);
-	fprintf(stderr, "(see 'bankc %s --help')\n", c->cmd);
-	return CLI_STOP;
-}
-
 /* ---- the geometry options ----------------------------------------------- */
 
-bool cli_geom(int code, const char *arg, Geom *g, int *rc)
+static bool geom_option(int code, const char *arg, Geom *g, int *rc)
 {
 	*rc = 0;
 	if (code == OPT_NO_MERGE) {
@@ -287,7 +246,8 @@ static bool parse_budget(const char *s, int64_t *out)
 	return true;
 }
 
-bool cli_budget(int code, const char *arg, int64_t *work, int *rc)
+static bool budget_option(int code, const char *arg, int64_t *work,
+                          int *rc)
 {
 	*rc = 0;
 	if (code != OPT_SEARCH_BUDGET)
@@ -297,6 +257,56 @@ bool cli_budget(int code, const char *arg, int64_t *work, int *rc)
 		                      "not '%s'", arg);
 	return true;
 }
+
+static const char *long_name(const Cli *c, int val)
+{
+	for (const struct option *o = c->longopts; o->name; o++)
+		if (o->val == val)
+			return o->name;
+	return NULL;
+}
+
+int cli_next(Cli *c, char **arg, int *rc)
+{
+	if (!c->started) {
+		optind = 0;             /* glibc: start a fresh scan */
+		opterr = 0;
+		c->started = true;
+	}
+	int ch;
+	for (;;) {
+		ch = getopt_long(c->argc, c->argv, c->shortopts, c->longopts, NULL);
+		*arg = optarg;
+		if (!(c->geom && geom_option(ch, optarg, c->geom, rc)) &&
+		    !(c->work && budget_option(ch, optarg, c->work, rc)))
+			break;
+		if (*rc)
+			return CLI_STOP;
+	}
+	if (ch == 'h') {
+		*rc = cli_command_help(c->cmd);
+		return CLI_STOP;
+	}
+	if (ch != '?' && ch != ':')
+		return ch;
+	/* getopt has stepped past the element it rejected */
+	const char *elem = c->argv[optind - 1];
+	const char *ln = optopt ? long_name(c, optopt) : NULL;
+	*rc = 2;
+	if (ch == ':')
+		fprintf(stderr, "bankc: error: %s needs a value\n", elem);
+	else if (optopt == 0) {
+		bad_option(c, elem);
+		return CLI_STOP;
+	} else if (ln && elem[0] == '-' && elem[1] == '-')
+		fprintf(stderr, "bankc: error: --%s takes no value\n", ln);
+	else
+		fprintf(stderr, "bankc: error: unknown option '-%c' for %s\n",
+		        optopt, c->cmd);
+	fprintf(stderr, "(see 'bankc %s --help')\n", c->cmd);
+	return CLI_STOP;
+}
+
 
 bool cli_number(const char *opt, const char *arg, long lo, long hi, long *out,
                 int *rc)

@@ -17,6 +17,10 @@ typedef struct {
 	char **argv;
 	const char *shortopts;          /* begins with ':'; "h" for --help */
 	const struct option *longopts;
+	/* the shared options, handled by cli_next where given: the bank
+	 * geometry (CLI_GEOM_OPTIONS) and --search-budget */
+	Geom *geom;
+	int64_t *work;
 	bool started;
 } Cli;
 
@@ -32,12 +36,9 @@ enum { CLI_STOP = -2, OPT_BANKS = 1000, OPT_BANK_BYTES, OPT_NO_MERGE,
 
 /* The next option's code; -1 when only operands are left (from
  * c->argv[optind]); CLI_STOP after --help or a usage error, with the
- * exit status in *rc. */
+ * exit status in *rc.  The shared options go into *c->geom and *c->work
+ * where those are given, and are not returned. */
 int cli_next(Cli *c, char **arg, int *rc);
-/* Handle a geometry option's code; false if code is none of them. */
-bool cli_geom(int code, const char *arg, Geom *g, int *rc);
-/* Handle --search-budget; false if code is not it. */
-bool cli_budget(int code, const char *arg, int64_t *work, int *rc);
 /* An integer option value in lo..hi; false (usage error, *rc) if not. */
 bool cli_number(const char *opt, const char *arg, long lo, long hi,
                 long *out, int *rc);

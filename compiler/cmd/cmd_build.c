@@ -359,16 +359,16 @@ int cmd_build(int argc, char **argv)
 		CLI_GEOM_OPTIONS, CLI_BUDGET_OPTION, CLI_HELP_OPTION, {0}};
 	char *mf_joined = NULL;
 	gcc_spellings(argc, argv, &mf_joined);
-	Cli cl = {"build", argc, argv, ":ho:", lo, false};
 	BuildOpts bo = {sim_geom_default, NULL, false, -1, 0};
+	Cli cl = {"build", argc, argv, ":ho:", lo, .geom = &bo.g,
+	          .work = &bo.work};
 	const char *mf = NULL;
 	bool md = false;
 	char *arg;
 	int ch, rc = 0;
 	bool stop = false;
 	while (!stop && (ch = cli_next(&cl, &arg, &rc)) != -1) {
-		if (ch == CLI_STOP || (cli_geom(ch, arg, &bo.g, &rc) && rc) ||
-		    (cli_budget(ch, arg, &bo.work, &rc) && rc)) {
+		if (ch == CLI_STOP) {
 			stop = true;
 			break;
 		}

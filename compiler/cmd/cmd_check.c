@@ -10,7 +10,7 @@
 int cmd_check(int argc, char **argv)
 {
 	static const struct option lo[] = {CLI_HELP_OPTION, {0}};
-	Cli c = {"check", argc, argv, ":h", lo, false};
+	Cli c = {"check", argc, argv, ":h", lo, .started = false};
 	char *arg;
 	int ch, rc;
 	while ((ch = cli_next(&c, &arg, &rc)) != -1)
@@ -37,7 +37,7 @@ int cmd_dump(int argc, char **argv)
 	enum { O_JSON = OPT_CMD };
 	static const struct option lo[] = {
 		{"json", no_argument, NULL, O_JSON}, CLI_HELP_OPTION, {0}};
-	Cli c = {"dump", argc, argv, ":h", lo, false};
+	Cli c = {"dump", argc, argv, ":h", lo, .started = false};
 	bool json = false;
 	char *arg;
 	int ch, rc;

@@ -150,16 +150,15 @@ int cmd_compare(int argc, char **argv)
 		{"json", no_argument, NULL, O_JSON},
 		{"top", required_argument, NULL, O_TOP},
 		CLI_GEOM_OPTIONS, CLI_BUDGET_OPTION, CLI_HELP_OPTION, {0}};
-	Cli cl = {"compare", argc, argv, ":h", lo, false};
 	Geom g = sim_geom_default;
+	int64_t work = 0;
+	Cli cl = {"compare", argc, argv, ":h", lo, .geom = &g, .work = &work};
 	bool json = false;
 	long top = 5;
-	int64_t work = 0;
 	char *arg;
 	int ch, rc;
 	while ((ch = cli_next(&cl, &arg, &rc)) != -1) {
-		if (ch == CLI_STOP || (cli_geom(ch, arg, &g, &rc) && rc) ||
-		    (cli_budget(ch, arg, &work, &rc) && rc))
+		if (ch == CLI_STOP)
 			return rc;
 		if (ch == O_JSON)
 			json = true;

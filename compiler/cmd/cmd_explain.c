@@ -234,16 +234,15 @@ int cmd_explain(int argc, char **argv)
 		{"summary", no_argument, NULL, O_SUMMARY},
 		{"chosen", no_argument, NULL, O_CHOSEN},
 		CLI_GEOM_OPTIONS, CLI_BUDGET_OPTION, CLI_HELP_OPTION, {0}};
-	Cli cl = {"explain", argc, argv, ":h", lo, false};
 	Geom g = sim_geom_default;
+	int64_t work = 0;
+	Cli cl = {"explain", argc, argv, ":h", lo, .geom = &g, .work = &work};
 	const char *tname = NULL, *aname = NULL;
 	bool summary = false, chosen = false, json = false;
-	int64_t work = 0;
 	char *arg;
 	int ch, rc;
 	while ((ch = cli_next(&cl, &arg, &rc)) != -1) {
-		if (ch == CLI_STOP || (cli_geom(ch, arg, &g, &rc) && rc) ||
-		    (cli_budget(ch, arg, &work, &rc) && rc))
+		if (ch == CLI_STOP)
 			return rc;
 		if (ch == O_TILE)
 			tname = arg;

@@ -118,11 +118,11 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		{"json", no_argument, NULL, O_JSON},
 		{"no-vectorize", no_argument, NULL, O_NOVEC},
 		CLI_GEOM_OPTIONS, CLI_HELP_OPTION, {0}};
-	Cli cl = {"scan", argc, argv, ":h", lo, false};
+	Cli cl = {"scan", argc, argv, ":h", lo, .geom = &o->geom};
 	char *a;
 	int ch, rc;
 	while ((ch = cli_next(&cl, &a, &rc)) != -1) {
-		if (ch == CLI_STOP || (cli_geom(ch, a, &o->geom, &rc) && rc))
+		if (ch == CLI_STOP)
 			return rc;
 		rc = 0;
 		switch (ch) {

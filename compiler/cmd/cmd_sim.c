@@ -281,14 +281,14 @@ int cmd_sim(int argc, char **argv)
 		{"offsets", required_argument, NULL, O_OFFSETS},
 		{"mask", required_argument, NULL, O_MASK},
 		CLI_GEOM_OPTIONS, CLI_HELP_OPTION, {0}};
-	Cli cl = {"sim", argc, argv, ":h", lo, false};
 	Geom g = sim_geom_default;
+	Cli cl = {"sim", argc, argv, ":h", lo, .geom = &g};
 	const char *table = NULL, *op = NULL, *width = NULL, *offs = NULL,
 	           *mask = NULL;
 	char *arg;
 	int ch, rc;
 	while ((ch = cli_next(&cl, &arg, &rc)) != -1) {
-		if (ch == CLI_STOP || (cli_geom(ch, arg, &g, &rc) && rc))
+		if (ch == CLI_STOP)
 			return rc;
 		const char **slot = ch == O_TABLE ? &table : ch == O_OP ? &op
 		                  : ch == O_WIDTH ? &width : ch == O_OFFSETS ? &offs
