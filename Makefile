@@ -276,7 +276,7 @@ install: $(BIN) $(B)/bankc.pc $(B)/bankcConfig.cmake $(B)/bankcConfigVersion.cma
 	$(Q)$(INSTALL_DATA) $(B)/bankc.pc $(DESTDIR)$(pkgconfigdir)/bankc.pc
 	$(Q)$(INSTALL_DATA) $(B)/bankcConfig.cmake $(B)/bankcConfigVersion.cmake \
 		cmake/BankcTiles.cmake $(DESTDIR)$(cmakedir)/
-	$(Q)$(INSTALL_DATA) doc/bankc.1 $(DESTDIR)$(man1dir)/bankc.1
+	$(Q)$(INSTALL_DATA) docs/bankc.1 $(DESTDIR)$(man1dir)/bankc.1
 	$(Q)$(INSTALL_DATA) README.md docs/json.md $(DESTDIR)$(docdir)/
 	$(Q)$(INSTALL_DATA) examples/cmake/CMakeLists.txt examples/cmake/demo.tile \
 		examples/cmake/main.c $(DESTDIR)$(docdir)/examples/cmake/

@@ -18,7 +18,7 @@
 #   - the man page renders without a warning.
 # usage: run_docs.sh BANKC
 bankc=${1:-./bankc}
-man=doc/bankc.1
+man=docs/bankc.1
 readme=README.md
 pass=0 fail=0
 tmp=$(mktemp -d)
