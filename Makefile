@@ -155,7 +155,7 @@ check: bankc $(UNIT) check-werror
 	echo "== measured tables"; sh tests/run_sim.sh ./bankc || fail=1; \
 	echo "== command line"; sh tests/run_cli.sh ./bankc || fail=1; \
 	echo "== build outputs"; bash tests/run_build.sh ./bankc || fail=1; \
-	echo "== readme samples"; sh tests/run_readme.sh ./bankc || fail=1; \
+	echo "== doc samples"; sh tests/run_readme.sh ./bankc || fail=1; \
 	echo "== docs"; sh tests/run_docs.sh ./bankc || fail=1; \
 	echo "== scan"; sh tests/run_scan.sh ./bankc $(B) || fail=1; \
 	echo "== nvcc"; sh tests/run_nvcc.sh || fail=1; \
