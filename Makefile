@@ -155,7 +155,7 @@ check: bankc $(UNIT) check-werror
 	echo "== measured tables"; sh tests/run_sim.sh ./bankc || fail=1; \
 	echo "== command line"; sh tests/run_cli.sh ./bankc || fail=1; \
 	echo "== build outputs"; bash tests/run_build.sh ./bankc || fail=1; \
-	echo "== readme samples"; sh tests/run_readme.sh ./bankc || fail=1; \
+	echo "== doc samples"; sh tests/run_readme.sh ./bankc || fail=1; \
 	echo "== docs"; sh tests/run_docs.sh ./bankc || fail=1; \
 	echo "== scan"; sh tests/run_scan.sh ./bankc $(B) || fail=1; \
 	echo "== nvcc"; sh tests/run_nvcc.sh || fail=1; \
@@ -235,16 +235,19 @@ fuzz: $(B)/fuzz_pipeline
 
 # Installed: bankc, the runtime headers with their pkg-config file, the
 # CMake package (bankcConfig.cmake, its version file and the module) and
-# the man page; README.md, docs/json.md and the CMake example as docs.
+# the man page; as docs, README.md, the guides a user of the installed
+# bankc reads beside the man page (DOCS) and the CMake example.
 # The CMake package finds its files relative to itself, so a tree staged
 # with DESTDIR or moved elsewhere as a whole still works; the pkg-config
 # file names $(prefix), as pkg-config files do.
+DOCS = README.md docs/build.md docs/install.md docs/json.md docs/model.md \
+	docs/scan.md docs/solver.md
 INSTALLED = $(bindir)/bankc $(includedir)/bankc/bankc_runtime.h \
 	$(includedir)/bankc/bankc_check.cuh $(includedir)/bankc/bankc_wgmma.cuh \
 	$(pkgconfigdir)/bankc.pc \
 	$(cmakedir)/bankcConfig.cmake $(cmakedir)/bankcConfigVersion.cmake \
-	$(cmakedir)/BankcTiles.cmake $(man1dir)/bankc.1 $(docdir)/README.md \
-	$(docdir)/json.md $(docdir)/examples/cmake/CMakeLists.txt \
+	$(cmakedir)/BankcTiles.cmake $(man1dir)/bankc.1 \
+	$(addprefix $(docdir)/,$(notdir $(DOCS))) $(docdir)/examples/cmake/CMakeLists.txt \
 	$(docdir)/examples/cmake/demo.tile $(docdir)/examples/cmake/main.c
 
 # A folder as the CMake package sees it: relative to the package's own
@@ -276,8 +279,8 @@ install: $(BIN) $(B)/bankc.pc $(B)/bankcConfig.cmake $(B)/bankcConfigVersion.cma
 	$(Q)$(INSTALL_DATA) $(B)/bankc.pc $(DESTDIR)$(pkgconfigdir)/bankc.pc
 	$(Q)$(INSTALL_DATA) $(B)/bankcConfig.cmake $(B)/bankcConfigVersion.cmake \
 		cmake/BankcTiles.cmake $(DESTDIR)$(cmakedir)/
-	$(Q)$(INSTALL_DATA) doc/bankc.1 $(DESTDIR)$(man1dir)/bankc.1
-	$(Q)$(INSTALL_DATA) README.md docs/json.md $(DESTDIR)$(docdir)/
+	$(Q)$(INSTALL_DATA) docs/bankc.1 $(DESTDIR)$(man1dir)/bankc.1
+	$(Q)$(INSTALL_DATA) $(DOCS) $(DESTDIR)$(docdir)/
 	$(Q)$(INSTALL_DATA) examples/cmake/CMakeLists.txt examples/cmake/demo.tile \
 		examples/cmake/main.c $(DESTDIR)$(docdir)/examples/cmake/
 

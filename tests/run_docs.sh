@@ -9,22 +9,23 @@
 #     on its SYNOPSIS line;
 #   - every word of the spec language, as the program lists it (the hidden
 #     `bankc words`: keys, element types, architectures, transforms,
-#     operations, statements, ...), is in the language reference of both the
-#     man page (THE SPEC LANGUAGE) and the README (The spec language), in
-#     the README as code; and the lists of element types, architectures and
-#     operations there are exactly the program's;
-#   - the README's comparison table is `bankc compare --json specs/*.tile`
-#     rendered (tests/docs/comparison_table.c);
+#     operations, statements, ...), is in the language reference, the man
+#     page's THE SPEC LANGUAGE; and the lists of element types,
+#     architectures and operations there are exactly the program's;
+#   - the example tiles of the man page and of the README's short
+#     overview (The spec language) are specs `bankc check` accepts, and
+#     every word the overview gives as code is one of the language's (a
+#     word of `bankc words`, or one its example uses); a span that is a
+#     command (`man ...`, `make ...`, `bankc ...`) is not words;
+#   - the comparison table of docs/solver.md is `bankc compare --json
+#     specs/*.tile` rendered (tests/docs/comparison_table.c);
 #   - the man page renders without a warning.
 # usage: run_docs.sh BANKC
+. "$(dirname "$0")/lib.sh"
 bankc=${1:-./bankc}
-man=doc/bankc.1
+man=docs/bankc.1
 readme=README.md
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+solver=docs/solver.md
 
 # roff source as plain text: font escapes, \- and the like resolved,
 # request names and quotes dropped.
@@ -100,60 +101,86 @@ for c in $(cat "$tmp/cmd.help"); do
 	if [ -z "$miss" ]; then ok; else bad "bankc $c: --help gives it $miss, its SYNOPSIS does not"; fi
 done
 
-# ---- the language's words
+# ---- the language's words, against the man page: the one reference
 if ! "$bankc" words >"$tmp/words" 2>"$tmp/words.err" || [ ! -s "$tmp/words" ]; then
 	bad "bankc words: $(cat "$tmp/words.err")"
 fi
 man_section "THE SPEC LANGUAGE" >"$tmp/lang.roff"
 [ -s "$tmp/lang.roff" ] || bad "the man page has no section THE SPEC LANGUAGE"
 roff_text "$tmp/lang.roff" | tr -cs 'A-Za-z0-9_.' '\n' | sort -u >"$tmp/lang.man"
-readme_section "The spec language" >"$tmp/lang.md"
-[ -s "$tmp/lang.md" ] || bad "the README has no section The spec language"
-# the README's code spans, one a line (a span may run over lines)
-tr '\n' ' ' <"$tmp/lang.md" | awk -F '`' '{ for (i = 2; i <= NF; i += 2) print $i }' >"$tmp/spans.readme"
-tr -cs 'A-Za-z0-9_.' '\n' <"$tmp/spans.readme" | sort -u >"$tmp/lang.readme"
 # the man page's lists: the words of each .B line
 sed -n 's/^\.B  *//p' "$tmp/lang.roff" | roff_text >"$tmp/spans.man"
 
 for cls in $(awk '{ print $1 }' "$tmp/words" | sort -u); do
 	awk -v c="$cls" '$1 == c { print $2 }' "$tmp/words" | sort -u >"$tmp/cls"
 	m=$(comm -23 "$tmp/cls" "$tmp/lang.man" | tr '\n' ' ')
-	r=$(comm -23 "$tmp/cls" "$tmp/lang.readme" | tr '\n' ' ')
 	if [ -z "$m" ]; then ok; else bad "$cls: the man page's THE SPEC LANGUAGE does not name $m"; fi
-	if [ -z "$r" ]; then ok; else bad "$cls: the README's The spec language does not give as code $r"; fi
 	case $cls in
 	dtype | arch | operation) ;;
 	*) continue ;;
 	esac
 	# the one list that names most of the class: exactly the class
-	for where in readme man; do
-		best=$(awk 'NR == FNR { w[$1] = 1; next }
-			{ n = 0; split($0, t, /[^A-Za-z0-9_.]+/); for (i in t) if (t[i] in w) n++
-			  if (n > bn) { bn = n; b = $0 } }
-			END { print b }' "$tmp/cls" "$tmp/spans.$where" | tr -cs 'A-Za-z0-9_.' '\n' | sed '/^$/d' | sort -u)
-		printf '%s\n' "$best" >"$tmp/best"
-		same "$cls: the list in the $where (\"$(echo $best)\")" "$tmp/cls" "$tmp/best"
-	done
+	best=$(awk 'NR == FNR { w[$1] = 1; next }
+		{ n = 0; split($0, t, /[^A-Za-z0-9_.]+/); for (i in t) if (t[i] in w) n++
+		  if (n > bn) { bn = n; b = $0 } }
+		END { print b }' "$tmp/cls" "$tmp/spans.man" | tr -cs 'A-Za-z0-9_.' '\n' | sed '/^$/d' | sort -u)
+	printf '%s\n' "$best" >"$tmp/best"
+	same "$cls: the list in the man page (\"$(echo $best)\")" "$tmp/cls" "$tmp/best"
 done
 
-# ---- the README's comparison table is compare's report on specs/
-# (tests/docs/comparison_table.c renders it; to refresh the README after a
+# ---- the example tiles: the man page's (each .nf block that starts with
+# "tile ") and the README overview's (its indented code blocks)
+awk -v dir="$tmp" '/^\.nf/ { on = 1; n++; next } /^\.fi/ { on = 0; next }
+	on { print > (dir "/man_ex." n) }' "$man"
+nex=0
+for f in "$tmp"/man_ex.*; do
+	[ -e "$f" ] || continue
+	roff_text "$f" >"$f.tile"
+	grep -q '^tile ' "$f.tile" || continue
+	nex=$((nex + 1))
+	if "$bankc" check - <"$f.tile" >"$f.log" 2>&1; then ok
+	else bad "the man page's example tile $(sed -n 's/^tile \([A-Za-z0-9_]*\).*/\1/p' "$f.tile" | head -n 1): $(head -n 3 "$f.log")"; fi
+done
+[ "$nex" -gt 0 ] || bad "no example tile found in the man page"
+readme_section "The spec language" >"$tmp/lang.md"
+if [ ! -s "$tmp/lang.md" ]; then
+	bad "the README has no section The spec language"
+else
+	# the overview's code blocks (4 spaces in) make one spec file
+	awk '/^    / { print substr($0, 5); next } /^$/ { print }' "$tmp/lang.md" >"$tmp/lang.tile"
+	if ! grep -q '^tile ' "$tmp/lang.tile"; then bad "the README's The spec language has no example tile"
+	elif "$bankc" check - <"$tmp/lang.tile" >"$tmp/lang.log" 2>&1; then ok
+	else bad "the README's example in The spec language: $(head -n 3 "$tmp/lang.log")"; fi
+	# its code spans (a span may run over lines) less commands, as words
+	grep -v '^    ' "$tmp/lang.md" | tr '\n' ' ' |
+		awk -F '`' '{ for (i = 2; i <= NF; i += 2) print $i }' |
+		grep -v -E '^(man|make|bankc) ' | tr -cs 'A-Za-z0-9_.' '\n' |
+		sed 's/^\.*//; /^[0-9]/d; /^$/d' | sort -u >"$tmp/spans.readme"
+	{ awk '{ print $2 }' "$tmp/words"
+	  tr -cs 'A-Za-z0-9_.' '\n' <"$tmp/lang.tile"; } | sort -u >"$tmp/known"
+	unknown=$(comm -23 "$tmp/spans.readme" "$tmp/known" | tr '\n' ' ')
+	if [ -z "$unknown" ]; then ok
+	else bad "the README's The spec language gives as code what is no word of the language: $unknown"; fi
+fi
+
+# ---- docs/solver.md's comparison table is compare's report on specs/
+# (tests/docs/comparison_table.c renders it; to refresh the page after a
 # change, put its output in place of the table)
 if cc -std=c11 -Wall -Wextra -Werror -o "$tmp/ctab" tests/docs/comparison_table.c \
 	-ljansson 2>"$tmp/ctab.log" &&
    "$bankc" compare --json specs/*.tile | "$tmp/ctab" >"$tmp/table.want"; then
 	awk '/^\| tile \| row-major \| pad by one \|/ { on = 1 } on && !/^\|/ { exit } on' \
-		"$readme" >"$tmp/table.have"
+		"$solver" >"$tmp/table.have"
 	if cmp -s "$tmp/table.want" "$tmp/table.have"; then ok
-	else bad "the README's comparison table is not compare's report on specs/:"
+	else bad "the comparison table of $solver is not compare's report on specs/:"
 		diff "$tmp/table.have" "$tmp/table.want" | head -n 20 | sed 's/^/    /'; fi
 else bad "comparison_table did not build or run: $(head -n 3 "$tmp/ctab.log")"; fi
 
 # ---- the man page itself
-if command -v groff >/dev/null 2>&1; then
+if have groff; then
 	if groff -man -Tutf8 -ww -z "$man" >"$tmp/groff.log" 2>&1 && [ ! -s "$tmp/groff.log" ]; then ok
 	else bad "groff warns about $man: $(head -n 3 "$tmp/groff.log")"; fi
+else skip "groff not found: $man not rendered"
 fi
 
-echo "docs: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary docs

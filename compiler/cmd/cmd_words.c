@@ -1,7 +1,7 @@
 /* bankc words: every word of the spec language, one "CLASS WORD" a line.
  * A hidden command, not in --help: tests/run_docs.sh checks with it that
- * the man page and the README document each word, so that a word added to
- * the language must be documented for `make check` to pass.
+ * the man page, the language reference, documents each word, so that a
+ * word added to the language must be documented for `make check` to pass.
  *
  * The words come from where the program itself keeps them, never from a
  * second list: element types and architectures from their tables, the

@@ -1,5 +1,5 @@
 /* The bank model: how many shared-memory wavefronts one warp instruction
- * takes.  The rules are the README's "bank model", measured on an H200;
+ * takes.  The rules are docs/model.md's, measured on an H200;
  * the numbers in comments refer to them. */
 #include <string.h>
 

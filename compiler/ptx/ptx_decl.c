@@ -90,7 +90,7 @@ static void lay_out_shared(Reader *r, int s, bool is_extern)
 	PtxModule *m = r->m;
 	PtxSym *y = &m->sym[s];
 	/* every array at least 16-byte aligned: within an array, which banks
-	 * a warp's words fall in does not depend on the base (see README) */
+	 * a warp's words fall in does not depend on the base (docs/scan.md) */
 	int64_t a = y->align < 16 ? 16 : y->align;
 	if (is_extern || y->size < 0) {
 		y->size = -1;

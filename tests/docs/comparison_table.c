@@ -1,8 +1,8 @@
-/* The README's comparison table from `bankc compare --json` on stdin: one
+/* docs/solver.md's comparison table from `bankc compare --json` on stdin: one
  * row per tile, the weighted wavefronts of each baseline ("illegal" where
  * it breaks the tile's rules, "-" where it has no rule for the tile), of
  * bankc's choice and of the alignment-aware bound, and the layout chosen.
- * tests/run_docs.sh holds the README to it. */
+ * tests/run_docs.sh holds docs/solver.md to it. */
 #include <stdio.h>
 #include <string.h>
 

@@ -270,7 +270,7 @@ static int log2floor_(int64_t v)
 	return k;
 }
 
-/* The family as the README defines it, costed map by map by the plain
+/* The family as docs/solver.md defines it, costed map by map by the plain
  * simulation (solve_cost), ranked by solve_cmp: the best `top` into out.
  * Returns the number of maps, or -1 when there are more than `limit`. */
 static long xor_brute(const Tile *t, const Geom *g, bool swap, int top,
