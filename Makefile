@@ -157,7 +157,8 @@ check: bankc $(UNIT) check-werror
 	echo "== build outputs"; bash tests/run_build.sh ./bankc || fail=1; \
 	echo "== readme samples"; sh tests/run_readme.sh ./bankc || fail=1; \
 	echo "== docs"; sh tests/run_docs.sh ./bankc || fail=1; \
-	echo "== scan"; sh tests/run_scan.sh ./bankc $(B) || fail=1; \
+	echo "== scan"; sh tests/run_scan.sh ./bankc || fail=1; \
+	echo "== scan kernels"; sh tests/run_scan_kernels.sh ./bankc $(B) || fail=1; \
 	echo "== nvcc"; sh tests/run_nvcc.sh || fail=1; \
 	echo "== generated code"; sh tests/run_generated.sh ./bankc || fail=1; \
 	echo "== wgmma check"; sh tests/run_wgmma.sh ./bankc || fail=1; \
@@ -175,9 +176,9 @@ check: bankc $(UNIT) check-werror
 	echo "== scan fuzz corpus"; $(MAKE) -s fuzz-ptx-regress || fail=1; \
 	exit $$fail
 
-# The unit tests, the bad-input corpus and the command line once more, on a
-# build with AddressSanitizer and UndefinedBehaviorSanitizer: any report
-# (leaks included) fails the run.
+# The unit tests, the bad-input corpus, the command line, the specs and the
+# scan once more, on a build with AddressSanitizer and
+# UndefinedBehaviorSanitizer: any report (leaks included) fails the run.
 SAN := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 check-san:
 	@$(MAKE) -s DEVELOPER=1 B=build-san BIN=build-san/bankc CFLAGS="$(SAN)" LDFLAGS="$(SAN)" \
@@ -187,7 +188,8 @@ check-san:
 	sh tests/run_bad.sh ./build-san/bankc tests/bad || fail=1; \
 	sh tests/run_cli.sh ./build-san/bankc || fail=1; \
 	sh tests/run_specs.sh ./build-san/bankc specs || fail=1; \
-	sh tests/run_scan.sh ./build-san/bankc build-san || fail=1; \
+	sh tests/run_scan.sh ./build-san/bankc || fail=1; \
+	sh tests/run_scan_kernels.sh ./build-san/bankc build-san || fail=1; \
 	exit $$fail
 
 # libFuzzer over the whole pipeline (spec text to checked, solved and

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The bank model against every measured table in tests/data: each row's
 # predicted wavefronts must equal the GPU's counters.  (scan_*.tsv are
-# the counters of whole kernels, which tests/run_scan.sh compares.)
+# the counters of whole kernels, which tests/run_scan_kernels.sh compares.)
 # usage: run_sim.sh BANKC
 . "$(dirname "$0")/lib.sh"
 bankc=${1:-./bankc}
