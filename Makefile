@@ -143,7 +143,8 @@ $(B)/test_%: tests/unit/test_%.c $(B)/libbankc.a $(B)/flags
 
 # Each suite in a make of its own, so that every one runs when one before
 # it failed; the status says whether all passed.
-run_suites = fail=0; for s in $(1); do $(MAKE) -s --no-print-directory check-$$s || fail=1; done; exit $$fail
+# (Not -s, which the makes the runners run would inherit.)
+run_suites = fail=0; for s in $(1); do $(MAKE) --no-print-directory check-$$s || fail=1; done; exit $$fail
 check: $(BIN) $(UNIT)
 	@$(call run_suites,$(CHECKS))
 check-fast: $(BIN) $(UNIT)

@@ -19,7 +19,9 @@
 bad_log() { bad "$1"; [ -f "$2" ] && tail -n 15 "$2" | indent; }
 version=$(sed -n 's/^#define BANKC_VERSION "\(.*\)"/\1/p' compiler/bankc.h)
 b=$tmp/build
-m() { make --no-print-directory B="$b" BIN="$b/bankc" "$@"; }
+# m ARGS...: make as a user runs it from a shell, with none of the flags
+# of a make this runs under (make -s check would hide what V=1 shows)
+m() { MAKEFLAGS= make --no-print-directory B="$b" BIN="$b/bankc" "$@"; }
 # every source the build compiles: main.c and each stage folder's sources
 nsrc=$(ls compiler/main.c compiler/*/*.c compiler/*/*.re | wc -l)
 
