@@ -1,5 +1,7 @@
-# bankc: plain make.  `make` builds ./bankc; `make check` runs every test;
-# `make install` installs (GNU conventions: prefix, DESTDIR, bindir, ...).
+# bankc: plain make.  `make` builds ./bankc; `make check` runs every test
+# suite, `make check-fast` the quick ones and `make check-NAME` one
+# (docs/testing.md lists them); `make install` installs (GNU conventions:
+# prefix, DESTDIR, bindir, ...).
 #
 # The user's CPPFLAGS, CFLAGS and LDFLAGS are honoured and come after the
 # project's own flags.  V=1 shows the full commands.  Warnings are errors
@@ -120,80 +122,132 @@ run: bankc
 	@./bankc compare --top 3 specs/*.tile
 
 # ---- tests ------------------------------------------------------------------
+# A target per suite: `make check-NAME` runs one, `make check` runs every
+# suite of CHECKS in turn, and `make check-fast` those of FAST, which need
+# only cc, re2c, Jansson and cmocka and take a minute or two.  Each suite
+# prints a "== name" heading and its summary line, "NAME: N passed, M
+# failed[, K skipped]"; a tool it needs that is missing is a skip.
+# docs/testing.md says what each suite checks and needs, and how the
+# golden files are rewritten (UPDATE=1).
+CHECKS := werror unit layers bad specs sim cli build readme docs scan scan-kernels \
+	nvcc generated wgmma json cute cmake install probe faults san valgrind fuzz fuzz-ptx
+FAST := unit layers bad specs sim cli readme docs scan probe
+# bankc as the runners are given it (BIN may be a path of its own)
+BANKC = $(if $(filter /%,$(BIN)),$(BIN),./$(BIN))
+
 UNIT := $(patsubst tests/unit/%.c,$(B)/%,$(wildcard tests/unit/test_*.c))
 
 $(B)/test_%: tests/unit/test_%.c $(B)/libbankc.a $(B)/flags
 	$(call say,CC,$<)$(COMPILE) $(LDFLAGS) -MMD -MP -Itests/unit -o $@ $< $(B)/libbankc.a $(LDLIBS) -lcmocka
 -include $(UNIT:=.d)
 
+# Each suite in a make of its own, so that every one runs when one before
+# it failed; the status says whether all passed.
+# (Not -s, which the makes the runners run would inherit.)
+run_suites = fail=0; for s in $(1); do $(MAKE) --no-print-directory check-$$s || fail=1; done; exit $$fail
+check: $(BIN) $(UNIT)
+	@$(call run_suites,$(CHECKS))
+check-fast: $(BIN) $(UNIT)
+	@$(call run_suites,$(FAST))
+
 # Warnings as errors, for make check: every source of bankc and of the unit
 # tests compiled once more with -Werror and the objects thrown away, so the
 # build folder keeps the flags it was built with (and `make check` followed
 # by `sudo make install` rebuilds nothing).  A stamp per source keeps it
-# incremental.
+# incremental; a failed compile leaves none, and check-werror counts them.
 WERROR_OK := $(SRCS:compiler/%.c=$(B)/werror/%.ok) $(LEXERS:$(B)/%.c=$(B)/werror/%.ok) \
 	$(B)/werror/main.ok $(patsubst tests/unit/%.c,$(B)/werror/unit/%.ok,$(wildcard tests/unit/test_*.c))
 $(B)/werror/%.ok: compiler/%.c $(B)/flags
-	@mkdir -p $(@D)
+	@mkdir -p $(@D) && rm -f $@
 	$(call say,WERROR,$<)$(COMPILE) -Werror -MMD -MP -MT $@ -MF $(@:.ok=.d) -c $< -o /dev/null && touch $@
 $(LEXERS:$(B)/%.c=$(B)/werror/%.ok): $(B)/werror/%.ok: $(B)/%.c $(B)/flags
-	@mkdir -p $(@D)
+	@mkdir -p $(@D) && rm -f $@
 	$(call say,WERROR,$<)$(COMPILE) -Werror -MMD -MP -MT $@ -MF $(@:.ok=.d) -c $< -o /dev/null && touch $@
 $(B)/werror/unit/%.ok: tests/unit/%.c $(B)/flags
-	@mkdir -p $(@D)
+	@mkdir -p $(@D) && rm -f $@
 	$(call say,WERROR,$<)$(COMPILE) -Werror -Itests/unit -MMD -MP -MT $@ -MF $(@:.ok=.d) -c $< -o /dev/null && touch $@
 -include $(WERROR_OK:.ok=.d)
-check-werror: $(WERROR_OK)
+werror-stamps: $(WERROR_OK)
+check-werror:
+	@echo "== warnings as errors"; \
+	$(MAKE) -s -k --no-print-directory werror-stamps; st=$$?; n=0; \
+	for f in $(WERROR_OK); do if [ -f $$f ]; then n=$$((n + 1)); fi; done; \
+	echo "werror: $$n passed, $$(($(words $(WERROR_OK)) - n)) failed"; exit $$st
 
-# Every suite runs even when one fails; the status says whether all passed.
-check: bankc $(UNIT) check-werror
-	@fail=0; \
-	for t in $(UNIT); do echo "== $$t"; ./$$t || fail=1; done; \
-	echo "== layers"; sh tests/run_layers.sh $(B) || fail=1; \
-	echo "== bad-input corpus"; sh tests/run_bad.sh ./bankc tests/bad || fail=1; \
-	echo "== specs"; sh tests/run_specs.sh ./bankc specs || fail=1; \
-	echo "== measured tables"; sh tests/run_sim.sh ./bankc || fail=1; \
-	echo "== command line"; sh tests/run_cli.sh ./bankc || fail=1; \
-	echo "== build outputs"; bash tests/run_build.sh ./bankc || fail=1; \
-	echo "== doc samples"; sh tests/run_readme.sh ./bankc || fail=1; \
-	echo "== docs"; sh tests/run_docs.sh ./bankc || fail=1; \
-	echo "== scan"; sh tests/run_scan.sh ./bankc $(B) || fail=1; \
-	echo "== nvcc"; sh tests/run_nvcc.sh || fail=1; \
-	echo "== generated code"; sh tests/run_generated.sh ./bankc || fail=1; \
-	echo "== wgmma check"; sh tests/run_wgmma.sh ./bankc || fail=1; \
-	echo "== json"; sh tests/run_json.sh ./bankc || fail=1; \
-	echo "== cute"; sh tests/run_cute.sh ./bankc || fail=1; \
-	echo "== cmake"; sh tests/run_cmake.sh ./bankc || fail=1; \
-	echo "== install"; sh tests/run_install.sh || fail=1; \
-	echo "== probe patterns"; $(CC) -std=c11 -Wall -Wextra -Werror -o $(B)/gen_patterns tests/gpu/gen_patterns.c && \
-	  ./$(B)/gen_patterns | cmp -s - tests/gpu/patterns.tsv && echo "probe patterns: 1 passed, 0 failed" || \
-	  { echo "probe patterns: 0 passed, 1 failed (tests/gpu/patterns.tsv is not gen_patterns' output)"; fail=1; }; \
-	echo "== faults"; bash tests/run_faults.sh ./bankc || fail=1; \
-	echo "== sanitizers"; $(MAKE) -s check-san || fail=1; \
-	echo "== valgrind"; sh tests/run_valgrind.sh ./bankc || fail=1; \
-	echo "== fuzz corpus"; $(MAKE) -s fuzz-regress || fail=1; \
-	echo "== scan fuzz corpus"; $(MAKE) -s fuzz-ptx-regress || fail=1; \
-	exit $$fail
+check-unit: $(UNIT)
+	@sh tests/run_unit.sh $(UNIT)
+check-layers: $(BIN)
+	@echo "== layers"; sh tests/run_layers.sh $(B)
+check-bad: $(BIN)
+	@echo "== bad-input corpus"; sh tests/run_bad.sh $(BANKC) tests/bad
+check-specs: $(BIN)
+	@echo "== specs"; sh tests/run_specs.sh $(BANKC) specs
+check-sim: $(BIN)
+	@echo "== measured tables"; sh tests/run_sim.sh $(BANKC)
+check-cli: $(BIN)
+	@echo "== command line"; sh tests/run_cli.sh $(BANKC)
+check-build: $(BIN)
+	@echo "== build outputs"; bash tests/run_build.sh $(BANKC)
+check-readme: $(BIN)
+	@echo "== doc samples"; sh tests/run_readme.sh $(BANKC)
+check-docs: $(BIN)
+	@echo "== docs"; sh tests/run_docs.sh $(BANKC)
+check-scan: $(BIN)
+	@echo "== scan"; sh tests/run_scan.sh $(BANKC)
+check-scan-kernels: $(BIN)
+	@echo "== scan kernels"; sh tests/run_scan_kernels.sh $(BANKC) $(B)
+check-nvcc:
+	@echo "== nvcc"; sh tests/run_nvcc.sh
+check-generated: $(BIN)
+	@echo "== generated code"; sh tests/run_generated.sh $(BANKC)
+check-wgmma: $(BIN)
+	@echo "== wgmma check"; sh tests/run_wgmma.sh $(BANKC)
+check-json: $(BIN)
+	@echo "== json"; sh tests/run_json.sh $(BANKC)
+check-cute: $(BIN)
+	@echo "== cute"; sh tests/run_cute.sh $(BANKC)
+check-cmake: $(BIN)
+	@echo "== cmake"; sh tests/run_cmake.sh $(BANKC)
+check-install:
+	@echo "== install"; sh tests/run_install.sh
+check-probe:
+	@echo "== probe patterns"; sh tests/run_probe.sh
+check-faults: $(BIN)
+	@echo "== faults"; bash tests/run_faults.sh $(BANKC)
+check-valgrind: $(BIN)
+	@echo "== valgrind"; sh tests/run_valgrind.sh $(BANKC)
 
-# The unit tests, the bad-input corpus and the command line once more, on a
-# build with AddressSanitizer and UndefinedBehaviorSanitizer: any report
-# (leaks included) fails the run.
+# The unit tests, the bad-input corpus, the command line, the specs and
+# the scan once more, on a build with AddressSanitizer and
+# UndefinedBehaviorSanitizer: any report (leaks included) fails the run.
 SAN := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 check-san:
+	@echo "== sanitizers"
 	@$(MAKE) -s DEVELOPER=1 B=build-san BIN=build-san/bankc CFLAGS="$(SAN)" LDFLAGS="$(SAN)" \
 		build-san/bankc $(patsubst $(B)/%,build-san/%,$(UNIT))
 	@fail=0; export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1; \
-	for t in $(patsubst $(B)/%,build-san/%,$(UNIT)); do echo "== $$t (sanitized)"; ./$$t || fail=1; done; \
+	sh tests/run_unit.sh $(patsubst $(B)/%,build-san/%,$(UNIT)) || fail=1; \
 	sh tests/run_bad.sh ./build-san/bankc tests/bad || fail=1; \
 	sh tests/run_cli.sh ./build-san/bankc || fail=1; \
 	sh tests/run_specs.sh ./build-san/bankc specs || fail=1; \
-	sh tests/run_scan.sh ./build-san/bankc build-san || fail=1; \
+	sh tests/run_scan.sh ./build-san/bankc || fail=1; \
+	sh tests/run_scan_kernels.sh ./build-san/bankc build-san || fail=1; \
 	exit $$fail
+
+# The fuzz corpora replayed (below); without clang, a skip.
+check-fuzz:
+	@echo "== fuzz corpus"; \
+	if command -v clang >/dev/null; then $(MAKE) -s --no-print-directory fuzz-regress; \
+	else echo "skip: the fuzz corpus (no clang)"; echo "fuzz corpus: 0 passed, 0 failed, 1 skipped"; fi
+check-fuzz-ptx:
+	@echo "== scan fuzz corpus"; \
+	if command -v clang >/dev/null; then $(MAKE) -s --no-print-directory fuzz-ptx-regress; \
+	else echo "skip: the scan fuzz corpus (no clang)"; echo "scan fuzz corpus: 0 passed, 0 failed, 1 skipped"; fi
 
 # libFuzzer over the whole pipeline (spec text to checked, solved and
 # emitted tiles, in memory).  `make fuzz` runs it for FUZZ_SECONDS on a
-# corpus seeded from specs/ and tests/bad/; fuzz-regress (in make check)
-# replays the seeds and every saved crash in tests/fuzz/regress/.
+# corpus seeded from specs/ and tests/bad/; fuzz-regress (check-fuzz, in
+# make check) replays the seeds and every saved crash in tests/fuzz/regress/.
 FUZZ_SECONDS ?= 600
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-std=c11 -D_POSIX_C_SOURCE=200809L -Icompiler -I$(B)
@@ -323,5 +377,6 @@ clean:
 
 FORCE:
 
-.PHONY: all check check-werror check-san fuzz fuzz-regress clean deps run install \
-	uninstall bench gpu-probe gpu-check gpu-bench gpu-scan fuzz-ptx fuzz-ptx-regress FORCE
+.PHONY: all check check-fast $(CHECKS:%=check-%) werror-stamps fuzz fuzz-regress clean \
+	deps run install uninstall bench gpu-probe gpu-check gpu-bench gpu-scan fuzz-ptx \
+	fuzz-ptx-regress FORCE

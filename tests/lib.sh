@@ -9,7 +9,10 @@
 #     bad MESSAGE           count a failure, printing "FAIL: MESSAGE"
 #     skip MESSAGE          count a skip, printing "skip: MESSAGE"
 #     have COMMAND          whether COMMAND is on PATH
-#     golden WANT GOT       the golden-file check (below)
+#     indent                copy stdin to stdout, each line indented by
+#                           four spaces (a log under its FAIL line)
+#     golden WANT GOT [WHAT]  the golden-file check (below); WHAT names
+#                           GOT in the message (default: GOT's path)
 #     summary NAME          print "NAME: N passed, M failed[, K skipped]";
 #                           its status is 0 when nothing failed
 #
@@ -17,7 +20,9 @@
 # output, a file it writes, or a capture from `capture`).  `golden WANT
 # GOT` passes when GOT has the same bytes and otherwise fails with the
 # start of their diff.  With UPDATE=1 in the environment it rewrites WANT
-# from GOT instead, and passes: review `git diff` before committing.
+# from GOT instead ("updated WANT" where that changed it), and passes:
+# review `git diff` before committing.  docs/testing.md lists the golden
+# files.
 #
 #     capture OUT ARGS...   run ARGS, writing to OUT its exit status,
 #                           stdout and stderr as one file:
@@ -36,16 +41,25 @@ ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 skip() { skipped=$((skipped + 1)); echo "skip: $*"; }
 have() { command -v "$1" >/dev/null 2>&1; }
+indent() { sed 's/^/    /'; }
 
 golden() {
-	if [ "$update" = 1 ]; then
-		mkdir -p "$(dirname "$1")" && cp "$2" "$1" && ok
-	elif [ -f "$1" ] && cmp -s "$1" "$2"; then
+	if [ -f "$1" ] && cmp -s "$1" "$2"; then
 		ok
+	elif [ "$update" = 1 ]; then
+		if mkdir -p "$(dirname "$1")" && cp "$2" "$1"; then
+			echo "updated $1"
+			ok
+		else
+			bad "cannot write $1"
+		fi
+	elif [ -f "$1" ]; then
+		bad "${3:-$2} differs from its golden file $1"
+		diff -u "$1" "$2" | awk -v a="$1" -v b="${3:-$2}" '
+			NR == 1 { $0 = "--- " a } NR == 2 { $0 = "+++ " b } { print }' |
+			head -n 20 | indent
 	else
-		bad "$2 differs from its golden file $1"
-		if [ -f "$1" ]; then diff "$1" "$2" | head -n 20 | sed 's/^/    /'
-		else echo "    ($1 does not exist; UPDATE=1 writes it)"; fi
+		bad "no golden file $1 (UPDATE=1 writes it; review it)"
 	fi
 }
 

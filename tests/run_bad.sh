@@ -10,16 +10,16 @@
 # without its .tile.  Run it from the repository root with DIR given as
 # tests/bad, since the file name in each message is the path as given.
 #
-# Maintainers: -u (or UPDATE=1 in the environment) rewrites each .err from
-# what bankc prints now.  It only writes diagnostics bankc gave with status
-# 1 and an empty stdout; a crash, a hang or a status other than 1 is still
-# a failure.  Read `git diff tests/bad` before committing the result.
+# Maintainers: UPDATE=1 in the environment (or -u) rewrites each .err
+# from what bankc prints now (docs/testing.md: the golden files).  It only
+# writes diagnostics bankc gave with status 1 and an empty stdout; a crash,
+# a hang or a status other than 1 is still a failure.  Read `git diff
+# tests/bad` before committing the result.
 #
 # Prints one line per failure (a mismatch is followed by a diff), then
 #     bad-input corpus: N passed, M failed
 # Exit status: 0 all passed, 1 a failure, 2 bad usage.
-
-update=${UPDATE:-0}
+. "$(dirname "$0")/lib.sh"
 if [ "${1:-}" = "-u" ] || [ "${1:-}" = "--update" ]; then
 	update=1
 	shift
@@ -38,85 +38,46 @@ while :; do
 done
 case $bankc in
 */*) [ -x "$bankc" ] || { echo "$0: '$bankc' is not an executable" >&2; exit 2; } ;;
-*) command -v "$bankc" >/dev/null 2>&1 || { echo "$0: '$bankc' not found" >&2; exit 2; } ;;
+*) have "$bankc" || { echo "$0: '$bankc' not found" >&2; exit 2; } ;;
 esac
 if [ ! -d "$dir" ]; then
 	echo "$0: '$dir' is not a directory" >&2
 	exit 2
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/run_bad.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' HUP INT TERM
-
 # A spec that sends bankc into a loop must not hang the test run.
-if command -v timeout >/dev/null 2>&1; then
+if have timeout; then
 	limit="timeout 20"
 else
 	limit=
 fi
 
-passed=0
-failed=0
-fail() {
-	echo "FAIL $1"
-	failed=$((failed + 1))
-}
-
 for f in "$dir"/*.tile; do
 	[ -e "$f" ] || continue
-	exp=${f%.tile}.err
-	if [ "$update" != 1 ] && [ ! -f "$exp" ]; then
-		fail "$f: no $exp (generate it with UPDATE=1 and read it)"
-		continue
-	fi
 	$limit "$bankc" check "$f" >"$tmp/out" 2>"$tmp/err" </dev/null
 	rc=$?
 	if [ -n "$limit" ] && [ $rc -eq 124 ]; then
-		fail "$f: bankc did not finish in 20 seconds"
-		continue
-	fi
-	if [ $rc -gt 128 ]; then
-		fail "$f: bankc was killed by signal $((rc - 128))"
-		continue
-	fi
-	if [ $rc -ne 1 ]; then
-		fail "$f: exit status $rc, expected 1"
-		continue
-	fi
-	if [ -s "$tmp/out" ]; then
-		fail "$f: bankc wrote to stdout"
-		continue
-	fi
-	if [ ! -s "$tmp/err" ]; then
-		fail "$f: bankc printed no diagnostic"
-		continue
-	fi
-	if [ "$update" = 1 ]; then
-		if [ ! -f "$exp" ] || ! cmp -s "$tmp/err" "$exp"; then
-			cp "$tmp/err" "$exp" || { fail "$f: cannot write $exp"; continue; }
-			echo "updated $exp"
-		fi
-		passed=$((passed + 1))
-		continue
-	fi
-	if cmp -s "$tmp/err" "$exp"; then
-		passed=$((passed + 1))
+		bad "$f: bankc did not finish in 20 seconds"
+	elif [ $rc -gt 128 ]; then
+		bad "$f: bankc was killed by signal $((rc - 128))"
+	elif [ $rc -ne 1 ]; then
+		bad "$f: exit status $rc, expected 1"
+	elif [ -s "$tmp/out" ]; then
+		bad "$f: bankc wrote to stdout"
+	elif [ ! -s "$tmp/err" ]; then
+		bad "$f: bankc printed no diagnostic"
 	else
-		fail "$f: stderr differs from $exp"
-		diff -u "$exp" "$tmp/err" | sed -e "1s|.*|--- $exp (expected)|" \
-			-e "2s|.*|+++ bankc check $f (actual)|"
+		golden "${f%.tile}.err" "$tmp/err" "bankc check $f"
 	fi
 done
 
 for e in "$dir"/*.err; do
 	[ -e "$e" ] || continue
-	[ -f "${e%.err}.tile" ] || fail "$e: no ${e%.err}.tile for it"
+	[ -f "${e%.err}.tile" ] || bad "$e: no ${e%.err}.tile for it"
 done
 
-if [ $((passed + failed)) -eq 0 ]; then
-	fail "$dir: no .tile files"
+if [ $((pass + fail)) -eq 0 ]; then
+	bad "$dir: no .tile files"
 fi
 
-echo "bad-input corpus: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary "bad-input corpus"

@@ -4,12 +4,10 @@
 # demand and by two builds at once, and a depfile that make and Ninja read
 # back as GCC writes it.
 # usage: run_build.sh BANKC
+. "$(dirname "$0")/lib.sh"
 bankc=$(cd "$(dirname "${1:-./bankc}")" && pwd)/$(basename "${1:-./bankc}")
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; sed 's/^/    /' "$tmp/err" 2>/dev/null | head -n 5; }
+# failed MESSAGE: a failure, with the start of the last stderr kept
+failed() { bad "$*"; indent <"$tmp/err" 2>/dev/null | head -n 5; }
 
 # expect STATUS PATTERN -- CMD...: status, and PATTERN in stderr (if given)
 expect() {
@@ -17,8 +15,8 @@ expect() {
 	shift 3
 	"$@" >"$tmp/out" 2>"$tmp/err"
 	st=$?
-	if [ "$st" -ne "$want" ]; then bad "$*: exit $st, expected $want"
-	elif [ -n "$pat" ] && ! grep -q -- "$pat" "$tmp/err"; then bad "$*: no '$pat'"
+	if [ "$st" -ne "$want" ]; then failed "$*: exit $st, expected $want"
+	elif [ -n "$pat" ] && ! grep -q -- "$pat" "$tmp/err"; then failed "$*: no '$pat'"
 	else ok; fi
 }
 
@@ -29,7 +27,7 @@ tile() { # NAME [ROWS]: a small tile
 # ---- SIGTERM while 1024 tiles' outputs are written: all old or all new
 for i in $(seq 1024); do tile "t$i" 8; done >"$tmp/many.tile"
 sed 's/shape 8 x 32/shape 16 x 32/' "$tmp/many.tile" >"$tmp/many2.tile"
-"$bankc" build "$tmp/many.tile" -o "$tmp/many" || bad "build of 1024 tiles"
+"$bankc" build "$tmp/many.tile" -o "$tmp/many" || failed "build of 1024 tiles"
 cp -r "$tmp/many" "$tmp/many.old"
 allnew=0 allold=0
 for delay in 0.2 0.4 0.6 0.8 1.0 1.3 1.6 2.0; do
@@ -40,35 +38,35 @@ for delay in 0.2 0.4 0.6 0.8 1.0 1.3 1.6 2.0; do
 	wait "$pid"
 	n_old=$(grep -l "8 x 32 f32" "$tmp"/many/*.cuh | wc -l)
 	n_new=$(grep -l "16 x 32 f32" "$tmp"/many/*.cuh | wc -l)
-	if ls -A "$tmp/many" | grep -q '^\.bankc-tmp'; then bad "SIGTERM after ${delay}s left temporaries"; fi
+	if ls -A "$tmp/many" | grep -q '^\.bankc-tmp'; then failed "SIGTERM after ${delay}s left temporaries"; fi
 	if [ "$n_old" -eq 1024 ] && [ "$n_new" -eq 0 ]; then allold=$((allold + 1))
 	elif [ "$n_new" -eq 1024 ] && [ "$n_old" -eq 0 ]; then
 		allnew=$((allnew + 1))
 		rm -rf "$tmp/many" && cp -r "$tmp/many.old" "$tmp/many"
-	else bad "SIGTERM after ${delay}s: $n_old old and $n_new new headers"; fi
+	else failed "SIGTERM after ${delay}s: $n_old old and $n_new new headers"; fi
 done
 [ $((allold + allnew)) -eq 8 ] && ok
 
 # ---- a temporary that a killed run (SIGKILL) left is removed next time
-"$bankc" build specs/seeds.tile -o "$tmp/k" || bad "build"
+"$bankc" build specs/seeds.tile -o "$tmp/k" || failed "build"
 echo partial >"$tmp/k/.bankc-tmp.999999999.aaaaaa"
 expect 0 "" -- "$bankc" build specs/seeds.tile -o "$tmp/k"
-if [ -e "$tmp/k/.bankc-tmp.999999999.aaaaaa" ]; then bad "stale temporary kept"; else ok; fi
+if [ -e "$tmp/k/.bankc-tmp.999999999.aaaaaa" ]; then failed "stale temporary kept"; else ok; fi
 
 # ---- renaming a tile removes its old outputs; other specs' stay
 tile old >"$tmp/r.tile"
 tile other >"$tmp/other.tile"
-"$bankc" build "$tmp/r.tile" -o "$tmp/r" && "$bankc" build "$tmp/other.tile" -o "$tmp/r" || bad "build"
+"$bankc" build "$tmp/r.tile" -o "$tmp/r" && "$bankc" build "$tmp/other.tile" -o "$tmp/r" || failed "build"
 echo 'mine' >"$tmp/r/notes.cuh"
 tile new >"$tmp/r.tile"
 expect 0 "" -- "$bankc" build "$tmp/r.tile" -o "$tmp/r"
-if ls "$tmp/r" | grep -q '^old'; then bad "outputs of a renamed tile kept"; else ok; fi
+if ls "$tmp/r" | grep -q '^old'; then failed "outputs of a renamed tile kept"; else ok; fi
 if [ -f "$tmp/r/new.cuh" ] && [ -f "$tmp/r/other.cuh" ] && [ -f "$tmp/r/notes.cuh" ]; then ok
-else bad "outputs removed that were not stale"; fi
+else failed "outputs removed that were not stale"; fi
 # the same spec named another way is the same spec
 tile new2 >"$tmp/r.tile"
-(cd "$tmp" && "$bankc" build ./r.tile -o r) || bad "build through ./"
-if [ -f "$tmp/r/new.cuh" ]; then bad "outputs of ./r.tile's earlier tile kept"; else ok; fi
+(cd "$tmp" && "$bankc" build ./r.tile -o r) || failed "build through ./"
+if [ -f "$tmp/r/new.cuh" ]; then failed "outputs of ./r.tile's earlier tile kept"; else ok; fi
 
 # ---- names that would collide
 { tile ab; tile AB; } >"$tmp/case.tile"
@@ -84,10 +82,10 @@ expect 1 "would both define A_STAGE_ELEMS" -- "$bankc" build "$tmp/macro.tile" -
 expect 1 "view 'Q' of tile 'q' would define Q_ROWS, which its tile's header defines already" -- \
 	"$bankc" build "$tmp/view.tile" -o "$tmp/case"
 { tile q; printf 'view q_elems of q { shape 4 x 4; dtype f32; access s: load along row; }\n'; } >"$tmp/view2.tile"
-"$bankc" build "$tmp/view2.tile" -o "$tmp/view2" >/dev/null 2>&1 && ok || bad "view q_elems of q (no clash) rejected"
+"$bankc" build "$tmp/view2.tile" -o "$tmp/view2" >/dev/null 2>&1 && ok || failed "view q_elems of q (no clash) rejected"
 { tile q; printf 'view q_stage of q { shape 4 x 4; dtype f32; access s: load along row; }\n'; } >"$tmp/view3.tile"
-"$bankc" build "$tmp/view3.tile" -o "$tmp/view3" >/dev/null 2>&1 && ok || bad "view q_stage of q (no clash) rejected"
-if [ -e "$tmp/case" ]; then bad "a name clash wrote something"; else ok; fi
+"$bankc" build "$tmp/view3.tile" -o "$tmp/view3" >/dev/null 2>&1 && ok || failed "view q_stage of q (no clash) rejected"
+if [ -e "$tmp/case" ]; then failed "a name clash wrote something"; else ok; fi
 long=$(printf 'x%.0s' $(seq 240))
 tile "$long" >"$tmp/long.tile"
 expect 1 "is too long" -- "$bankc" check "$tmp/long.tile"
@@ -95,7 +93,7 @@ expect 1 "is too long" -- "$bankc" build "$tmp/long.tile" -o "$tmp/long"
 
 # ---- folders: missing parents, and two builds making one at once
 expect 0 "" -- "$bankc" build specs/seeds.tile -o "$tmp/a/b/c"
-[ -f "$tmp/a/b/c/transpose_f32.cuh" ] && ok || bad "-o with missing parents"
+[ -f "$tmp/a/b/c/transpose_f32.cuh" ] && ok || failed "-o with missing parents"
 racefail=0
 for i in $(seq 20); do
 	"$bankc" build specs/seeds.tile -o "$tmp/race$i/x/y" 2>>"$tmp/err" & p1=$!
@@ -103,15 +101,15 @@ for i in $(seq 20); do
 	wait $p1 || racefail=1
 	wait $p2 || racefail=1
 done
-[ $racefail -eq 0 ] && ok || bad "two builds making one folder"
+[ $racefail -eq 0 ] && ok || failed "two builds making one folder"
 
 # ---- the depfile, escaped as GCC does, read back by make
 mkdir -p "$tmp/dir with space" "$tmp/d"
 cp specs/seeds.tile "$tmp/dir with space/x\$y#z.tile"
-(cd "$tmp/d" && "$bankc" build "../dir with space/x\$y#z.tile" -o "out put" -MD -MF deps.d) || bad "build with odd names"
+(cd "$tmp/d" && "$bankc" build "../dir with space/x\$y#z.tile" -o "out put" -MD -MF deps.d) || failed "build with odd names"
 if grep -q 'out\\ put/transpose_f32.cuh' "$tmp/d/deps.d" &&
    grep -q '\.\./dir\\ with\\ space/x\$\$y\\#z\.tile' "$tmp/d/deps.d"; then ok
-else bad "depfile not escaped: $(head -c 300 "$tmp/d/deps.d")"; fi
+else failed "depfile not escaped: $(head -c 300 "$tmp/d/deps.d")"; fi
 cat >"$tmp/d/Makefile" <<'EOF'
 all: out\ put/transpose_f32.cuh
 	@echo up to date
@@ -119,8 +117,8 @@ include deps.d
 EOF
 if (cd "$tmp/d" && make -q -s >/dev/null 2>&1; [ $? -ne 2 ]) &&
    (cd "$tmp/d" && make -s 2>&1 | grep -q "up to date"); then ok
-else bad "make cannot read the depfile"; fi
-if command -v ninja >/dev/null 2>&1; then
+else failed "make cannot read the depfile"; fi
+if have ninja; then
 	cat >"$tmp/d/build.ninja" <<EOF
 rule bankc
   command = $bankc build '../dir with space/x\$\$y#z.tile' -o 'out put' -MD -MF deps.d
@@ -129,11 +127,13 @@ rule bankc
 build out$ put/transpose_f32.cuh: bankc
 EOF
 	(cd "$tmp/d" && ninja >/dev/null 2>&1 && ninja -n 2>&1 | grep -q "no work to do") && ok ||
-		bad "ninja reruns with the depfile"
+		failed "ninja reruns with the depfile"
+else
+	skip "the depfile read back by Ninja (no ninja)"
 fi
 # standard input is no prerequisite
-"$bankc" build - -o "$tmp/stdin" -MD <specs/seeds.tile || bad "build -"
-if grep -q '^-:' "$tmp/stdin/bankc.d" || grep -q ' -$' "$tmp/stdin/bankc.d"; then bad "depfile names standard input"; else ok; fi
+"$bankc" build - -o "$tmp/stdin" -MD <specs/seeds.tile || failed "build -"
+if grep -q '^-:' "$tmp/stdin/bankc.d" || grep -q ' -$' "$tmp/stdin/bankc.d"; then failed "depfile names standard input"; else ok; fi
 
 # ---- the build gate
 expect 0 "" -- "$bankc" build specs/seeds.tile -o "$tmp/g" --require-optimal
@@ -151,7 +151,6 @@ expect 1 "gap.tile:1:6: error: tile 'gap': its layout (row-major) takes 1024 wei
 expect 1 "992 above the lower bound 32 (--max-excess: 100 allowed)" -- \
 	"$bankc" build "$tmp/gap.tile" -o "$tmp/g2" --max-excess=100
 expect 0 "" -- "$bankc" build "$tmp/gap.tile" -o "$tmp/g2" --max-excess 992
-if [ -e "$tmp/g2/gap.cuh" ]; then ok; else bad "--max-excess 992 wrote nothing"; fi
+if [ -e "$tmp/g2/gap.cuh" ]; then ok; else failed "--max-excess 992 wrote nothing"; fi
 
-echo "build: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary build

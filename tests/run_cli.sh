@@ -1,10 +1,8 @@
 #!/bin/sh
 # The command line: exit statuses, help, and the commands' outputs.
 # usage: run_cli.sh BANKC
+. "$(dirname "$0")/lib.sh"
 bankc=${1:-./bankc}
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # expect STATUS PATTERN -- ARGS...: run bankc, check status and that the
 # combined output matches the grep pattern (empty: no check).  With
@@ -20,15 +18,13 @@ expect() {
 	fi
 	got=$?
 	if [ "$got" -ne "$want" ]; then
-		echo "FAIL: bankc $*: exit $got, expected $want"
-		sed 's/^/    /' "$tmp/out" | head -n 5
-		fail=$((fail + 1))
+		bad "bankc $*: exit $got, expected $want"
+		indent <"$tmp/out" | head -n 5
 	elif [ -n "$pat" ] && ! grep -q -- "$pat" "$tmp/out"; then
-		echo "FAIL: bankc $*: output lacks '$pat'"
-		sed 's/^/    /' "$tmp/out" | head -n 5
-		fail=$((fail + 1))
+		bad "bankc $*: output lacks '$pat'"
+		indent <"$tmp/out" | head -n 5
 	else
-		pass=$((pass + 1))
+		ok
 	fi
 }
 
@@ -39,8 +35,8 @@ expect 1 "$nolayout" -- compare tests/data/no_layout.tile
 expect 1 "$nolayout" -- compare --json tests/data/no_layout.tile
 expect 1 "$nolayout" -- explain --chosen tests/data/no_layout.tile
 expect 1 "$nolayout" -- build tests/data/no_layout.tile -o "$tmp/no_layout"
-[ ! -e "$tmp/no_layout" ] && pass=$((pass + 1)) ||
-	{ echo "FAIL: a build with no legal layout made its folder"; fail=$((fail + 1)); }
+[ ! -e "$tmp/no_layout" ] && ok ||
+	bad "a build with no legal layout made its folder"
 expect 0 "^bankc [0-9]" -- --version
 expect 2 "usage: bankc" --
 expect 2 "unknown command 'frob'" -- frob
@@ -89,9 +85,9 @@ expect 0 '"budget_reached": false' -- compare --json specs/seeds.tile
 expect 0 "of 34816 work units$" -- compare --top 1 specs/seeds.tile
 expect 0 "" -- build --search-budget 1 specs/kernels.tile -o "$tmp/small"
 if grep -q "not proven optimal: search budget reached" "$tmp/small/bitonic_2048.cuh"; then
-	pass=$((pass + 1))
+	ok
 else
-	echo "FAIL: the header of a search cut short does not say so"; fail=$((fail + 1))
+	bad "the header of a search cut short does not say so"
 fi
 expect 0 "layout pad +1 (pitch 33)" -- explain --chosen --search-budget 1 specs/kernels.tile --tile bitonic_2048 --access cmp_j1
 expect 2 "--search-budget takes 1 to 10^15" -- compare --search-budget 0 specs/seeds.tile
@@ -127,12 +123,12 @@ expect 2 "unknown option '-x' for build" -- build -x specs/seeds.tile -o "$tmp/o
 expect 0 "" -- build specs/seeds.tile "-o$tmp/o1"
 expect 0 "" -- build --output="$tmp/o2" specs/seeds.tile
 expect 0 "" -- build specs/seeds.tile -o "$tmp/o3" -MD "-MF$tmp/o3.d"
-[ -f "$tmp/o3.d" ] && pass=$((pass + 1)) || { echo "FAIL: -MFFILE"; fail=$((fail + 1)); }
+[ -f "$tmp/o3.d" ] && ok || bad "-MFFILE"
 cp specs/seeds.tile "$tmp/-dash.tile"
 expect 0 "" -- check -- "$tmp/-dash.tile"
 abs=$(cd "$(dirname "$bankc")" && pwd)/$(basename "$bankc")
-(cd "$tmp" && "$abs" check -- -dash.tile) >/dev/null 2>&1 && pass=$((pass + 1)) ||
-	{ echo "FAIL: check -- -dash.tile"; fail=$((fail + 1)); }
+(cd "$tmp" && "$abs" check -- -dash.tile) >/dev/null 2>&1 && ok ||
+	bad "check -- -dash.tile"
 expect 0 '"bank": 0,' -- explain --json specs/seeds.tile --tile transpose_f32 --access drain
 expect 0 '"wavefronts": 1024' -- explain --json --summary specs/seeds.tile
 expect 0 "0: banks 0, 32 x 16" -- explain specs/seeds.tile --tile transpose_f32 --access drain --banks 64
@@ -143,5 +139,4 @@ expect 0 "or: bankc sim --op OP" -- sim --help
 expect 2 "no command 'frob'" -- help frob
 expect 2 "unknown command 'compre' (did you mean 'compare'?)" -- compre specs/seeds.tile
 
-echo "cli: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary cli

@@ -16,32 +16,24 @@
 # becomes a second test.  Every run has its own
 # copy of the example, so the source tree is never modified.
 # usage: run_cmake.sh BANKC
+. "$(dirname "$0")/lib.sh"
 bankc=${1:-./bankc}
-pass=0 fail=0
 root=$(cd "$(dirname "$0")/.." && pwd)
 
-if ! command -v cmake >/dev/null 2>&1; then
-	echo "SKIP: cmake not found on PATH; the CMake support is untested (counted as a failure)"
-	echo "cmake: 0 passed, 1 failed"
-	exit 1
+if ! have cmake; then
+	skip "the CMake support (no cmake on PATH)"
+	summary cmake
+	exit
 fi
 if [ ! -f "$bankc" ] || [ ! -x "$bankc" ]; then
-	echo "FAIL: '$bankc' is not an executable file"
-	echo "cmake: 0 passed, 1 failed"
-	exit 1
+	bad "'$bankc' is not an executable file"
+	summary cmake
+	exit
 fi
 bankc=$(cd "$(dirname "$bankc")" && pwd)/$(basename "$bankc")
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { pass=$((pass + 1)); }
-# bad WHAT [LOG]: a failure, with the end of LOG when given.
-bad() {
-	echo "FAIL: $1"
-	[ -n "${2:-}" ] && [ -f "$2" ] && tail -n 15 "$2" | sed 's/^/    /'
-	fail=$((fail + 1))
-}
+# bad_log WHAT LOG: a failure, with the end of LOG (a build's last steps)
+bad_log() { bad "$1"; [ -f "$2" ] && tail -n 15 "$2" | indent; }
 # newer A B: A exists and was modified after B.
 newer() { [ -n "$(find "$1" -prune -newer "$2" 2>/dev/null)" ]; }
 # value NAME FILE: the number the program printed for NAME ("NAME = N").
@@ -53,7 +45,7 @@ if make -s -C "$root" --no-print-directory B="$tmp/bankc-build" BIN="$tmp/bankc-
 	install prefix="$prefix" >"$tmp/install.log" 2>&1; then
 	ok
 else
-	bad "make install into $prefix" "$tmp/install.log"
+	bad_log "make install into $prefix" "$tmp/install.log"
 	prefix=
 fi
 
@@ -91,17 +83,17 @@ run_sequence() {
 	if configure "$1" "$g" "$src" "$b" "$w/configure.log"; then
 		ok
 	else
-		bad "$tag configure" "$w/configure.log"
+		bad_log "$tag configure" "$w/configure.log"
 		return
 	fi
-	if build first; then ok; else bad "$tag first build" "$w/first.log"; return; fi
+	if build first; then ok; else bad_log "$tag first build" "$w/first.log"; return; fi
 
-	if "$b/demo" >"$w/run1.out" 2>&1; then ok; else bad "$tag demo exits $?" "$w/run1.out"; fi
+	if "$b/demo" >"$w/run1.out" 2>&1; then ok; else bad_log "$tag demo exits $?" "$w/run1.out"; fi
 	bytes=$(value DEMO_BYTES "$w/run1.out")
 	if [ -n "$bytes" ] && [ "$bytes" -ge 4096 ] && grep -q "DEMO_ROWS = 32," "$w/run1.out"; then
 		ok
 	else
-		bad "$tag demo should print DEMO_ROWS = 32 and DEMO_BYTES >= 4096 (32 x 32 f32)" "$w/run1.out"
+		bad_log "$tag demo should print DEMO_ROWS = 32 and DEMO_BYTES >= 4096 (32 x 32 f32)" "$w/run1.out"
 	fi
 
 	missing=
@@ -119,7 +111,7 @@ run_sequence() {
 	   ! grep -q "Building C object" "$w/noop.log"; then
 		ok
 	else
-		bad "$tag a second build with nothing changed should do nothing" "$w/noop.log"
+		bad_log "$tag a second build with nothing changed should do nothing" "$w/noop.log"
 	fi
 
 	# A comment: bankc reruns, writes nothing new, nothing recompiles.
@@ -129,19 +121,19 @@ run_sequence() {
 	if build comment && grep -q "bankc build" "$w/comment.log"; then
 		ok
 	else
-		bad "$tag editing demo.tile should rerun bankc" "$w/comment.log"
+		bad_log "$tag editing demo.tile should rerun bankc" "$w/comment.log"
 	fi
 	if ! newer "$out/demo.cuh" "$w/mark" &&
 	   ! grep -q "Building C object" "$w/comment.log"; then
 		ok
 	else
-		bad "$tag a comment-only edit should leave demo.cuh as it was and recompile nothing" "$w/comment.log"
+		bad_log "$tag a comment-only edit should leave demo.cuh as it was and recompile nothing" "$w/comment.log"
 	fi
 	"$b/demo" >"$w/run2.out" 2>&1
 	if cmp -s "$w/run1.out" "$w/run2.out"; then
 		ok
 	else
-		bad "$tag a comment-only edit changed the program's output" "$w/run2.out"
+		bad_log "$tag a comment-only edit changed the program's output" "$w/run2.out"
 	fi
 
 	# An error in the file: the build fails with bankc's diagnostic and the
@@ -153,7 +145,7 @@ run_sequence() {
 	   ! newer "$out/demo.cuh" "$w/mark" && [ ! -e "$out/broken.cuh" ]; then
 		ok
 	else
-		bad "$tag a tile with an error should fail the build with bankc's diagnostic and write nothing" "$w/broken.log"
+		bad_log "$tag a tile with an error should fail the build with bankc's diagnostic and write nothing" "$w/broken.log"
 	fi
 
 	# The shape: bankc reruns and the program sees the new tile at once.
@@ -166,7 +158,7 @@ run_sequence() {
 	if build shape && grep -q "bankc build" "$w/shape.log"; then
 		ok
 	else
-		bad "$tag changing the shape should rerun bankc" "$w/shape.log"
+		bad_log "$tag changing the shape should rerun bankc" "$w/shape.log"
 	fi
 	"$b/demo" >"$w/run3.out" 2>&1
 	rc=$?
@@ -175,7 +167,7 @@ run_sequence() {
 	   [ -n "$bytes" ] && [ "$bytes" -ge 8192 ] && ! cmp -s "$w/run1.out" "$w/run3.out"; then
 		ok
 	else
-		bad "$tag after the shape change the same build should give DEMO_ROWS = 64, DEMO_BYTES >= 8192 (exit $rc)" "$w/run3.out"
+		bad_log "$tag after the shape change the same build should give DEMO_ROWS = 64, DEMO_BYTES >= 8192 (exit $rc)" "$w/run3.out"
 	fi
 }
 
@@ -189,14 +181,14 @@ run_space() {
 	if configure package "$g" "$src" "$b" "$w/configure.log" && build first && "$b/demo" >/dev/null; then
 		ok
 	else
-		bad "$tag configure, build and run" "$w/first.log"
+		bad_log "$tag configure, build and run" "$w/first.log"
 		return
 	fi
 	if build noop && ! grep -q "bankc build" "$w/noop.log" &&
 	   ! grep -q "Building C object" "$w/noop.log"; then
 		ok
 	else
-		bad "$tag a second build with nothing changed should do nothing (bankc build must escape the space in its depfile)" "$w/noop.log"
+		bad_log "$tag a second build with nothing changed should do nothing (bankc build must escape the space in its depfile)" "$w/noop.log"
 	fi
 	touch "$w/mark"
 	sleep 1
@@ -205,12 +197,12 @@ run_space() {
 	   ! newer "$out/demo.cuh" "$w/mark" && ! grep -q "Building C object" "$w/comment.log"; then
 		ok
 	else
-		bad "$tag editing demo.tile should rerun bankc and recompile nothing" "$w/comment.log"
+		bad_log "$tag editing demo.tile should rerun bankc and recompile nothing" "$w/comment.log"
 	fi
 	if build noop2 && ! grep -q "bankc build" "$w/noop2.log"; then
 		ok
 	else
-		bad "$tag the build after the edit should do nothing" "$w/noop2.log"
+		bad_log "$tag the build after the edit should do nothing" "$w/noop2.log"
 	fi
 }
 
@@ -222,23 +214,23 @@ run_check_programs() {
 	tile=$src/demo.tile
 	build() { cmake --build "$b" --parallel 2 >"$w/$1.log" 2>&1; }
 	if ! configure "$1" "$g" "$src" "$b" "$w/configure.log" -DDEMO_CHECK_PROGRAMS=ON -DINTREE_CHECK_PROGRAMS=ON; then
-		bad "$tag configure with CUDA" "$w/configure.log"
+		bad_log "$tag configure with CUDA" "$w/configure.log"
 		return
 	fi
 	ok
 	if build first && [ -x "$b/demo_check" ] && [ -x "$b/demo" ]; then ok
-	else bad "$tag the build should make demo and demo_check" "$w/first.log"; fi
+	else bad_log "$tag the build should make demo and demo_check" "$w/first.log"; fi
 	if (cd "$b" && ctest -N) >"$w/ctest.log" 2>&1 && grep -q "Test *#1: demo_check\$" "$w/ctest.log" &&
 	   grep -q "Total Tests: 1\$" "$w/ctest.log"; then ok
-	else bad "$tag ctest -N should list the one test demo_check" "$w/ctest.log"; fi
+	else bad_log "$tag ctest -N should list the one test demo_check" "$w/ctest.log"; fi
 	if build noop && ! grep -q "bankc build\|Building" "$w/noop.log"; then ok
-	else bad "$tag a second build with nothing changed should do nothing" "$w/noop.log"; fi
+	else bad_log "$tag a second build with nothing changed should do nothing" "$w/noop.log"; fi
 	# A second tile in the file: configuring again makes its program and test.
 	sleep 1
 	sed 's/^tile demo {/tile demo_b {/' "$root/examples/cmake/demo.tile" >>"$tile"
 	if build second && [ -x "$b/demo_b_check" ] &&
 	   (cd "$b" && ctest -N) >"$w/ctest2.log" 2>&1 && grep -q "Total Tests: 2\$" "$w/ctest2.log"; then ok
-	else bad "$tag a tile added to demo.tile should become the test demo_b_check" "$w/second.log"; fi
+	else bad_log "$tag a tile added to demo.tile should become the test demo_b_check" "$w/second.log"; fi
 }
 
 n=0 cuda_gen=
@@ -247,8 +239,8 @@ for g in "Unix Makefiles" Ninja; do
 	Ninja) tool=ninja ;;
 	*) tool='make' ;;
 	esac
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		echo "note: $tool not found; generator '$g' not tested"
+	if ! have "$tool"; then
+		skip "the generator '$g' (no $tool)"
 		continue
 	fi
 	cuda_gen=$g
@@ -261,13 +253,12 @@ for g in "Unix Makefiles" Ninja; do
 done
 [ "$n" -gt 0 ] || bad "neither make nor ninja found: nothing to build with"
 if [ -n "$cuda_gen" ] && [ -n "$prefix" ]; then
-	if command -v nvcc >/dev/null 2>&1; then
+	if have nvcc; then
 		run_check_programs package "$cuda_gen" "$tmp/cuda-package"
 		run_check_programs intree "$cuda_gen" "$tmp/cuda-intree"
 	else
-		bad "nvcc not found: CHECK_PROGRAMS is untested"
+		skip "CHECK_PROGRAMS (no nvcc)"
 	fi
 fi
 
-echo "cmake: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary cmake

@@ -14,32 +14,28 @@
 # compiles on the host with it (it needs the CUDA toolkit's headers, found
 # beside nvcc), else with nvcc (CUTE_CXX=nvcc asks for nvcc).
 # usage: run_cute.sh BANKC
+. "$(dirname "$0")/lib.sh"
 bankc=${1:-./bankc}
-pass=0 fail=0 skip=0
 root=$(cd "$(dirname "$0")/.." && pwd)
 cutlass=${CUTLASS_DIR:-$root/../shared/vendor/cutlass-4.7}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() {
-	fail=$((fail + 1)); echo "FAIL: $1"
-	[ -n "${2:-}" ] && [ -f "$2" ] && head -c 3000 "$2" | sed 's/^/    /'
-}
+# bad_log WHAT LOG: a failure, with the start of LOG (a compiler's errors)
+bad_log() { bad "$1"; [ -f "$2" ] && head -c 3000 "$2" | indent; }
 # The kinds of layout (compare --json's "layout") and their swapped forms.
 # A kind the solver gains goes here and gets a tile in tests/cute/kinds.tile.
 kinds="row-major pad skew swizzle xor"
 
 # shellcheck disable=SC2086
 if ! "$bankc" build specs/*.tile tests/cute/kinds.tile -o "$tmp/gen" >"$tmp/build.log" 2>&1; then
-	bad "bankc build" "$tmp/build.log"
-	echo "cute: $pass passed, $fail failed, $skip skipped"
-	exit 1
+	bad_log "bankc build" "$tmp/build.log"
+	summary cute
+	exit
 fi
 ntiles=$(ls "$tmp"/gen/*.cuh | wc -l)
 if [ ! -f "$cutlass/include/cute/layout.hpp" ]; then
 	echo "skip: CuTe's headers are not in $cutlass/include (CUTLASS 4.7 expected there); $ntiles tiles not checked"
-	echo "cute: 0 passed, 0 failed, $ntiles skipped"
-	exit 0
+	skipped=$ntiles
+	summary cute
+	exit
 fi
 
 # The kinds the tiles cover, from the layout each header's comment names
@@ -76,20 +72,25 @@ inc="-isystem $cutlass/include -isystem $cinc"
 [ -d "$cinc/cccl" ] && inc="$inc -isystem $cinc/cccl"
 printf '#include <cstdio>\n#include <vector>\n#include <cute/tensor.hpp>\n' >"$tmp/cute_all.hpp"
 cxx="g++ -std=c++17 -O1 -Wall -Wextra -Werror $inc"
-if [ "${CUTE_CXX:-}" != nvcc ] && command -v g++ >/dev/null 2>&1 &&
+if [ "${CUTE_CXX:-}" != nvcc ] && have g++ &&
 	$cxx -x c++-header "$tmp/cute_all.hpp" -o "$tmp/cute_all.hpp.gch" >"$tmp/pch.log" 2>&1; then
 	how="g++ (host; the toolkit's headers in $cinc)"
 	cxx="$cxx -Winvalid-pch -I$tmp"
-elif command -v nvcc >/dev/null 2>&1; then
+elif have nvcc; then
 	why=$(grep -m 1 -E 'error|fatal' "$tmp/pch.log" 2>/dev/null || echo "CUTE_CXX=nvcc")
 	how="nvcc (g++ cannot compile CuTe here: $why)"
 	# CuTe's own headers are system headers: their unused parameters are
 	# CUTLASS's, not the generated code's.
 	cxx="nvcc -std=c++17 -O1 -x cu -Werror all-warnings -Xcompiler -Wall,-Wextra -isystem $cutlass/include -I$tmp"
 else
-	bad "neither g++ nor nvcc can compile CuTe" "$tmp/pch.log"
-	echo "cute: $pass passed, $fail failed, $skip skipped"
-	exit 1
+	if have g++; then
+		bad_log "neither g++ nor nvcc can compile CuTe" "$tmp/pch.log"
+	else
+		echo "skip: no g++ and no nvcc to compile CuTe with; $ntiles tiles not checked"
+		skipped=$((skipped + ntiles))
+	fi
+	summary cute
+	exit
 fi
 echo "compiling with $how"
 
@@ -153,25 +154,27 @@ done | xargs -P "${JOBS:-2}" -I{} sh -c \
 for h in "$tmp"/gen/*.cuh; do
 	n=$(basename "$h" .cuh)
 	if grep -qx "$n" "$tmp/failed" 2>/dev/null; then
-		bad "$n: the C++ program against CuTe does not compile" "$tmp/$n.log"
+		bad_log "$n: the C++ program against CuTe does not compile" "$tmp/$n.log"
 	elif "$tmp/$n" >"$tmp/$n.out" 2>&1; then
 		ok
 	else
-		bad "$n: CuTe's layout differs from ${n}_IDX" "$tmp/$n.out"
+		bad_log "$n: CuTe's layout differs from ${n}_IDX" "$tmp/$n.out"
 	fi
 done
 # C++ that does not ask for CuTe sees none of it: every header in one
 # program, without BANKC_CUTE and without CuTe on the include path.
-if command -v g++ >/dev/null 2>&1; then
+if have g++; then
 	for h in "$tmp"/gen/*.cuh; do echo "#include \"$h\""; done >"$tmp/plain.cpp"
 	echo "int main() { return 0; }" >>"$tmp/plain.cpp"
 	if g++ -std=c++17 -Wall -Wextra -Werror -pedantic -c "$tmp/plain.cpp" -o "$tmp/plain.o" \
 		>"$tmp/plain.log" 2>&1; then ok
-	else bad "C++ without BANKC_CUTE: the headers need CuTe" "$tmp/plain.log"; fi
+	else bad_log "C++ without BANKC_CUTE: the headers need CuTe" "$tmp/plain.log"; fi
+else
+	skip "C++ without BANKC_CUTE (no g++)"
 fi
 
 # Device code: every layout used in one kernel, compiled by nvcc for sm_90.
-if command -v nvcc >/dev/null 2>&1; then
+if have nvcc; then
 	{
 		echo "#define BANKC_CUTE"
 		for h in "$tmp"/gen/*.cuh; do echo "#include \"$h\""; done
@@ -187,10 +190,9 @@ if command -v nvcc >/dev/null 2>&1; then
 	} >"$tmp/device.cu"
 	if nvcc -std=c++17 -arch=sm_90 -Werror all-warnings -isystem "$cutlass/include" -c "$tmp/device.cu" \
 		-o "$tmp/device.o" >"$tmp/device.log" 2>&1; then ok
-	else bad "nvcc: the CuTe layouts in device code" "$tmp/device.log"; fi
+	else bad_log "nvcc: the CuTe layouts in device code" "$tmp/device.log"; fi
 else
-	bad "nvcc not found: the CuTe layouts are untested in device code"
+	skip "the CuTe layouts in device code (no nvcc)"
 fi
 
-echo "cute: $pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+summary cute

@@ -5,12 +5,10 @@
 # clear message and a non-zero status, and leave the previous outputs as
 # they were.
 # usage: run_faults.sh BANKC
+. "$(dirname "$0")/lib.sh"
 bankc=${1:-./bankc}
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; sed 's/^/    /' "$tmp/err" 2>/dev/null | head -n 5; }
+# failed MESSAGE: a failure, with the start of the last stderr kept
+failed() { bad "$*"; indent <"$tmp/err" 2>/dev/null | head -n 5; }
 
 # expect_fail NAME PATTERN -- CMD...: non-zero status and PATTERN on stderr
 expect_fail() {
@@ -18,19 +16,19 @@ expect_fail() {
 	shift 3
 	"$@" >"$tmp/out" 2>"$tmp/err"
 	st=$?
-	if [ "$st" -eq 0 ]; then bad "$name: exit 0"
-	elif ! grep -q -- "$pat" "$tmp/err"; then bad "$name: no '$pat'"
+	if [ "$st" -eq 0 ]; then failed "$name: exit 0"
+	elif ! grep -q -- "$pat" "$tmp/err"; then failed "$name: no '$pat'"
 	else ok; fi
 }
 
 # previous outputs, kept to compare with after each fault
-"$bankc" build specs/seeds.tile -o "$tmp/prev" -MD || bad "first build"
+"$bankc" build specs/seeds.tile -o "$tmp/prev" -MD || failed "first build"
 cp -r "$tmp/prev" "$tmp/saved"
 sed 's/shape 32 x 32;/shape 32 x 64;/' specs/seeds.tile >"$tmp/changed.tile"
 intact() {
 	if diff -r "$tmp/prev" "$tmp/saved" >/dev/null; then ok
-	else bad "$1: previous outputs changed"; fi
-	if ls -A "$tmp/prev" | grep -q '\.tmp'; then bad "$1: temporary files left"; else ok; fi
+	else failed "$1: previous outputs changed"; fi
+	if ls -A "$tmp/prev" | grep -q '\.tmp'; then failed "$1: temporary files left"; else ok; fi
 }
 
 expect_fail "folder that cannot be made" "cannot create folder '/proc/bankc-out'" -- \
@@ -51,12 +49,12 @@ intact "full disk"
 # writing, so the write fails cleanly instead of killing the process
 bash -c "ulimit -f 1; '$bankc' build '$tmp/changed.tile' -o '$tmp/prev' 2>'$tmp/err'" 2>/dev/null
 st=$?
-if [ "$st" -eq 1 ] && grep -q "File too large" "$tmp/err"; then ok; else bad "SIGXFSZ: status $st"; fi
+if [ "$st" -eq 1 ] && grep -q "File too large" "$tmp/err"; then ok; else failed "SIGXFSZ: status $st"; fi
 intact "file-size limit, SIGXFSZ default"
 # the disk fills up midway: the first tile's header fits, its check
 # program does not; before, the header was already replaced
 bash -c "ulimit -f 8; exec '$bankc' build '$tmp/changed.tile' -o '$tmp/prev'" 2>"$tmp/err"
-if [ $? -eq 1 ] && grep -q "_check.cu': File too large" "$tmp/err"; then ok; else bad "full midway"; fi
+if [ $? -eq 1 ] && grep -q "_check.cu': File too large" "$tmp/err"; then ok; else failed "full midway"; fi
 intact "full disk midway"
 
 # a signal during the build (here during the search of a slow tile)
@@ -66,7 +64,7 @@ sleep 0.3
 kill -TERM "$pid" 2>/dev/null
 wait "$pid"
 st=$?
-if [ "$st" -eq 143 ]; then ok; else bad "SIGTERM during a build: status $st"; fi
+if [ "$st" -eq 143 ]; then ok; else failed "SIGTERM during a build: status $st"; fi
 intact "SIGTERM"
 
 # out of memory (a 30 MB address space; the search of this tile needs
@@ -74,15 +72,14 @@ intact "SIGTERM"
 bash -c "ulimit -v 30000; exec '$bankc' compare tests/data/scattered.tile" >"$tmp/out" 2>"$tmp/err"
 st=$?
 if [ "$st" -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(cat "$tmp/err")" = "bankc: error: out of memory" ]; then ok
-else bad "out of memory: status $st"; fi
+else failed "out of memory: status $st"; fi
 
 expect_fail "read error" "cannot read 'specs'" -- "$bankc" check specs
 expect_fail "missing file" "cannot open 'no-such.tile'" -- "$bankc" build no-such.tile -o "$tmp/x"
-if [ -e "$tmp/x" ]; then bad "a failed build created its folder"; else ok; fi
+if [ -e "$tmp/x" ]; then failed "a failed build created its folder"; else ok; fi
 if [ -w /dev/full ]; then
 	"$bankc" compare --json specs/seeds.tile >/dev/full 2>"$tmp/err"
 	if [ $? -eq 1 ] && grep -q "cannot write the output" "$tmp/err"; then ok
-	else bad "compare to /dev/full"; fi
+	else failed "compare to /dev/full"; fi
 fi
-echo "faults: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary faults

@@ -3,12 +3,8 @@
 # header valid C11, every header and check program valid CUDA for each
 # target architecture, warnings as errors.
 # usage: run_generated.sh BANKC
+. "$(dirname "$0")/lib.sh"
 bankc=${1:-./bankc}
-pass=0 fail=0 skip=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 "$bankc" build specs/*.tile -o "$tmp/a" -MD && ok || bad "bankc build"
 "$bankc" build specs/*.tile -o "$tmp/b" && ok || bad "bankc build again"
@@ -30,7 +26,7 @@ else ok; fi
 for h in "$tmp"/a/*.cuh; do
 	printf '#include "%s"\nint main(void) { return 0; }\n' "$h" >"$tmp/h.c"
 	if cc -std=c11 -Wall -Wextra -Werror -pedantic -c "$tmp/h.c" -o "$tmp/h.o" 2>"$tmp/log"; then ok
-	else bad "C11: $h"; sed 's/^/    /' "$tmp/log" | head -n 10; fi
+	else bad "C11: $h"; indent <"$tmp/log" | head -n 10; fi
 done
 # host test of every header: the layout is a bijection onto its footprint
 for h in "$tmp"/a/*.cuh; do
@@ -61,7 +57,8 @@ done
 
 # NAME_IDX is a constant expression for every layout: in C (a macro) and
 # in C++ (a constexpr function), so static_assert on it keeps compiling
-# when the solver's choice changes
+# when the solver's choice changes (C alone where there is no c++)
+have c++ || skip "NAME_IDX as a C++ constant expression (no c++)"
 for h in "$tmp"/a/*.cuh; do
 	n=$(basename "$h" .cuh)
 	N=$(echo "$n" | tr '[:lower:]' '[:upper:]')
@@ -78,19 +75,18 @@ int main() { return k < 0; }
 ' \
 		"$h" "$N" "$N" "$N" "$N" "$N" >"$tmp/s.cc"
 	if cc -std=c11 -Wall -Wextra -Werror -pedantic -o "$tmp/s" "$tmp/s.c" 2>"$tmp/log" &&
-	   c++ -std=c++14 -Wall -Wextra -Werror -pedantic -o "$tmp/s" "$tmp/s.cc" 2>>"$tmp/log"; then ok
-	else bad "NAME_IDX of $n is not a constant expression"; sed 's/^/    /' "$tmp/log" | head -n 6; fi
+	   { ! have c++ || c++ -std=c++14 -Wall -Wextra -Werror -pedantic -o "$tmp/s" "$tmp/s.cc" 2>>"$tmp/log"; }; then ok
+	else bad "NAME_IDX of $n is not a constant expression"; indent <"$tmp/log" | head -n 6; fi
 done
 
 # CUDA: every check program (which includes its header) per architecture
-if ! command -v nvcc >/dev/null 2>&1; then
-	bad "nvcc not found; the CUDA toolkit must be on PATH"
+if ! have nvcc; then
+	skip "the check programs and the kernel templates under nvcc (no nvcc; the CUDA toolkit must be on PATH)"
 else
-	have=$(nvcc --list-gpu-arch 2>/dev/null | sed 's/compute_/sm_/')
+	arches=$(nvcc --list-gpu-arch 2>/dev/null | sed 's/compute_/sm_/')
 	for arch in sm_70 sm_80 sm_90; do
-		if ! printf '%s\n' "$have" | grep -qx "$arch"; then
-			echo "skip: $arch ($(nvcc --version | tail -n 1) has no $arch)"
-			skip=$((skip + 1))
+		if ! printf '%s\n' "$arches" | grep -qx "$arch"; then
+			skip "$arch ($(nvcc --version | tail -n 1) has no $arch)"
 			continue
 		fi
 		for src in "$tmp"/a/*_check.cu; do
@@ -100,13 +96,13 @@ else
 		for src in "$tmp"/a/*_check.cu; do
 			if grep -qx "$src" "$tmp/nvcc_failed" 2>/dev/null; then
 				bad "nvcc -arch=$arch $(basename "$src")"
-				head -c 2000 "$src.$arch.log" | sed 's/^/    /'
+				head -c 2000 "$src.$arch.log" | indent
 			else ok; fi
 		done
 	done
 fi
 # the kernel templates, on the headers generated from specs/templates.tile
-if command -v nvcc >/dev/null 2>&1; then
+if have nvcc; then
 	for arch in sm_80 sm_90 sm_90a; do
 		for src in templates/*.cu; do
 			# wgmma exists only in sm_90a, which the others do not need
@@ -117,9 +113,8 @@ if command -v nvcc >/dev/null 2>&1; then
 			gencode="-gencode=arch=compute_${arch#sm_},code=$arch"
 			if nvcc -std=c++17 -O3 "$gencode" -Werror all-warnings -Xcompiler -Wall,-Wextra \
 				-Iruntime -I"$tmp/a" -c "$src" -o "$tmp/t.o" >"$tmp/log" 2>&1; then ok
-			else bad "nvcc $gencode $src"; head -c 2000 "$tmp/log" | sed 's/^/    /'; fi
+			else bad "nvcc $gencode $src"; head -c 2000 "$tmp/log" | indent; fi
 		done
 	done
 fi
-echo "generated code: $pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+summary "generated code"

@@ -14,57 +14,54 @@
 #     the CMake package finds them; PREFIX still works;
 #   - make uninstall removes every file install wrote.
 # usage: run_install.sh
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() {
-	fail=$((fail + 1)); echo "FAIL: $1"
-	[ -n "${2:-}" ] && [ -f "$2" ] && tail -n 15 "$2" | sed 's/^/    /'
-}
+. "$(dirname "$0")/lib.sh"
+# bad_log WHAT LOG: a failure, with the end of LOG (a build's last steps)
+bad_log() { bad "$1"; [ -f "$2" ] && tail -n 15 "$2" | indent; }
 version=$(sed -n 's/^#define BANKC_VERSION "\(.*\)"/\1/p' compiler/bankc.h)
 b=$tmp/build
-m() { make --no-print-directory B="$b" BIN="$b/bankc" "$@"; }
+# m ARGS...: make as a user runs it from a shell, with none of the flags
+# of a make this runs under (make -s check would hide what V=1 shows)
+m() { MAKEFLAGS= make --no-print-directory B="$b" BIN="$b/bankc" "$@"; }
 # every source the build compiles: main.c and each stage folder's sources
 nsrc=$(ls compiler/main.c compiler/*/*.c compiler/*/*.re | wc -l)
 
 # A user's build: their flags, after the project's, no -Werror, and a
 # warning (-Wpadded warns about the structs of bankc.h) is not fatal.
 if m V=1 CPPFLAGS=-DUSER_CPPFLAGS CFLAGS='-O1 -Wpadded -DUSER_CFLAGS' \
-	LDFLAGS=-Wl,-O1 >"$tmp/user.log" 2>&1; then ok; else bad "a user's build with a warning failed" "$tmp/user.log"; fi
+	LDFLAGS=-Wl,-O1 >"$tmp/user.log" 2>&1; then ok; else bad_log "a user's build with a warning failed" "$tmp/user.log"; fi
 ncc=$(grep -c -- ' -c ' "$tmp/user.log")
 nflag=$(grep -- ' -c ' "$tmp/user.log" | grep -- '-DUSER_CPPFLAGS' | grep -c -- '-DUSER_CFLAGS')
 if [ "$ncc" -eq "$nsrc" ] && [ "$nflag" -eq "$ncc" ]; then ok
-else bad "V=1: $ncc compile commands shown for $nsrc sources, $nflag with CPPFLAGS and CFLAGS" "$tmp/user.log"; fi
-if grep -q -- '-Werror' "$tmp/user.log"; then bad "a user's build uses -Werror" "$tmp/user.log"; else ok; fi
+else bad_log "V=1: $ncc compile commands shown for $nsrc sources, $nflag with CPPFLAGS and CFLAGS" "$tmp/user.log"; fi
+if grep -q -- '-Werror' "$tmp/user.log"; then bad_log "a user's build uses -Werror" "$tmp/user.log"; else ok; fi
 if grep -q -- '-Wpadded' "$tmp/user.log" && grep -q 'warning:' "$tmp/user.log"; then ok
-else bad "the user's -Wpadded build gave no warning: the test proves nothing" "$tmp/user.log"; fi
+else bad_log "the user's -Wpadded build gave no warning: the test proves nothing" "$tmp/user.log"; fi
 if grep -- "-o $b/bankc " "$tmp/user.log" | grep -q -- '-Wl,-O1'; then ok
-else bad "LDFLAGS not on the link command" "$tmp/user.log"; fi
+else bad_log "LDFLAGS not on the link command" "$tmp/user.log"; fi
 
 # The same flags again: nothing to do.  Other flags: everything again.
 m CPPFLAGS=-DUSER_CPPFLAGS CFLAGS='-O1 -Wpadded -DUSER_CFLAGS' LDFLAGS=-Wl,-O1 >"$tmp/again.log" 2>&1
-if [ ! -s "$tmp/again.log" ]; then ok; else bad "an unchanged build did something" "$tmp/again.log"; fi
-if m V=1 DEVELOPER=1 >"$tmp/dev.log" 2>&1; then ok; else bad "DEVELOPER=1 build" "$tmp/dev.log"; fi
+if [ ! -s "$tmp/again.log" ]; then ok; else bad_log "an unchanged build did something" "$tmp/again.log"; fi
+if m V=1 DEVELOPER=1 >"$tmp/dev.log" 2>&1; then ok; else bad_log "DEVELOPER=1 build" "$tmp/dev.log"; fi
 nw=$(grep -- ' -c ' "$tmp/dev.log" | grep -c -- ' -Werror')
 if [ "$nw" -eq "$nsrc" ]; then ok
-else bad "changing the flags (DEVELOPER=1) recompiled $nw of $nsrc sources with -Werror" "$tmp/dev.log"; fi
+else bad_log "changing the flags (DEVELOPER=1) recompiled $nw of $nsrc sources with -Werror" "$tmp/dev.log"; fi
 # make check's -Werror pass: failing on the user build's warning, clean
 # with the project's flags, and leaving the build's objects alone
 if m check-werror CFLAGS='-O1 -Wpadded' >"$tmp/werror2.log" 2>&1; then
-	bad "check-werror passed a build with warnings (-Wpadded)" "$tmp/werror2.log"
+	bad_log "check-werror passed a build with warnings (-Wpadded)" "$tmp/werror2.log"
 elif grep -q 'error:.*-Werror=padded' "$tmp/werror2.log"; then ok
-else bad "check-werror with -Wpadded failed, but not on the warning" "$tmp/werror2.log"; fi
+else bad_log "check-werror with -Wpadded failed, but not on the warning" "$tmp/werror2.log"; fi
 m >/dev/null 2>&1 || bad "a user's build after DEVELOPER=1"
 touch "$tmp/mark"
-if m check-werror >"$tmp/werror.log" 2>&1; then ok; else bad "check-werror with the project's flags" "$tmp/werror.log"; fi
+if m check-werror >"$tmp/werror.log" 2>&1; then ok; else bad_log "check-werror with the project's flags" "$tmp/werror.log"; fi
 m >"$tmp/after.log" 2>&1
 if [ -z "$(find "$b" -name '*.o' -newer "$tmp/mark")" ] && [ ! -s "$tmp/after.log" ]; then ok
-else bad "the build after check-werror did something" "$tmp/after.log"; fi
+else bad_log "the build after check-werror did something" "$tmp/after.log"; fi
 
 # DESTDIR and prefix.
 d=$tmp/stage P=/opt/bankc
-if m install DESTDIR="$d" prefix="$P" >"$tmp/install.log" 2>&1; then ok; else bad "make install" "$tmp/install.log"; fi
+if m install DESTDIR="$d" prefix="$P" >"$tmp/install.log" 2>&1; then ok; else bad_log "make install" "$tmp/install.log"; fi
 files="bin/bankc include/bankc/bankc_runtime.h include/bankc/bankc_check.cuh
 	include/bankc/bankc_wgmma.cuh
 	lib/pkgconfig/bankc.pc lib/cmake/bankc/bankcConfig.cmake
@@ -81,9 +78,11 @@ extra=$(cd "$d$P" && find . -type f | sed 's|^\./||' | while read -r f; do
 	case " $(echo $files) " in *" $f "*) ;; *) echo "$f" ;; esac; done)
 if [ -z "$extra" ]; then ok; else bad "install wrote files this test does not know: $extra"; fi
 if [ "$("$d$P/bin/bankc" --version)" = "bankc $version" ]; then ok; else bad "the installed bankc --version"; fi
-if command -v groff >/dev/null 2>&1; then
+if have groff; then
 	if groff -man -Tutf8 -ww -z "$d$P/share/man/man1/bankc.1" >"$tmp/groff.log" 2>&1 && [ ! -s "$tmp/groff.log" ]
-	then ok; else bad "the installed man page renders with warnings" "$tmp/groff.log"; fi
+	then ok; else bad_log "the installed man page renders with warnings" "$tmp/groff.log"; fi
+else
+	skip "the installed man page rendered (no groff)"
 fi
 
 # pkg-config: the file names the prefix; rebased onto the staged tree it
@@ -91,18 +90,20 @@ fi
 pc=$d$P/lib/pkgconfig
 # pkg-config PATH ARGS...: its answer without trailing blanks
 pcq() { p=$1; shift; PKG_CONFIG_PATH=$p pkg-config "$@" | sed 's/ *$//'; }
-if ! command -v pkg-config >/dev/null 2>&1; then
-	bad "pkg-config not found (make deps installs pkgconf); bankc.pc is untested"
+if ! have pkg-config; then
+	skip "bankc.pc (no pkg-config; make deps installs pkgconf)"
 else
 	if [ "$(pcq "$pc" --cflags bankc)" = "-I$P/include/bankc" ]; then ok
 	else bad "pkg-config --cflags bankc: '$(pcq "$pc" --cflags bankc)', not -I$P/include/bankc"; fi
 	if [ "$(pcq "$pc" --modversion bankc)" = "$version" ]; then ok
 	else bad "pkg-config --modversion bankc is not $version"; fi
 	cflags=$(pcq "$pc" --define-variable=prefix="$d$P" --cflags bankc)
-	if "$d$P/bin/bankc" build specs/seeds.tile -o "$tmp/gen" &&
+	if ! have nvcc; then
+		skip "a check program with the installed runtime (no nvcc)"
+	elif "$d$P/bin/bankc" build specs/seeds.tile -o "$tmp/gen" &&
 		nvcc -std=c++17 -arch=sm_90 $cflags -I"$tmp/gen" -c \
 			"$tmp/gen/transpose_f32_check.cu" -o "$tmp/x.o" >"$tmp/nvcc.log" 2>&1; then ok
-	else bad "a check program with the installed runtime (pkg-config --cflags bankc: $cflags)" "$tmp/nvcc.log"; fi
+	else bad_log "a check program with the installed runtime (pkg-config --cflags bankc: $cflags)" "$tmp/nvcc.log"; fi
 fi
 
 # find_package(bankc CONFIG) from a prefix: the version file, bankc::bankc
@@ -123,19 +124,19 @@ EOF
 	rm -rf "$tmp/fp/b"
 	cmake -S "$tmp/fp" -B "$tmp/fp/b" -DCMAKE_PREFIX_PATH="$1" -DWANT="${2:-}" >"$tmp/fp.log" 2>&1
 }
-if ! command -v cmake >/dev/null 2>&1; then
-	bad "cmake not found; the CMake package is untested"
+if ! have cmake; then
+	skip "the CMake package (no cmake)"
 else
 	if find_pkg "$d$P" && grep -q "bankc $version exe=$d$P/bin/bankc inc=$d$P/include/bankc\$" "$tmp/fp.log"
-	then ok; else bad "find_package(bankc CONFIG) in the staged tree" "$tmp/fp.log"; fi
+	then ok; else bad_log "find_package(bankc CONFIG) in the staged tree" "$tmp/fp.log"; fi
 	major_minor=${version%.*}
-	if find_pkg "$d$P" "$major_minor"; then ok; else bad "find_package(bankc $major_minor)" "$tmp/fp.log"; fi
+	if find_pkg "$d$P" "$major_minor"; then ok; else bad_log "find_package(bankc $major_minor)" "$tmp/fp.log"; fi
 	if find_pkg "$d$P" 99.0; then bad "find_package(bankc 99.0) accepted version $version"; else ok; fi
 fi
 
 if m uninstall DESTDIR="$d" prefix="$P" >"$tmp/uninstall.log" 2>&1 &&
 	[ -z "$(find "$d" -type f)" ] && [ ! -e "$d$P/include/bankc" ] && [ ! -e "$d$P/lib/cmake/bankc" ]
-then ok; else bad "make uninstall left: $(find "$d" -type f -o -name bankc | tr '\n' ' ')" "$tmp/uninstall.log"; fi
+then ok; else bad_log "make uninstall left: $(find "$d" -type f -o -name bankc | tr '\n' ' ')" "$tmp/uninstall.log"; fi
 
 # Folders one by one, outside the prefix too; and the older PREFIX.
 q=$tmp/q
@@ -144,17 +145,16 @@ if m install PREFIX="$q/usr" bindir="$q/tools" includedir="$q/inc" mandir="$q/ma
 	[ -x "$q/tools/bankc" ] && [ -f "$q/inc/bankc/bankc_check.cuh" ] &&
 	[ -f "$q/man/man1/bankc.1" ] && [ -f "$q/usr/lib/cmake/bankc/bankcConfig.cmake" ] &&
 	[ -f "$q/usr/lib/pkgconfig/bankc.pc" ]
-then ok; else bad "install with PREFIX, bindir, includedir and mandir" "$tmp/install2.log"; fi
-if command -v pkg-config >/dev/null 2>&1; then
+then ok; else bad_log "install with PREFIX, bindir, includedir and mandir" "$tmp/install2.log"; fi
+if have pkg-config; then
 	if [ "$(pcq "$q/usr/lib/pkgconfig" --cflags bankc)" = "-I$q/inc/bankc" ]; then ok
 	else bad "bankc.pc does not name includedir $q/inc"; fi
 fi
-if command -v cmake >/dev/null 2>&1; then
+if have cmake; then
 	if find_pkg "$q/usr" && grep -q "exe=$q/tools/bankc inc=$q/inc/bankc\$" "$tmp/fp.log"
-	then ok; else bad "the CMake package with bindir and includedir outside the prefix" "$tmp/fp.log"; fi
+	then ok; else bad_log "the CMake package with bindir and includedir outside the prefix" "$tmp/fp.log"; fi
 fi
 m uninstall PREFIX="$q/usr" bindir="$q/tools" includedir="$q/inc" mandir="$q/man" >/dev/null 2>&1
 if [ -z "$(find "$q" -type f)" ]; then ok; else bad "make uninstall left: $(find "$q" -type f | tr '\n' ' ')"; fi
 
-echo "install: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary install

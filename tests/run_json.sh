@@ -7,20 +7,16 @@
 # the documented ones from the tables of docs/json.md, expanded from each
 # document's root type.
 # usage: run_json.sh BANKC
+. "$(dirname "$0")/lib.sh"
 bankc=${1:-./bankc}
-pass=0 fail=0 skip=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 doc=docs/json.md
 corpus="specs/*.tile tests/cute/kinds.tile"
 version=$("$bankc" --version | sed 's/^bankc //')
 
 if ! cc -std=c11 -Wall -Wextra -Werror -o "$tmp/json_paths" tests/json/json_paths.c -ljansson; then
-	echo "FAIL: tests/json/json_paths.c does not build"
-	echo "json: 0 passed, 1 failed"
-	exit 1
+	bad "tests/json/json_paths.c does not build"
+	summary json
+	exit
 fi
 
 # documented TYPE: "PATH TAB TYPES TAB ORIGIN" for every field of the
@@ -109,7 +105,7 @@ compare_fields() {
 		for (r in rows)
 			if (!(r in seen)) { print "FAIL: " name ": field " r " is in docs/json.md but never emitted"; bad++ }
 		exit bad > 0
-	}' "$tmp/doc.tsv" "$tmp/emitted.tsv" && ok || fail=$((fail + 1))
+	}' "$tmp/doc.tsv" "$tmp/emitted.tsv" && ok || fail=$((fail + 1))    # awk said why
 	# the version fields of each document
 	for f in "$@"; do
 		if grep -qx '  "schema": 1,' "$f" && grep -qx "  \"bankc\": \"$version\"," "$f"; then :
@@ -149,9 +145,7 @@ if "$bankc" explain --json $corpus >"$tmp/explain.json" 2>/dev/null; then
 		bad "explain --json --summary --chosen"
 	compare_fields "explain --json" Explain "$tmp"/explain*.json
 else
-	echo "skip: explain --json: this bankc has no such option yet"
-	skip=$((skip + 1))
+	skip "explain --json: this bankc has no such option yet"
 fi
 
-echo "json: $pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+summary json

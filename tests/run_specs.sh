@@ -9,11 +9,12 @@
 #     to a file and dumped again, gives byte-identical text (the canonical
 #     form parses back to itself);
 #   - `BANKC dump --json FILE` exits 0 and prints valid JSON (validated
-#     with `python3 -m json.tool` where python3 exists; skipped otherwise).
+#     with `python3 -m json.tool` where python3 exists; a skip otherwise).
 #
 # Prints one line per failure, then
-#     specs: N passed, M failed
+#     specs: N passed, M failed[, 1 skipped]
 # Exit status: 0 all passed, 1 a failure, 2 bad usage.
+. "$(dirname "$0")/lib.sh"
 
 if [ $# -ne 2 ]; then
 	echo "usage: $0 BANKC DIR" >&2
@@ -29,26 +30,19 @@ while :; do
 done
 case $bankc in
 */*) [ -x "$bankc" ] || { echo "$0: '$bankc' is not an executable" >&2; exit 2; } ;;
-*) command -v "$bankc" >/dev/null 2>&1 || { echo "$0: '$bankc' not found" >&2; exit 2; } ;;
+*) have "$bankc" || { echo "$0: '$bankc' not found" >&2; exit 2; } ;;
 esac
 if [ ! -d "$dir" ]; then
 	echo "$0: '$dir' is not a directory" >&2
 	exit 2
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/run_specs.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' HUP INT TERM
-
-if command -v python3 >/dev/null 2>&1; then
+if have python3; then
 	have_python=1
 else
 	have_python=0
-	echo "note: python3 not found; the JSON output is not validated"
+	skip "the JSON output is not validated (no python3)"
 fi
-
-passed=0
-failed=0
 
 # why FILE: print the first line of what bankc said on stderr, if anything.
 why() {
@@ -57,46 +51,47 @@ why() {
 	fi
 }
 
-# one FILE: run every check on one spec; returns 1 at the first failure.
+# one FILE: run every check on one spec; a failure (counted) at the
+# first that fails, and status 1.
 one() {
 	f=$1
 	"$bankc" check "$f" >"$tmp/out" 2>"$tmp/err" </dev/null
 	rc=$?
 	if [ $rc -ne 0 ]; then
-		echo "FAIL $f: check exited with status $rc"
+		bad "$f: check exited with status $rc"
 		why "$tmp/err"
 		return 1
 	fi
 	if [ -s "$tmp/out" ] || [ -s "$tmp/err" ]; then
-		echo "FAIL $f: check printed something"
+		bad "$f: check printed something"
 		return 1
 	fi
 
 	"$bankc" dump "$f" >"$tmp/dump1.tile" 2>"$tmp/err" </dev/null
 	rc=$?
 	if [ $rc -ne 0 ]; then
-		echo "FAIL $f: dump exited with status $rc"
+		bad "$f: dump exited with status $rc"
 		why "$tmp/err"
 		return 1
 	fi
 	if [ -s "$tmp/err" ]; then
-		echo "FAIL $f: dump printed on stderr"
+		bad "$f: dump printed on stderr"
 		why "$tmp/err"
 		return 1
 	fi
 	if [ ! -s "$tmp/dump1.tile" ]; then
-		echo "FAIL $f: dump printed nothing"
+		bad "$f: dump printed nothing"
 		return 1
 	fi
 	"$bankc" dump "$tmp/dump1.tile" >"$tmp/dump2.tile" 2>"$tmp/err" </dev/null
 	rc=$?
 	if [ $rc -ne 0 ]; then
-		echo "FAIL $f: its dump does not parse back (status $rc)"
+		bad "$f: its dump does not parse back (status $rc)"
 		why "$tmp/err"
 		return 1
 	fi
 	if ! cmp -s "$tmp/dump1.tile" "$tmp/dump2.tile"; then
-		echo "FAIL $f: dumping its dump gives different text"
+		bad "$f: dumping its dump gives different text"
 		diff -u "$tmp/dump1.tile" "$tmp/dump2.tile" |
 			sed -e "1s|.*|--- dump $f|" -e "2s|.*|+++ dump of that dump|"
 		return 1
@@ -105,18 +100,18 @@ one() {
 	"$bankc" dump --json "$f" >"$tmp/dump.json" 2>"$tmp/err" </dev/null
 	rc=$?
 	if [ $rc -ne 0 ]; then
-		echo "FAIL $f: dump --json exited with status $rc"
+		bad "$f: dump --json exited with status $rc"
 		why "$tmp/err"
 		return 1
 	fi
 	if [ -s "$tmp/err" ]; then
-		echo "FAIL $f: dump --json printed on stderr"
+		bad "$f: dump --json printed on stderr"
 		why "$tmp/err"
 		return 1
 	fi
 	if [ $have_python = 1 ] &&
 	   ! python3 -m json.tool <"$tmp/dump.json" >/dev/null 2>"$tmp/err"; then
-		echo "FAIL $f: dump --json is not valid JSON"
+		bad "$f: dump --json is not valid JSON"
 		why "$tmp/err"
 		return 1
 	fi
@@ -125,17 +120,11 @@ one() {
 
 for f in "$dir"/*.tile; do
 	[ -e "$f" ] || continue
-	if one "$f"; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-	fi
+	one "$f" && ok
 done
 
-if [ $((passed + failed)) -eq 0 ]; then
-	echo "FAIL $dir: no .tile files"
-	failed=1
+if [ $((pass + fail)) -eq 0 ]; then
+	bad "$dir: no .tile files"
 fi
 
-echo "specs: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary specs

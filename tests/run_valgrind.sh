@@ -2,14 +2,12 @@
 # One valgrind memcheck pass over the command line: no invalid access, no
 # use of uninitialised memory, no leak (definite or indirect).
 # usage: run_valgrind.sh BANKC
+. "$(dirname "$0")/lib.sh"
 bankc=${1:-./bankc}
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-if ! command -v valgrind >/dev/null 2>&1; then
-	echo "error: valgrind not found; install Debian's package 'valgrind'" >&2
-	echo "valgrind: 0 passed, 1 failed"
-	exit 1
+if ! have valgrind; then
+	skip "the memcheck pass (no valgrind; install Debian's package 'valgrind')"
+	summary valgrind
+	exit
 fi
 # vg STATUS ARGS...: bankc must exit with STATUS and valgrind report nothing
 vg() {
@@ -19,10 +17,9 @@ vg() {
 		--errors-for-leak-kinds=definite,indirect "$bankc" "$@" \
 		>"$tmp/out" 2>"$tmp/err"
 	st=$?
-	if [ "$st" -eq "$want" ]; then pass=$((pass + 1))
+	if [ "$st" -eq "$want" ]; then ok
 	else
-		fail=$((fail + 1))
-		echo "FAIL: valgrind bankc $*: status $st, expected $want"
+		bad "valgrind bankc $*: status $st, expected $want"
 		grep '==' "$tmp/err" | head -n 20
 	fi
 }
@@ -46,5 +43,4 @@ vg 0 scan tests/ptx/transpose.ptx --block 32,8 --json
 vg 1 scan tests/ptx/sgemm_tiled.ptx --block 16,16
 vg 1 scan tests/ptx/bad/global_addr.ptx --block 32
 vg 1 scan tests/ptx/bad/unclosed_body.ptx --block 32
-echo "valgrind: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary valgrind

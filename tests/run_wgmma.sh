@@ -12,18 +12,14 @@
 # tiles (bankc_check.cuh and bankc_wgmma.cuh in one program) compiled and
 # passing on the host model.
 # usage: run_wgmma.sh BANKC
+. "$(dirname "$0")/lib.sh"
 bankc=${1:-./bankc}
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 NVFLAGS="-std=c++17 -Werror all-warnings -Xcompiler -Wall,-Wextra -Iruntime"
 
 if cc -std=c11 -Wall -Wextra -Werror -pedantic -D_POSIX_C_SOURCE=200809L -Icompiler \
 	-o "$tmp/gen" tests/wgmma/gen_tiles.c compiler/model/wgmma.c compiler/emit/emit_wgmma.c compiler/base/tables.c &&
    "$tmp/gen" "$tmp/t" >"$tmp/names"; then ok
-else bad "gen_tiles"; echo "wgmma: $pass passed, $fail failed"; exit 1; fi
+else bad "gen_tiles"; summary wgmma; exit; fi
 n=$(wc -l <"$tmp/names")
 [ "$n" -ge 8 ] && ok || bad "only $n cases"
 
@@ -54,10 +50,10 @@ EOC
 	else bad "$name: not valid C11 or not a bijection"; head -n 5 "$tmp/log"; fi
 done <"$tmp/names"
 
-if ! command -v nvcc >/dev/null 2>&1; then
-	bad "nvcc not found; the CUDA toolkit must be on PATH"
-	echo "wgmma: $pass passed, $fail failed"
-	exit 1
+if ! have nvcc; then
+	skip "the wgmma check under nvcc and on the host model (no nvcc; the CUDA toolkit must be on PATH)"
+	summary wgmma
+	exit
 fi
 
 # the wrong headers: a halved SBO, and a layout whose swizzle takes one
@@ -101,7 +97,7 @@ done
 wait
 for p in all all90 sbo swz $specs; do
 	if grep -qx "$p" "$tmp/nvcc_failed" 2>/dev/null; then
-		bad "nvcc ($p)"; grep -v 'ptxas info' "$tmp/$p.log" | head -c 2000 | sed 's/^/    /'
+		bad "nvcc ($p)"; grep -v 'ptxas info' "$tmp/$p.log" | head -c 2000 | indent
 	else ok; fi
 done
 
@@ -114,7 +110,7 @@ if [ -x "$tmp/all" ]; then
 		if grep -qx "wgmma $name: ok (host model)" "$tmp/emu.out" &&
 		   grep -A8 "^wgmma $name: operand" "$tmp/emu.out" |
 		   grep -q "corrupted descriptors caught: \([0-9]*\) of \1\$"; then ok
-		else bad "$name on the host model"; grep -A8 "^wgmma $name: operand" "$tmp/emu.out" | sed 's/^/    /'; fi
+		else bad "$name on the host model"; grep -A8 "^wgmma $name: operand" "$tmp/emu.out" | indent; fi
 	done <"$tmp/names"
 	# without a GPU the check says so and fails
 	"$tmp/all" >"$tmp/nogpu.out" 2>&1
@@ -136,7 +132,7 @@ for s in $specs; do
 	rc=$?
 	if [ "$rc" -eq 0 ] && grep -qx "wgmma $s: ok (host model)" "$tmp/$s.out" &&
 	   grep -q "corrupted descriptors caught: \([0-9]*\) of \1\$" "$tmp/$s.out"; then ok
-	else bad "$s (bankc build) on the host model: status $rc"; sed 's/^/    /' "$tmp/$s.out"; fi
+	else bad "$s (bankc build) on the host model: status $rc"; indent <"$tmp/$s.out"; fi
 done
 # the wrong headers fail
 for p in sbo swz; do
@@ -144,7 +140,6 @@ for p in sbo swz; do
 	"$tmp/$p" --emulate >"$tmp/$p.out"
 	rc=$?
 	if [ "$rc" -eq 1 ] && grep -q ': FAILED (host model)$' "$tmp/$p.out"; then ok
-	else bad "the wrong header ($p) passed: status $rc"; sed 's/^/    /' "$tmp/$p.out"; fi
+	else bad "the wrong header ($p) passed: status $rc"; indent <"$tmp/$p.out"; fi
 done
-echo "wgmma: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary wgmma

@@ -7,23 +7,21 @@
 # summed over the kernel's arrays, must be the scan's predicted wavefronts
 # (launches with cp.async, which compare costs as segments, are left out).
 # Prints a line per array (row-major, chosen layout, its wavefronts, the
-# bound, optimal or not), then "roundtrip: N passed, M failed, K skipped".
+# bound, optimal or not), then "roundtrip: N passed, M failed[, K skipped]".
+. "$(dirname "$0")/../lib.sh"
 [ $# -eq 3 ] || { echo "usage: roundtrip.sh SCAN_BANKC SPEC_BANKC PTXDIR" >&2; exit 2; }
 scan=$1 spec=$2 ptx=$3
-pass=0 fail=0 skip=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "skip: the round trip (python3 reads compare's JSON)"
-	echo "roundtrip: 0 passed, 0 failed, 1 skipped"
-	exit 0
+if ! have python3; then
+	skip "the round trip (python3 reads compare's JSON)"
+	summary roundtrip
+	exit
 fi
 grep -v '^#' tests/gpu/scan_kernels/manifest.tsv >"$tmp/manifest"
 while IFS="$(printf '\t')" read -r prog kern block opts; do
 	d=$tmp/$prog.$kern
 	# shellcheck disable=SC2086
 	"$scan" scan "$ptx/$prog.ptx" --kernel "$kern" --block "$block" $opts --json \
-		--emit-spec "$d" >"$d.json" 2>"$d.err" || { fail=$((fail + 1)); echo "FAIL: scan $prog $kern"; continue; }
+		--emit-spec "$d" >"$d.json" 2>"$d.err" || { bad "scan $prog $kern"; continue; }
 	python3 -c '
 import json, sys
 t = json.load(open(sys.argv[1]))["kernels"][0]["totals"]
@@ -36,15 +34,14 @@ print(sum(t[c]["wavefronts"] for c in ("ld", "st", "atom", "red")),
 	fi
 	if ! "$spec" check "$d"/*.tile >"$d.check" 2>&1; then
 		if grep -q "table\|let" "$d.check"; then
-			echo "skip: this bankc's spec language has no tables or lets"
-			skip=$((skip + 1))
+			skip "this bankc's spec language has no tables or lets"
 			break
 		fi
-		fail=$((fail + 1)); echo "FAIL: check of the specs of $kern"; head -n 5 "$d.check"
+		bad "check of the specs of $kern"; head -n 5 "$d.check"
 		continue
 	fi
 	"$spec" compare --json --top 1 "$d"/*.tile >"$d.cmp" 2>"$d.cmperr" ||
-		{ fail=$((fail + 1)); echo "FAIL: compare of the specs of $kern"; head -n 5 "$d.cmperr"; continue; }
+		{ bad "compare of the specs of $kern"; head -n 5 "$d.cmperr"; continue; }
 	python3 -c '
 import json, sys
 rm = 0
@@ -58,10 +55,9 @@ print(rm)' "$d.cmp" >"$d.res"
 	sed '$d' "$d.res"
 	rm=$(tail -n 1 "$d.res")
 	if [ "$rm" -eq "$pred" ]; then
-		pass=$((pass + 1))
+		ok
 	else
-		fail=$((fail + 1)); echo "FAIL: $kern: the specs cost $rm row-major, the scan predicted $pred"
+		bad "$kern: the specs cost $rm row-major, the scan predicted $pred"
 	fi
 done <"$tmp/manifest"
-echo "roundtrip: $pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+summary roundtrip
