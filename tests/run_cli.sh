@@ -109,6 +109,14 @@ expect 0 "tile transpose_f32" -- compare --banks 8 specs/seeds.tile
 expect 0 "2 wavefronts (ideal 2)" -- sim --banks 16 --op load --width 4 --offsets "$(seq -s, 0 4 124)"
 head -c 17000000 /dev/zero | tr '\0' '#' >"$tmp/huge.tile"
 expect 1 "is larger than 16777216 bytes" -- check "$tmp/huge.tile"
+# PTX is read the same way, with its own limit (64 MiB), from a file or
+# from an endless standard input
+head -c 67108865 /dev/zero | tr '\0' ' ' >"$tmp/huge.ptx"
+expect 1 "'$tmp/huge.ptx' is larger than 67108864 bytes" -- scan "$tmp/huge.ptx" --block 32
+rm -f "$tmp/huge.ptx"
+if "$bankc" scan - --block 32 </dev/zero >"$tmp/out" 2>&1; then bad "scan of an endless standard input: exit 0"
+elif grep -q "'-' is larger than 67108864 bytes" "$tmp/out"; then ok
+else bad "scan of an endless standard input: $(head -n 1 "$tmp/out")"; fi
 expect 1 "cannot read" -- check "$tmp"
 
 # getopt_long conventions: --opt=value, -oDIR, --, options after files,
