@@ -276,6 +276,10 @@ typedef struct {
 	/* an unknown value's bounds, as an unsigned number: what the masks,
 	 * shifts and sums that made it allow (a histogram's bin & 63) */
 	uint64_t lo, hi;
+	/* the same in every lane of a warp by construction (from immediates,
+	 * the kernel's parameters, the block's and grid's sizes): what
+	 * ptxas keeps in uniform registers */
+	uint8_t uni;
 } Val;
 #define WHY_INST 0x1000u
 #define WHY_UNSET 0xffffffffu   /* a register read before any write */
@@ -286,6 +290,8 @@ enum {  /* InterpRec.flags */
 	REC_UNKNOWN = 1,    /* its address depends on data: within [addr, hi] */
 	REC_MAYBE = 2,      /* it runs only on one side of a branch bankc
 	                     * cannot decide (or under such a guard) */
+	REC_UNIFORM = 4,    /* an atomic whose address and value are the same
+	                     * in every lane by construction */
 };
 typedef struct {
 	uint32_t slot;      /* PtxInst.slot */

@@ -101,6 +101,7 @@ Val ir_address(Thread *t, int i, const PtxInst *in, const PtxOpd *o,
 	int tz = ct_tz(base);
 	if (o->imm && __builtin_ctzll((uint64_t)o->imm) < tz)
 		tz = __builtin_ctzll((uint64_t)o->imm);
+	uint8_t uni = base.uni;
 	*shared = in->op.space == SP_SHARED;
 	if (in->op.space == SP_GENERIC) {
 		if (a >= WINDOW && a - WINDOW < PTX_SHARED_LIMIT) {
@@ -110,7 +111,7 @@ Val ir_address(Thread *t, int i, const PtxInst *in, const PtxOpd *o,
 			*shared = true;     /* a shared variable named directly */
 		}
 	}
-	return (Val){a, 0, ct_bits(tz), a, a};
+	return (Val){a, 0, ct_bits(tz), a, a, uni};
 }
 
 /* flags REC_UNKNOWN: the address is within [a, hi], for why */
@@ -181,7 +182,15 @@ bool ir_access(Thread *t, int i, const PtxInst *in, bool *shared)
 	}
 	if (!*shared)
 		return true;
-	return record(t, in, i, v.v, ct_tz(v), active, 0, 0, 0);
+	/* an atomic at an address and of a value the same in every lane:
+	 * ptxas has one lane do it for the warp (scan_cost.c) */
+	int flags = 0;
+	if ((in->op.kind == PO_ATOM || in->op.kind == PO_RED) && v.uni) {
+		int src = in->op.kind == PO_RED ? 1 : 2;
+		if (in->nopd > src && ir_get(t, i, &in->opd[src], in->op.ty.bytes).uni)
+			flags |= REC_UNIFORM;
+	}
+	return record(t, in, i, v.v, ct_tz(v), active, flags, 0, 0);
 }
 
 /* One element of w bytes between a register and frame bytes (little
@@ -251,6 +260,10 @@ bool ir_param_move(Thread *t, int i, const PtxInst *in)
 		if (!param_at(t, mo->sym, mo->imm + (int64_t)k * w, w, &val, &why))
 			return ir_stop(t, STOP_UNSUPPORTED, i, 0, 0);
 		move_bytes(t, i, e, val, why, w, load);
+		/* the kernel's parameters are the same in every lane */
+		if (load && e->kind == OPD_REG && t->fr[t->depth].call < 0 &&
+		    t->m->sym[mo->sym].formal >= 0)
+			ir_reg(t, e->reg)->uni = 1;
 	}
 	return true;
 }

@@ -212,9 +212,14 @@ static bool arith(Thread *t, int i, const PtxInst *in)
 	}
 	/* what ptxas knows does not depend on what bankc knows */
 	uint8_t ct = arith_ct(in, a, b, c, d);
+	uint8_t uni = (n < 2 || a.uni) && (n < 3 || b.uni) && (n < 4 || c.uni) &&
+	              (n < 5 || d.uni);
+	if (op->kind == PO_MOV)
+		uni = a.uni;
 	if (why)
 		r = ir_bounds(in, why, a, b, c, rw);
 	r.ct = ct;
+	r.uni = uni;
 	ir_put(t, &o[0], r, rw);
 	return true;
 }
@@ -240,6 +245,7 @@ static void setp(Thread *t, int i, const PtxInst *in)
 		}
 	}
 	Val pv = why ? unknown(why) : known(v), qv = why ? unknown(why) : known(q);
+	pv.uni = qv.uni = a.uni && b.uni;
 	if (o[0].kind == OPD_REG)
 		*ir_reg(t, o[0].reg) = pv;
 	if ((o[0].kind == OPD_REG || o[0].kind == OPD_SINK) && o[0].reg2 >= 0)
@@ -295,7 +301,9 @@ static void convert_op(Thread *t, int i, const PtxInst *in)
 			v = (uint64_t)sext(v, op->ty.bytes);
 		Val r = known(v);
 		r.ct = (op->mods & M_SAT) && a.ct != CT_CONST ? 0 : a.ct;
-		ir_put(t, &o[0], a.why ? ir_bounds(in, a.why, a, a, a, rw) : r, rw);
+		r = a.why ? ir_bounds(in, a.why, a, a, a, rw) : r;
+		r.uni = a.uni;
+		ir_put(t, &o[0], r, rw);
 		return;
 	}
 	int w = op->ty.bytes ? op->ty.bytes : 8;
@@ -334,11 +342,11 @@ static void convert_op(Thread *t, int i, const PtxInst *in)
 	if (op->mods & M_TO) {
 		uint64_t base = w == 8 ? WINDOW : 0;
 		if (a.v >= base && a.v - base < PTX_SHARED_LIMIT)
-			ir_put(t, &o[0], (Val){a.v - base, 0, a.ct, a.v - base, a.v - base}, w);
+			ir_put(t, &o[0], (Val){a.v - base, 0, a.ct, a.v - base, a.v - base, a.uni}, w);
 		else
 			ir_put(t, &o[0], unknown_at(i), w);
 	} else {
-		ir_put(t, &o[0], (Val){w == 8 ? a.v + WINDOW : a.v, 0, a.ct, w == 8 ? a.v + WINDOW : a.v, w == 8 ? a.v + WINDOW : a.v}, w);
+		ir_put(t, &o[0], (Val){w == 8 ? a.v + WINDOW : a.v, 0, a.ct, w == 8 ? a.v + WINDOW : a.v, w == 8 ? a.v + WINDOW : a.v, a.uni}, w);
 	}
 }
 
@@ -385,7 +393,7 @@ static bool exec(Thread *t, int i, bool *done)
 	const PtxInst *in = &m->inst[i];
 	Frame *f = &t->fr[t->depth];
 	f->pc = i + 1;
-	Val g = {1, 0, CT_CONST, 1, 1};
+	Val g = {1, 0, CT_CONST, 1, 1, 1};
 	if (in->guard >= 0) {
 		g = *ir_reg(t, in->guard);
 		if (!g.why && in->guard_neg)
@@ -578,7 +586,7 @@ static Val either(Val a, Val b, uint32_t why)
 	if (!a.why && !b.why && a.v == b.v)
 		return a;
 	if (a.why == b.why && a.why && a.lo == b.lo && a.hi == b.hi)
-		return a;
+		return a.uni == b.uni ? a : unknown_in(a.why, a.lo, a.hi);
 	uint64_t lo = val_lo(a) < val_lo(b) ? val_lo(a) : val_lo(b);
 	uint64_t hi = val_hi(a) > val_hi(b) ? val_hi(a) : val_hi(b);
 	return unknown_in(why, lo, hi);

@@ -46,10 +46,11 @@ typedef struct {
 
 /* ---- values ---------------------------------------------------------------- */
 
-static inline Val known(uint64_t v) { return (Val){v, 0, 0, v, v}; }
+static inline Val known(uint64_t v) { return (Val){v, 0, 0, v, v, 0}; }
 /* a value ptxas knows too (an immediate, or computed from immediates) */
-static inline Val konst(uint64_t v) { return (Val){v, 0, CT_CONST, v, v}; }
-static inline Val unknown(uint32_t why) { return (Val){0, why ? why : WHY_INST, 0, 0, ~0ull}; }
+static inline Val konst(uint64_t v) { return (Val){v, 0, CT_CONST, v, v, 1}; }
+static inline Val uniform(Val a) { a.uni = 1; return a; }
+static inline Val unknown(uint32_t why) { return (Val){0, why ? why : WHY_INST, 0, 0, ~0ull, 0}; }
 /* an unknown value between lo and hi */
 static inline Val unknown_in(uint32_t why, uint64_t lo, uint64_t hi)
 {

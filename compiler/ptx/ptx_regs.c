@@ -19,9 +19,9 @@ static Val special(Thread *t, int sr, int inst)
 	uint64_t lt = (1ull << t->lane) - 1;
 	switch (sr / 4) {
 	case SR_TID: return known((uint64_t)id[c]);
-	case SR_NTID: return known((uint64_t)b[c]);
-	case SR_CTAID: return known((uint64_t)t->r->o->ctaid[c]);
-	case SR_NCTAID: return known((uint64_t)(t->r->o->grid[c] > 0 ? t->r->o->grid[c] : 1));
+	case SR_NTID: return uniform(known((uint64_t)b[c]));
+	case SR_CTAID: return uniform(known((uint64_t)t->r->o->ctaid[c]));
+	case SR_NCTAID: return uniform(known((uint64_t)(t->r->o->grid[c] > 0 ? t->r->o->grid[c] : 1)));
 	case SR_LANEID: return known((uint64_t)t->lane);
 	case SR_WARPID: return known((uint64_t)t->warp);
 	case SR_LANEMASK_EQ: return known(1ull << t->lane);
@@ -58,10 +58,10 @@ Val ir_get(Thread *t, int i, const PtxOpd *o, int bytes)
 	case OPD_SYM: {
 		const PtxSym *y = &m->sym[o->sym];
 		if (y->kind == SYM_SHARED) {
-			v = known((uint64_t)(y->addr + o->imm));
+			v = uniform(known((uint64_t)(y->addr + o->imm)));
 			v.ct = ct_shared(y, o->imm);
 		} else if (y->kind == SYM_LOCAL && y->addr >= 0)
-			v = known(LWINDOW + (uint64_t)(y->addr + o->imm));
+			v = uniform(known(LWINDOW + (uint64_t)(y->addr + o->imm)));
 		else
 			v = unknown_at(i);
 		break;

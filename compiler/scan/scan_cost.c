@@ -240,6 +240,7 @@ typedef struct {
 	uint32_t unk;           /* ... at unknown addresses, within [addr, hi] */
 	uint32_t unk_sure;      /* of those, the ones that surely run it */
 	uint32_t why;
+	bool varied;            /* a lane's atomic is not uniform (REC_UNIFORM) */
 	int tz;                 /* the alignment ptxas knows, its active lanes' least */
 	int64_t addr[WARP];
 	int64_t hi[WARP];
@@ -481,8 +482,10 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
 				} else {
 					g->mask |= bit;
 				}
-				if (e->flags && !g->why)
+				if ((e->flags & (REC_UNKNOWN | REC_MAYBE)) && !g->why)
 					g->why = e->why;
+				if (!(e->flags & REC_UNIFORM))
+					g->varied = true;
 				if (e->tz < g->tz)
 					g->tz = e->tz;
 			}
@@ -518,7 +521,14 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
 					}
 					break;
 				}
-			cost(so, k, a, g->mask, g->addr, &kept);
+			/* an add at an address and of a value the same in every lane:
+			 * ptxas has one lane add for the warp (measured on an H200:
+			 * 1 wavefront, where 32 lanes on one word take 32) */
+			uint32_t lanes = g->mask;
+			if (!g->varied && a->op.kind == OP_ATOM && !a->loop &&
+			    (a->op.aop == AOP_ADD || a->op.aop == AOP_ADD1))
+				lanes &= -lanes;
+			cost(so, k, a, lanes, g->addr, &kept);
 			for (int j = 0; mg.nof && j < mg.nof[g->slot]; j++) {
 				MergeChunk *c = &mg.chunk[mg.of[g->slot][j]];
 				if (!c->ok)

@@ -215,8 +215,9 @@ static Cat cat_of(const PtxInst *in)
 {
 	switch (in->op.kind) {
 	case PO_LD: case PO_LDMATRIX: return CAT_LD;
-	case PO_ATOM: return CAT_ATOM;
-	case PO_RED: return CAT_RED;
+	/* sm_90 has no shared reduction instruction: red is ATOMS, and
+	 * Nsight Compute counts it with the atomics (measured on an H200) */
+	case PO_ATOM: case PO_RED: return CAT_ATOM;
 	case PO_CPASYNC: return CAT_CPASYNC;
 	default: return CAT_ST;
 	}

@@ -578,7 +578,8 @@ static const char matrix[] =
 	"\tatom.shared.add.u32 %r8, [%r4], 1;\n"
 	"\tred.shared.add.u32 [%r3], 1;\n"
 	"\tatom.shared.add.u64 %rd2, [%r4], 1;\n"
-	"\tatom.shared.add.u32 %r9, [%r3], 2;\n\tret;\n}\n";
+	"\tatom.shared.add.u32 %r9, [%r3], 2;\n"
+	"\tatom.shared.add.u32 %r10, [%r4], 2;\n\tret;\n}\n";
 
 /* ptxas's merging (scan_merge.c): a kernel of one warp over two arrays
  * of 4-byte alignment whose BODY has %r5 = &a[lane / 16][0] (rows of 64
@@ -694,9 +695,12 @@ static void test_matrix_atomics(void **state)
 	assert_int_equal(s->k.acc[2].op.aop, AOP_ADD1);
 	assert_int_equal(s->k.acc[2].counted, 1);
 	assert_false(s->k.acc[1].loop);
-	/* rule 10 for any other add: every lane on its own, 32 on one word 32 */
+	/* an add of the same value at the same address in every lane by
+	 * construction: ptxas has one lane add for the warp */
 	assert_int_equal(s->k.acc[4].op.aop, AOP_ADD);
-	assert_int_equal(s->k.acc[4].counted, 32);
+	assert_int_equal(s->k.acc[4].counted, 1);
+	/* rule 10 for any other add: every lane on its own */
+	assert_int_equal(s->k.acc[5].counted, 32);
 	/* an 8-byte add: one trip of ptxas's loop, a compare-and-swap of 16
 	 * lanes on one bank in each half (2 x 16 each), after a load of 16
 	 * distinct words a bank in each half */

@@ -39,7 +39,7 @@ function csv(line, f) {
 	if (line !~ /^".*"$/) return 0
 	return split(substr(line, 2, length(line) - 2), f, /","/)
 }
-FILENAME == ARGV[1] { prog[++n] = $1; kern[n] = $2; blk[n] = $3; next }
+FILENAME == ARGV[1] { split($0, t, "\t"); prog[++n] = t[1]; kern[n] = t[2]; blk[n] = t[3]; next }
 {
 	k = csv($0, f)
 	if (!k) next
@@ -54,11 +54,11 @@ END {
 	for (i = 1; i <= n; i++) {
 		printf "%s\t%s\t%s\t1,1,1", prog[i], kern[i], blk[i]
 		split("ld st atom red", c, " ")
-		for (j = 1; j <= 4; j++) { x = val[i, m "_op_" c[j] ".sum"]; printf "\t%s", x == "" ? "NA" : x }
+		for (j = 1; j <= 4; j++) { x = val[i, m "_op_" c[j] ".sum"]; printf "\t%s", x == "" || x == "n/a" ? "NA" : x }
 		printf "\n"
 	}
 	if (nid != n) printf "triton_measure.sh: %d launches profiled, %d configurations\n", nid, n > "/dev/stderr"
-}' FS='\t' "$out/manifest.tsv" FS=',' "$out/ncu.csv" >"$out/counters.tsv"
+}' "$out/manifest.tsv" "$out/ncu.csv" >"$out/counters.tsv"
 for c in "$out"/ptx/*.cubin; do
 	cuobjdump -sass "$c" 2>/dev/null | grep -E 'LDS|STS|ATOMS|LDSM|STSM|LDGSTS|REDS|UTMA|HGMMA|WGMMA|SYNCS' \
 		>"$out/sass/$(basename "$c" .cubin).txt"
