@@ -44,6 +44,9 @@ typedef struct {
 	 * of its one trip that bankc counts (with the loads) */
 	bool loop;
 	int64_t loop_wave, loop_ideal, loop_counted;
+	/* its trips after the first, at most (of the warp's own lanes on
+	 * one word), and their compare-and-swaps' and loads' wavefronts */
+	int64_t trips_hi, trips_atom_hi, trips_load_hi;
 	/* warp instructions with a lane outside every shared array the kernel
 	 * declares, and the first such lane: its warp, lane and address */
 	int64_t outside;

@@ -191,6 +191,36 @@ static void keep(ScanAcc *a, uint32_t mask, const int64_t *addr)
 	a->nkept++;
 }
 
+/* The trips after the first of a compare-and-swap loop, at most: of the
+ * lanes on one word one succeeds a trip, so trip k retries (a load, a
+ * compare-and-swap) the lanes ranked k or more on their word.  Other
+ * warps' writes can add more; none of the warp's own can be fewer than
+ * the first trip, which the sums count. */
+static void loop_trips(const ScanOpts *so, ScanAcc *a, uint32_t mask, const int64_t *addr)
+{
+	int rank[WARP] = {0};
+	for (int l = 0; l < WARP; l++)
+		for (int j = 0; j < l; j++)
+			if ((mask >> l & 1) && (mask >> j & 1) && addr[j] == addr[l])
+				rank[l]++;
+	for (int k = 1; k < WARP; k++) {
+		uint32_t left = 0;
+		for (int l = 0; l < WARP; l++)
+			if ((mask >> l & 1) && rank[l] >= k)
+				left |= 1u << l;
+		if (!left)
+			break;
+		SimResult c, r;
+		const char *err;
+		if (!sim_inst(&so->geom, a->op, a->bytes, left, addr, &c, &err) ||
+		    !sim_inst(&so->geom, (Op){.kind = OP_LOAD}, a->bytes, left, addr, &r, &err))
+			internal_error("a compare-and-swap loop's trip: %s", err);
+		a->trips_hi++;
+		a->trips_atom_hi += c.counted;
+		a->trips_load_hi += r.counted;
+	}
+}
+
 /* One warp instruction of slot s into its sums. */
 static bool cost(const ScanOpts *so, ScanKernel *k, ScanAcc *a, uint32_t mask,
                  const int64_t *addr, int64_t *kept)
@@ -224,6 +254,7 @@ static bool cost(const ScanOpts *so, ScanKernel *k, ScanAcc *a, uint32_t mask,
 		a->loop_wave += r.wavefronts;
 		a->loop_ideal += r.ideal;
 		a->loop_counted += r.counted;
+		loop_trips(so, a, mask, addr);
 	}
 	if (so->keep && *kept < MAX_KEPT) {
 		keep(a, mask, addr);

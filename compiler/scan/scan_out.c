@@ -603,6 +603,16 @@ static void ranged_totals(const PtxModule *m, const ScanKernel *k, int64_t t[CAT
 		t[ct][2] += a->rhi_counted;
 		t[ct][3] += a->rideal;
 	}
+	/* the trips of compare-and-swap loops after the first: 0 to that */
+	for (int s = 0; s < m->nslots; s++) {
+		const ScanAcc *a = &k->acc[s];
+		if (!a->trips_hi)
+			continue;
+		t[CAT_ATOM][0] += a->trips_hi;
+		t[CAT_ATOM][2] += a->trips_atom_hi;
+		t[CAT_LD][0] += a->trips_hi;
+		t[CAT_LD][2] += a->trips_load_hi;
+	}
 }
 
 /* An unmodelled instruction that ran (kind 0), or a branch bankc could
@@ -628,10 +638,14 @@ static void note_text(const PtxModule *m, const ScanKernel *k, const PtxInst *in
 		snprintf(buf, n, "ptxas makes this %d-byte %s.%s%s a loop (a load, "
 		         "then a compare-and-swap until every lane has succeeded) whose "
 		         "trips depend on timing: bankc counts one trip, its load with the "
-		         "loads and its compare-and-swap with the atomics; Nsight Compute "
-		         "counts every trip", in->op.ty.bytes * in->op.vec,
+		         "loads and its compare-and-swap with the atomics, and up to %lld "
+		         "trips more where the warp's own lanes share a word, in the totals' "
+		         "range; other warps' updates of the same words add trips bankc "
+		         "cannot bound, and Nsight Compute counts every trip",
+		         in->op.ty.bytes * in->op.vec,
 		         in->op.kind == PO_ATOM ? "atom" : "red",
-		         ptx_atom_names[in->op.atom_op], in->op.ty.kind == TY_F ? " (float)" : "");
+		         ptx_atom_names[in->op.atom_op], in->op.ty.kind == TY_F ? " (float)" : "",
+		         (long long)k->acc[in->slot].trips_hi);
 	else if (in->op.kind == PO_LD || in->op.kind == PO_ST || in->op.kind == PO_ATOM ||
 	         in->op.kind == PO_RED)
 		snprintf(buf, n, "'%.*s'%s reaches another block's shared memory (an "
@@ -921,10 +935,13 @@ json_t *scan_kernel_json(const PtxModule *m, const ScanKernel *k, const ScanCtx 
 			"worst_words", words);
 		if (a->loop)
 			/* one trip of ptxas's compare-and-swap loop: its load */
-			json_object_set_new(e, "loop_load", json_pack("{s:I,s:I,s:I}",
+			json_object_set_new(e, "loop_load", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}",
 			                    "instructions", (json_int_t)a->count, "counted",
 			                    (json_int_t)a->loop_counted, "ideal",
-			                    (json_int_t)a->loop_ideal));
+			                    (json_int_t)a->loop_ideal, "more_trips_hi",
+			                    (json_int_t)a->trips_hi, "more_counted_hi",
+			                    (json_int_t)a->trips_load_hi, "more_atomic_counted_hi",
+			                    (json_int_t)a->trips_atom_hi));
 		if (a->outside)
 			json_object_set_new(e, "outside", json_pack("{s:I,s:I,s:i,s:i}",
 			                    "instructions", (json_int_t)a->outside, "first_address",
