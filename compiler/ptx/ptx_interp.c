@@ -487,6 +487,21 @@ static bool exec(Thread *t, int i, bool *done)
 		return true;
 	}
 	case PO_OTHER:
+		/* wmma.load and wmma.store through a generic address that is
+		 * shared memory: not counted, and said so (their .shared forms
+		 * decode as PO_SHARED_OTHER) */
+		for (int o = 0; o < in->nopd && in->ntext > 5 &&
+		                memcmp(in->text, "wmma.", 5) == 0; o++) {
+			bool sh = false;
+			if (in->opd[o].kind != OPD_MEM)
+				continue;
+			Val a = ir_address(t, i, in, &in->opd[o], &sh);
+			if (!a.why && sh) {
+				t->r->unmodelled++;
+				if (t->r->noted)
+					t->r->noted[i] = true;
+			}
+		}
 		if (in->nopd && in->opd[0].kind != OPD_MEM)
 			ir_put_unknown(t, &in->opd[0], WHY_INST + (uint32_t)i);
 		return true;
