@@ -175,9 +175,11 @@ typedef enum { OP_LOAD, OP_STORE, OP_LDMATRIX, OP_STMATRIX, OP_CPASYNC,
 	OP_ATOM, OP_WGMMA } OpKind;
 
 /* Shared-memory atomics: the operation, which decides the cost only by
- * being a compare-and-swap or not (measured, tests/data/probe_h200_atom). */
+ * being a compare-and-swap or not (measured, tests/data/probe_h200_atom),
+ * but for an add of the constant 1 whose result is unused (red.add1),
+ * which sm_90's ATOMS.POPC.INC serves a word at a time, like a load. */
 typedef enum { AOP_NONE, AOP_ADD, AOP_MIN, AOP_MAX, AOP_INC, AOP_DEC,
-	AOP_AND, AOP_OR, AOP_XOR, AOP_EXCH, AOP_CAS } AtomOp;
+	AOP_AND, AOP_OR, AOP_XOR, AOP_EXCH, AOP_CAS, AOP_ADD1, AOP_COUNT } AtomOp;
 
 typedef struct {
 	OpKind kind;

@@ -40,9 +40,10 @@
 /* BANKC_ATOM is any 4-byte shared atomic but compare-and-swap (they
  * cost the same: issued as atom.add), BANKC_ATOMCAS compare-and-swap of
  * 4 or 8 bytes.  BANKC_WGMMA reads (wgmma's descriptor reads) are not in
- * the LSU counters: bankc_wgmma.cuh checks them with real wgmma. */
+ * the LSU counters: bankc_wgmma.cuh checks them with real wgmma.
+ * BANKC_ADD1 adds 1 and keeps no result (red.add1: ATOMS.POPC.INC). */
 enum { BANKC_LOAD, BANKC_STORE, BANKC_LDMATRIX, BANKC_STMATRIX,
-	BANKC_CPASYNC, BANKC_ATOM, BANKC_ATOMCAS, BANKC_WGMMA };
+	BANKC_CPASYNC, BANKC_ATOM, BANKC_ATOMCAS, BANKC_WGMMA, BANKC_ADD1 };
 
 struct bankc_access {
 	const char *name;
@@ -81,7 +82,7 @@ __host__ __device__ inline void bankc_put(unsigned char *p, int e,
 __host__ __device__ inline bool bankc_is_store(int op)
 {
 	return op == BANKC_STORE || op == BANKC_STMATRIX || op == BANKC_CPASYNC ||
-	       op == BANKC_ATOM || op == BANKC_ATOMCAS;
+	       op == BANKC_ATOM || op == BANKC_ATOMCAS || op == BANKC_ADD1;
 }
 
 /* Row-major, for the comparison. */
@@ -152,7 +153,8 @@ __global__ void bankc_store_pass(L lay, int elem, long long stage_bytes,
 #else
 					memcpy(p, src, x.bytes);
 #endif
-				} else if (x.op == BANKC_ATOM || x.op == BANKC_ATOMCAS) {
+				} else if (x.op == BANKC_ATOM || x.op == BANKC_ATOMCAS ||
+				           x.op == BANKC_ADD1) {
 					/* an atomic writes its element the atomic way: the
 					 * exchange, or the swap of the poison */
 					unsigned long long v = bankc_value(r, c);
@@ -303,6 +305,8 @@ __device__ __forceinline__ unsigned bankc_issue(unsigned a, unsigned v)
 	} else if (OP == BANKC_ATOM) {
 		asm volatile("atom.shared.add.u32 %0, [%1], %2;"
 		             : "=r"(x) : "r"(a), "r"(v) : "memory");
+	} else if (OP == BANKC_ADD1) {
+		asm volatile("red.shared.add.u32 [%0], 1;" :: "r"(a) : "memory");
 	} else if (OP == BANKC_ATOMCAS) {
 		if (BYTES == 8) {
 			unsigned long long o;
@@ -439,7 +443,8 @@ typedef void (*bankc_count_fn)(const int *, const unsigned *, int, unsigned,
 	X(BANKC_STMATRIX, 16, 2, 1) X(BANKC_STMATRIX, 16, 4, 1)                  \
 	X(BANKC_CPASYNC, 4, 0, 0) X(BANKC_CPASYNC, 8, 0, 0)                      \
 	X(BANKC_CPASYNC, 16, 0, 0) X(BANKC_ATOM, 4, 0, 0)                        \
-	X(BANKC_ATOMCAS, 4, 0, 0) X(BANKC_ATOMCAS, 8, 0, 0)
+	X(BANKC_ATOMCAS, 4, 0, 0) X(BANKC_ATOMCAS, 8, 0, 0)                      \
+	X(BANKC_ADD1, 4, 0, 0)
 
 static bankc_time_fn bankc_time_for(const bankc_access &a)
 {

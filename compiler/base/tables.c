@@ -54,7 +54,7 @@ const ArchInfo tab_arch[ARCH_COUNT] = {
 static const char *const atom_names[] = {
 	[AOP_NONE] = "", [AOP_ADD] = "add", [AOP_MIN] = "min", [AOP_MAX] = "max",
 	[AOP_INC] = "inc", [AOP_DEC] = "dec", [AOP_AND] = "and", [AOP_OR] = "or",
-	[AOP_XOR] = "xor", [AOP_EXCH] = "exch", [AOP_CAS] = "cas",
+	[AOP_XOR] = "xor", [AOP_EXCH] = "exch", [AOP_CAS] = "cas", [AOP_ADD1] = "add1",
 };
 
 static bool eq(const char *s, size_t n, const char *lit)
@@ -94,10 +94,13 @@ bool tab_parse_op(const char *s, size_t n, Op *op)
 		}
 		if (s[k] != '.')
 			return false;
-		for (int a = AOP_ADD; a <= AOP_CAS; a++)
+		for (int a = AOP_ADD; a < AOP_COUNT; a++)
 			if (eq(s + k + 1, n - k - 1, atom_names[a])) {
-				/* red returns nothing: no exchange, no compare-and-swap */
+				/* red returns nothing: no exchange, no compare-and-swap;
+				 * add1 is the reduction that returns nothing */
 				if (o.red && (a == AOP_EXCH || a == AOP_CAS))
+					return false;
+				if (!o.red && a == AOP_ADD1)
 					return false;
 				o.aop = (AtomOp)a;
 				*op = o;

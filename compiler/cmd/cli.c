@@ -79,7 +79,7 @@ static const CmdHelp cmds[] = {
 	 "  --access A              only access A\n",
 	 true, true},
 	{"scan", "scan FILE.ptx|FILE.cu [--kernel NAME] [--block X[,Y,Z]] "
-	 "[--param NAME=VALUE]... [--json] [-- NVCC_FLAGS]", NULL,
+	 "[--param NAME=VALUE]... [--data NAME=FILE]... [--json] [-- NVCC_FLAGS]", NULL,
 	 "Interpret one block of each kernel of existing PTX (nvcc compiles a\n"
 	 "FILE.cu to PTX with line information first) and warn at each source\n"
 	 "line whose shared-memory accesses conflict; per-kernel totals as\n"
@@ -94,6 +94,8 @@ static const CmdHelp cmds[] = {
 	 "  --param NAME=VALUE      a kernel parameter's value (repeatable);\n"
 	 "                          NAME+OFFSET[:BYTES]=VALUE a field of a struct\n"
 	 "                          parameter (BYTES 1, 2, 4 or 8; default 4)\n"
+	 "  --data NAME=FILE        the bytes of the global buffer pointer\n"
+	 "                          parameter NAME points to (repeatable)\n"
 	 "  --max-steps N           instructions interpreted per kernel, at most\n"
 	 "                          (default 2^27)\n"
 	 "  --no-vectorize          cost each scalar access alone, not merged\n"

@@ -37,6 +37,13 @@ typedef struct {
 		bool used;
 	} param[MAX_KERNEL_PARAMS];
 	int nparam;
+	struct {
+		const char *name;   /* NAME of NAME=FILE */
+		size_t n;
+		const char *path;
+		Src src;            /* its bytes, read before nvcc runs */
+	} data[PTX_MAX_DATA];
+	int ndata;
 	bool json;
 	bool no_ptxas_merge;
 	const char *emit;
@@ -106,13 +113,14 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			break;
 		}
 	enum { O_KERNEL = OPT_CMD, O_BLOCK, O_GRID, O_CTAID, O_PARAM, O_STEPS,
-	       O_EMIT, O_JSON, O_NOVEC };
+	       O_EMIT, O_JSON, O_NOVEC, O_DATA };
 	static const struct option lo[] = {
 		{"kernel", required_argument, NULL, O_KERNEL},
 		{"block", required_argument, NULL, O_BLOCK},
 		{"grid", required_argument, NULL, O_GRID},
 		{"ctaid", required_argument, NULL, O_CTAID},
 		{"param", required_argument, NULL, O_PARAM},
+		{"data", required_argument, NULL, O_DATA},
 		{"max-steps", required_argument, NULL, O_STEPS},
 		{"emit-spec", required_argument, NULL, O_EMIT},
 		{"json", no_argument, NULL, O_JSON},
@@ -174,6 +182,17 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			o->param[o->nparam].off = off;
 			o->param[o->nparam].bytes = (int)bytes;
 			o->param[o->nparam++].value = (uint64_t)v;
+			break;
+		}
+		case O_DATA: {
+			const char *eq = strchr(a, '=');
+			if (!eq || eq == a || !eq[1])
+				return cli_usage_error("--data takes NAME=FILE, not '%s'", a);
+			if (o->ndata == PTX_MAX_DATA)
+				return cli_usage_error("%s", "too many --data options (at most 8)");
+			o->data[o->ndata].name = a;
+			o->data[o->ndata].n = (size_t)(eq - a);
+			o->data[o->ndata++].path = eq + 1;
 			break;
 		}
 		case O_STEPS:
@@ -257,6 +276,41 @@ static bool run_nvcc(const Opts *o, const char *out)
 	return true;
 }
 
+static int param_index(const PtxModule *m, int k, const char *s, size_t n);
+
+/* The --data buffers of kernel k into ro: each names a pointer parameter
+ * that no --param gives; false with an error at the kernel if not. */
+static bool data_of(const Opts *o, const PtxModule *m, int k, const char *input,
+                    const char *sn, InterpOpts *ro)
+{
+	const PtxFunc *f = &m->func[k];
+	for (int d = 0; d < o->ndata; d++) {
+		int idx = param_index(m, k, o->data[d].name, o->data[d].n);
+		if (idx < 0)
+			continue;
+		const PtxSym *y = &m->sym[f->params[idx]];
+		const char *why = y->size != 8 ? "is not a pointer (it has %lld bytes)" : NULL;
+		for (int p = 0; p < o->nparam && !why; p++)
+			if (param_index(m, k, o->param[p].name, o->param[p].n) == idx)
+				why = "is given a value with --param too";
+		for (int e = 0; e < d && !why; e++)
+			if (param_index(m, k, o->data[e].name, o->data[e].n) == idx)
+				why = "is given two --data buffers";
+		if (why) {
+			char msg[128];
+			snprintf(msg, sizeof msg, why, (long long)y->size);
+			fprintf(stderr, "%s:%d:%d: error: kernel %s: --data %.*s: parameter %d "
+			        "(%s) %s\n", input, f->pos.line, f->pos.col, sn, (int)o->data[d].n,
+			        o->data[d].name, idx, y->name, msg);
+			return false;
+		}
+		ro->data[ro->ndata].index = idx;
+		ro->data[ro->ndata].bytes = (const uint8_t *)o->data[d].src.text;
+		ro->data[ro->ndata++].len = o->data[d].src.len;
+	}
+	return true;
+}
+
 /* --param NAME: a parameter's index, or its name in the PTX. */
 static int param_index(const PtxModule *m, int k, const char *s, size_t n)
 {
@@ -317,6 +371,18 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 			char buf[256];
 			snprintf(buf, sizeof buf, "%.*s", (int)o->param[p].n, o->param[p].name);
 			return cli_usage_error("--param %s names no parameter of the kernels "
+			                       "scanned (give its index from 0, or its PTX name)", buf);
+		}
+	}
+	for (int d = 0; d < o->ndata; d++) {
+		bool any = false;
+		for (int i = 0; i < m->nfunc; i++)
+			if (kernel_selected(m, i, o->kernel))
+				any |= param_index(m, i, o->data[d].name, o->data[d].n) >= 0;
+		if (!any) {
+			char buf[256];
+			snprintf(buf, sizeof buf, "%.*s", (int)o->data[d].n, o->data[d].name);
+			return cli_usage_error("--data %s names no parameter of the kernels "
 			                       "scanned (give its index from 0, or its PTX name)", buf);
 		}
 	}
@@ -408,6 +474,7 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 			ro.param[ro.nparams].bytes = o->param[p].bytes;
 			ro.param[ro.nparams++].value = o->param[p].value;
 		}
+		bad = bad || !data_of(o, m, i, input, sn, &ro);
 		if (bad) {
 			rc = 1;
 			continue;
@@ -448,6 +515,8 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 	return rc;
 }
 
+static int scan_path(Opts *op, bool cu);
+
 int cmd_scan(int argc, char **argv)
 {
 	Opts o;
@@ -457,6 +526,23 @@ int cmd_scan(int argc, char **argv)
 	bool cu = ends_with(o.file, ".cu");
 	if (o.nnvcc && !cu)
 		return cli_usage_error("%s", "flags after -- are nvcc's: give a .cu FILE");
+	/* the --data buffers first: a missing one fails before nvcc runs */
+	for (int d = 0; d < o.ndata; d++)
+		if (!read_file(o.data[d].path, NULL, PTX_DATA_LIMIT, stderr, &o.data[d].src)) {
+			for (int e = 0; e < d; e++)
+				free((char *)o.data[e].src.text);
+			return 1;
+		}
+	rc = scan_path(&o, cu);
+	for (int d = 0; d < o.ndata; d++)
+		free((char *)o.data[d].src.text);
+	return rc;
+}
+
+/* Compile (a .cu), read and scan the file. */
+static int scan_path(Opts *op, bool cu)
+{
+	Opts o = *op;
 	char dir[4096] = "", ptx[4200] = "";
 	const char *path = o.file;
 	if (cu) {

@@ -92,11 +92,11 @@ static void operations(void)
 	char seen[128][32];
 	int nseen = 0;
 	for (int kind = 0; kind <= OP_WGMMA; kind++)
-		for (int m = 0; m < 4 * (AOP_CAS + 1) * 2; m++)
+		for (int m = 0; m < 4 * AOP_COUNT * 2; m++)
 			for (int tr = 0; tr < 2; tr++) {
 				Op op = {.kind = (OpKind)kind, .nmat = nmats[m % 4],
-				         .trans = tr, .aop = (AtomOp)(m / 4 % (AOP_CAS + 1)),
-				         .red = m / 4 / (AOP_CAS + 1), .wg_b = tr}, back;
+				         .trans = tr, .aop = (AtomOp)(m / 4 % AOP_COUNT),
+				         .red = m / 4 / AOP_COUNT, .wg_b = tr}, back;
 				char name[32] = "";
 				tab_op_name(op, name, sizeof name);
 				if (!name[0] || !tab_parse_op(name, strlen(name), &back) ||

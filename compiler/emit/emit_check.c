@@ -11,7 +11,7 @@ static int op_code(Op op)
 	case OP_LDMATRIX: return 2;
 	case OP_STMATRIX: return 3;
 	case OP_CPASYNC: return 4;
-	case OP_ATOM: return op.aop == AOP_CAS ? 6 : 5;
+	case OP_ATOM: return op.aop == AOP_CAS ? 6 : op.aop == AOP_ADD1 ? 8 : 5;
 	case OP_WGMMA: return 7;
 	}
 	return 0;

@@ -95,7 +95,7 @@ int sim_phase_banks(const Geom *g, Op op, int bytes, uint32_t lanes,
 {
 	int bank;
 	memset(count, 0, 64 * sizeof *count);
-	if (op.kind != OP_ATOM)
+	if (op.kind != OP_ATOM || op.aop == AOP_ADD1)
 		return count_words(g, bytes, lanes, addr, count, &bank);
 	int most = 0;           /* atomics: every lane counts, not every word */
 	for (int n = 0; n < WARP; n++)
@@ -114,7 +114,10 @@ int sim_phase_banks(const Geom *g, Op op, int bytes, uint32_t lanes,
  * one address included (no broadcast: they serialise), so a phase takes
  * as many wavefronts as the most lanes whose operand lies in one bank;
  * compare-and-swap takes twice that.  Phases as for loads and stores of
- * the width, never merged. */
+ * the width, never merged.  An add of 1 whose result is unused (ATOMS.
+ * POPC.INC on sm_90) counts the lanes of each word at once: a phase takes
+ * as many wavefronts as the most words in one bank, as a load (measured:
+ * 32 lanes on one word 1, on two words of one bank 2). */
 static void cost_atomic(const Geom *g, Op op, int bytes, uint32_t mask,
                         const int64_t *addr, SimResult *r)
 {
@@ -129,7 +132,9 @@ static void cost_atomic(const Geom *g, Op op, int bytes, uint32_t mask,
 		int count[64] = {0}, most = 0;
 		ph->lanes = lanes;
 		ph->bank = -1;
-		for (int n = 0; n < WARP; n++) {
+		if (op.aop == AOP_ADD1)
+			most = count_words(g, bytes, lanes, addr, count, &ph->bank);
+		for (int n = 0; n < WARP && op.aop != AOP_ADD1; n++) {
 			if (!(lanes >> n & 1))
 				continue;
 			int64_t w0 = addr[n] / g->bank_bytes;

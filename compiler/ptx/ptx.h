@@ -27,6 +27,9 @@ enum {
 	PTX_SHARED_LIMIT = 1 << 24, /* any shared address beyond is an error */
 	PTX_MAX_THREADS = 1024,
 	PTX_LOCAL_LIMIT = 1 << 16,  /* .local bytes followed per thread */
+	PTX_MAX_DATA = 8,           /* --data buffers */
+	PTX_DATA_LIMIT = 64 << 20,  /* bytes of one --data buffer */
+	PTX_MAX_FORKS = 8,          /* undecided branches explored, nested */
 };
 
 /* ---- ptx_lex.re ------------------------------------------------------------ */
@@ -248,6 +251,16 @@ uint64_t arith_lop3(uint64_t a, uint64_t b, uint64_t c, uint64_t lut);
 uint64_t arith_convert(uint64_t a, Ty d, Ty s, bool sat);
 int arith_popcount64(uint64_t v);
 
+/* ---- ptx_flow.c: where branches meet again -------------------------------------- */
+
+enum { FLOW_EXIT = -1,  /* the sides meet only when the function returns */
+       FLOW_NONE = -2 };/* they never meet (a side loops forever) */
+
+/* join[i] for every conditional branch i of function f: the first
+ * instruction that every path from it passes (its immediate
+ * post-dominator), or FLOW_*. */
+void ptx_flow_joins(const PtxModule *m, int f, int32_t *join);
+
 /* ---- ptx_interp.c: the interpreter -------------------------------------------- */
 
 /* A value: bits, why it is not known (0: it is), and what ptxas knows of
@@ -256,14 +269,30 @@ int arith_popcount64(uint64_t v);
  * so are the low bits that a shift or a multiply by a constant clears. */
 typedef struct {
 	uint64_t v;
-	uint32_t why;       /* 0; or 1 + parameter; or WHY_INST + instruction */
+	uint32_t why;       /* 0; or 1 + parameter; or WHY_INST + instruction;
+	                     * or WHY_UNSET */
 	uint8_t ct;         /* low bits ptxas knows to be zero; CT_CONST: ptxas
 	                     * knows the whole value */
+	/* an unknown value's bounds, as an unsigned number: what the masks,
+	 * shifts and sums that made it allow (a histogram's bin & 63) */
+	uint64_t lo, hi;
+	/* the same in every lane of a warp by construction (from immediates,
+	 * the kernel's parameters, the block's and grid's sizes): what
+	 * ptxas keeps in uniform registers */
+	uint8_t uni;
 } Val;
 #define WHY_INST 0x1000u
+#define WHY_UNSET 0xffffffffu   /* a register read before any write */
 #define CT_CONST 255u
 
 /* One shared-memory access of one thread. */
+enum {  /* InterpRec.flags */
+	REC_UNKNOWN = 1,    /* its address depends on data: within [addr, hi] */
+	REC_MAYBE = 2,      /* it runs only on one side of a branch bankc
+	                     * cannot decide (or under such a guard) */
+	REC_UNIFORM = 4,    /* an atomic whose address and value are the same
+	                     * in every lane by construction */
+};
 typedef struct {
 	uint32_t slot;      /* PtxInst.slot */
 	uint32_t occ;       /* the thread's n-th execution of it */
@@ -271,6 +300,10 @@ typedef struct {
 	uint8_t lane;
 	uint8_t active;     /* 0: a lane ldmatrix/stmatrix does not read */
 	uint8_t tz;         /* low bits of addr that ptxas knows to be zero */
+	uint8_t flags;
+	uint32_t hi;        /* REC_UNKNOWN: the highest address it can be */
+	uint32_t why;       /* REC_UNKNOWN: the address's origin; REC_MAYBE
+	                     * alone: the branch's */
 } InterpRec;
 
 /* Why a thread's path stopped before its end. */
@@ -297,7 +330,17 @@ typedef struct {
 	struct { int index; uint64_t value; int64_t off; int bytes; } param[PTX_MAX_PARAMS];
 	int64_t max_steps;      /* instructions of the whole block */
 	int64_t max_records;    /* shared accesses of one warp */
+	/* --data: the contents of global buffers that pointer parameters
+	 * point to (loads from them are known) */
+	struct { int index; const uint8_t *bytes; size_t len; } data[PTX_MAX_DATA];
+	int ndata;
 } InterpOpts;
+
+/* Where --data buffers live in the interpreter's global address space:
+ * buffer k at PTX_DATA_BASE + k * PTX_DATA_STRIDE, far from the shared
+ * and local windows. */
+#define PTX_DATA_BASE 0x0000400000000000ull
+#define PTX_DATA_STRIDE (1ull << 36)
 
 typedef struct {
 	const PtxModule *m;
@@ -318,7 +361,28 @@ typedef struct {
 	int64_t kparams;        /* bytes of the kernel's parameters in pstack */
 	uint8_t *lval;          /* this thread's local memory (value) */
 	uint32_t *lwhy;         /* ... and why unknown */
+	/* per instruction: where the two sides of a branch there meet again
+	 * (ptx_flow.c, FLOW_*), filled per function the first time one of
+	 * its branches is undecided */
+	int32_t *join;
+	bool *flow_done;        /* per function */
+	/* per instruction: an undecided branch met there, how (FORK_*), how
+	 * often, and why undecided (the first thread's) */
+	uint8_t *fork_kind;
+	int32_t *fork_threads;
+	uint32_t *fork_why;
+	/* per instruction: a global load whose address came from kernel
+	 * parameter load_from[i] - 1 (0: none), and whether past --data's end */
+	int16_t *load_from;
+	uint8_t *load_past;
 } Interp;
+
+enum {  /* Interp.fork_kind */
+	FORK_JOIN = 1,      /* both sides run, registers they wrote unknown after */
+	FORK_LOOP = 2,      /* a loop's test: its body counted once */
+	FORK_SIDES = 4,     /* a side touched shared memory: its records maybe */
+	FORK_DEEP = 8,      /* nested past PTX_MAX_FORKS: the path stopped */
+};
 
 void interp_init(Interp *r, const PtxModule *m, int kernel, const InterpOpts *o);
 void interp_free(Interp *r);

@@ -75,8 +75,23 @@ Val ir_address(Thread *t, int i, const PtxInst *in, const PtxOpd *o,
 		base = ir_get(t, i, &(PtxOpd){.kind = OPD_SYM, .sym = o->sym}, 8);
 	else
 		base = konst(0);
-	if (base.why)
-		return base;
+	if (base.why) {
+		/* its bounds, moved by the offset (a 32-bit register's wrap
+		 * makes them unknown) */
+		uint64_t lo, hi;
+		bool narrow = o->reg >= 0 &&
+		              t->m->func[t->fr[t->depth].func].regty[o->reg].bytes <= 4;
+		if (__builtin_add_overflow(base.lo, (uint64_t)o->imm, &lo) ||
+		    __builtin_add_overflow(base.hi, (uint64_t)o->imm, &hi) ||
+		    (narrow && hi > 0xffffffffull) || o->imm < 0)
+			lo = 0, hi = ~0ull;
+		Val u = unknown_in(base.why, lo, hi);
+		int tz = ct_tz(base);
+		if (o->imm && __builtin_ctzll((uint64_t)o->imm) < tz)
+			tz = __builtin_ctzll((uint64_t)o->imm);
+		u.ct = ct_bits(tz);
+		return u;
+	}
 	uint64_t a = base.v + (uint64_t)o->imm;
 	/* a 32-bit register's address wraps at 32 bits, as the hardware adds
 	 * it: [%r+252] with %r = -36 is byte 216 */
@@ -86,6 +101,7 @@ Val ir_address(Thread *t, int i, const PtxInst *in, const PtxOpd *o,
 	int tz = ct_tz(base);
 	if (o->imm && __builtin_ctzll((uint64_t)o->imm) < tz)
 		tz = __builtin_ctzll((uint64_t)o->imm);
+	uint8_t uni = base.uni;
 	*shared = in->op.space == SP_SHARED;
 	if (in->op.space == SP_GENERIC) {
 		if (a >= WINDOW && a - WINDOW < PTX_SHARED_LIMIT) {
@@ -95,14 +111,27 @@ Val ir_address(Thread *t, int i, const PtxInst *in, const PtxOpd *o,
 			*shared = true;     /* a shared variable named directly */
 		}
 	}
-	return (Val){a, 0, ct_bits(tz)};
+	return (Val){a, 0, ct_bits(tz), a, a, uni};
 }
 
-static bool record(Thread *t, const PtxInst *in, int i, uint64_t a, int tz, bool active)
+/* flags REC_UNKNOWN: the address is within [a, hi], for why */
+static bool record(Thread *t, const PtxInst *in, int i, uint64_t a, int tz, bool active,
+                   int flags, uint64_t hi, uint32_t why)
 {
 	Interp *r = t->r;
-	if (active && a >= PTX_SHARED_LIMIT)
+	if (active && a >= PTX_SHARED_LIMIT && !(flags & REC_UNKNOWN))
 		return ir_stop(t, STOP_BAD_ADDR, i, 0, (int64_t)a);
+	if (flags & REC_UNKNOWN) {
+		if (a >= PTX_SHARED_LIMIT)
+			a = 0;
+		if (hi >= PTX_SHARED_LIMIT)
+			hi = PTX_SHARED_LIMIT - 1;
+	}
+	if (t->maybe_why) {
+		flags |= REC_MAYBE;
+		if (!(flags & REC_UNKNOWN))
+			why = t->maybe_why;
+	}
 	if ((int64_t)r->nrec >= r->o->max_records)
 		return ir_stop(t, STOP_RECORDS, i, 0, 0);
 	if (r->nrec == r->caprec) {
@@ -113,7 +142,8 @@ static bool record(Thread *t, const PtxInst *in, int i, uint64_t a, int tz, bool
 	}
 	r->rec[r->nrec++] = (InterpRec){(uint32_t)in->slot, r->occ[in->slot]++,
 	                             (uint32_t)(active ? a : 0), (uint8_t)t->lane,
-	                             active, (uint8_t)tz};
+	                             active, (uint8_t)tz, (uint8_t)flags,
+	                             (uint32_t)hi, why};
 	return true;
 }
 
@@ -145,12 +175,22 @@ bool ir_access(Thread *t, int i, const PtxInst *in, bool *shared)
 		if (in->op.space == SP_GENERIC && !matrix)
 			return true;    /* a generic address bankc cannot know: global */
 		if (!active)
-			return record(t, in, i, 0, 0, false);
-		return ir_stop(t, STOP_UNKNOWN_ADDR, i, v.why, 0);
+			return record(t, in, i, 0, 0, false, 0, 0, 0);
+		/* recorded as depending on data: costed as a range */
+		*shared = true;
+		return record(t, in, i, v.lo, ct_tz(v), true, REC_UNKNOWN, v.hi, v.why);
 	}
 	if (!*shared)
 		return true;
-	return record(t, in, i, v.v, ct_tz(v), active);
+	/* an atomic at an address and of a value the same in every lane:
+	 * ptxas has one lane do it for the warp (scan_cost.c) */
+	int flags = 0;
+	if ((in->op.kind == PO_ATOM || in->op.kind == PO_RED) && v.uni) {
+		int src = in->op.kind == PO_RED ? 1 : 2;
+		if (in->nopd > src && ir_get(t, i, &in->opd[src], in->op.ty.bytes).uni)
+			flags |= REC_UNIFORM;
+	}
+	return record(t, in, i, v.v, ct_tz(v), active, flags, 0, 0);
 }
 
 /* One element of w bytes between a register and frame bytes (little
@@ -220,6 +260,10 @@ bool ir_param_move(Thread *t, int i, const PtxInst *in)
 		if (!param_at(t, mo->sym, mo->imm + (int64_t)k * w, w, &val, &why))
 			return ir_stop(t, STOP_UNSUPPORTED, i, 0, 0);
 		move_bytes(t, i, e, val, why, w, load);
+		/* the kernel's parameters are the same in every lane */
+		if (load && e->kind == OPD_REG && t->fr[t->depth].call < 0 &&
+		    t->m->sym[mo->sym].formal >= 0)
+			ir_reg(t, e->reg)->uni = 1;
 	}
 	return true;
 }
@@ -267,10 +311,92 @@ bool ir_call(Thread *t, int i, const PtxInst *in)
 		r->pwhy = w;
 		r->cap_pstack = cap;
 	}
-	memset(r->stack + reg0, 0, (nr - reg0) * sizeof *r->stack);
+	ir_unset(r->stack + reg0, nr - reg0);
 	memset(r->pstack + p0, 0, np - p0);
 	memset(r->pwhy + p0, 0, (np - p0) * sizeof *r->pwhy);
 	t->depth++;
 	t->fr[t->depth] = (Frame){f, m->func[f].first, reg0, p0, i, t->depth - 1};
 	return true;
+}
+
+/* ---- global loads ----------------------------------------------------------------- */
+
+/* The destination of a load: every element, each of w bytes. */
+static void load_put(Thread *t, const PtxInst *in, const uint8_t *bytes, Val un)
+{
+	const PtxOpd *d = &in->opd[0];
+	int w = in->op.ty.bytes ? in->op.ty.bytes : 4;
+	int nel = d->kind == OPD_VEC ? d->nvec : 1;
+	for (int k = 0; k < nel; k++) {
+		const PtxOpd *e = d->kind == OPD_VEC ? &t->m->vec[d->sym + k] : d;
+		if (!bytes) {
+			ir_put(t, e, un, w);
+			continue;
+		}
+		uint64_t v = 0;
+		for (int j = 0; j < w && j < 8; j++)
+			v |= (uint64_t)bytes[k * w + j] << (8 * j);
+		if (in->op.ty.kind == TY_S)
+			v = (uint64_t)sext(v, w);
+		/* a narrow load into a wider register: signed ones extend */
+		int rw = w;
+		if (e->kind == OPD_REG) {
+			int dw = t->m->func[t->fr[t->depth].func].regty[e->reg].bytes;
+			rw = dw > rw ? dw : rw;
+		}
+		ir_put(t, e, known(v), rw);
+	}
+}
+
+/* Which --data buffer holds a (its index, or -1), and where in it. */
+static int data_at(const InterpOpts *o, uint64_t a, uint64_t *off)
+{
+	for (int j = 0; j < o->ndata; j++) {
+		uint64_t base = PTX_DATA_BASE + (uint64_t)j * PTX_DATA_STRIDE;
+		if (a >= base && a - base < PTX_DATA_STRIDE) {
+			*off = a - base;
+			return j;
+		}
+	}
+	return -1;
+}
+
+bool ir_data_load(Thread *t, int i, const PtxInst *in)
+{
+	const InterpOpts *o = t->r->o;
+	if (!o->ndata || in->op.space == SP_SHARED || in->op.space == SP_LOCAL ||
+	    in->op.space == SP_PARAM || in->nopd < 2)
+		return false;
+	bool sh = false;
+	Val a = ir_address(t, i, in, &in->opd[1], &sh);
+	uint64_t off;
+	int j = a.why || sh ? -1 : data_at(o, a.v, &off);
+	if (j < 0)
+		return false;
+	int w = in->op.ty.bytes ? in->op.ty.bytes : 4;
+	int nel = in->opd[0].kind == OPD_VEC ? in->opd[0].nvec : 1;
+	if (off + (uint64_t)(w * nel) > o->data[j].len) {
+		/* past the buffer's end: unknown, and said so */
+		t->r->load_from[i] = (int16_t)(1 + o->data[j].index);
+		t->r->load_past[i] = 1;
+		return false;
+	}
+	load_put(t, in, o->data[j].bytes + off, known(0));
+	return true;
+}
+
+void ir_load_unknown(Thread *t, int i, const PtxInst *in)
+{
+	int w = in->op.ty.bytes ? in->op.ty.bytes : 4;
+	Val un = unknown_at(i);
+	if (in->op.ty.kind != TY_S && in->op.ty.kind != TY_F && w < 8)
+		un = unknown_in(WHY_INST + (uint32_t)i, 0, mask_of(w));
+	/* the address came from a kernel parameter: its buffer could be given */
+	if (in->nopd >= 2 && in->opd[1].kind == OPD_MEM && !t->r->load_from[i]) {
+		bool sh = false;
+		Val a = ir_address(t, i, in, &in->opd[1], &sh);
+		if (a.why && a.why < WHY_INST)
+			t->r->load_from[i] = (int16_t)a.why;
+	}
+	load_put(t, in, NULL, un);
 }

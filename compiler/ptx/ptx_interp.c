@@ -210,9 +210,16 @@ static bool arith(Thread *t, int i, const PtxInst *in)
 	default:
 		return false;
 	}
-	r.ct = arith_ct(in, a, b, c, d);
+	/* what ptxas knows does not depend on what bankc knows */
+	uint8_t ct = arith_ct(in, a, b, c, d);
+	uint8_t uni = (n < 2 || a.uni) && (n < 3 || b.uni) && (n < 4 || c.uni) &&
+	              (n < 5 || d.uni);
+	if (op->kind == PO_MOV)
+		uni = a.uni;
 	if (why)
-		r = unknown(why);
+		r = ir_bounds(in, why, a, b, c, rw);
+	r.ct = ct;
+	r.uni = uni;
 	ir_put(t, &o[0], r, rw);
 	return true;
 }
@@ -238,6 +245,7 @@ static void setp(Thread *t, int i, const PtxInst *in)
 		}
 	}
 	Val pv = why ? unknown(why) : known(v), qv = why ? unknown(why) : known(q);
+	pv.uni = qv.uni = a.uni && b.uni;
 	if (o[0].kind == OPD_REG)
 		*ir_reg(t, o[0].reg) = pv;
 	if ((o[0].kind == OPD_REG || o[0].kind == OPD_SINK) && o[0].reg2 >= 0)
@@ -293,7 +301,9 @@ static void convert_op(Thread *t, int i, const PtxInst *in)
 			v = (uint64_t)sext(v, op->ty.bytes);
 		Val r = known(v);
 		r.ct = (op->mods & M_SAT) && a.ct != CT_CONST ? 0 : a.ct;
-		ir_put(t, &o[0], a.why ? a : r, rw);
+		r = a.why ? ir_bounds(in, a.why, a, a, a, rw) : r;
+		r.uni = a.uni;
+		ir_put(t, &o[0], r, rw);
 		return;
 	}
 	int w = op->ty.bytes ? op->ty.bytes : 8;
@@ -332,16 +342,50 @@ static void convert_op(Thread *t, int i, const PtxInst *in)
 	if (op->mods & M_TO) {
 		uint64_t base = w == 8 ? WINDOW : 0;
 		if (a.v >= base && a.v - base < PTX_SHARED_LIMIT)
-			ir_put(t, &o[0], (Val){a.v - base, 0, a.ct}, w);
+			ir_put(t, &o[0], (Val){a.v - base, 0, a.ct, a.v - base, a.v - base, a.uni}, w);
 		else
 			ir_put(t, &o[0], unknown_at(i), w);
 	} else {
-		ir_put(t, &o[0], (Val){w == 8 ? a.v + WINDOW : a.v, 0, a.ct}, w);
+		ir_put(t, &o[0], (Val){w == 8 ? a.v + WINDOW : a.v, 0, a.ct, w == 8 ? a.v + WINDOW : a.v, w == 8 ? a.v + WINDOW : a.v, a.uni}, w);
 	}
 }
 
 /* ld/st of the thread's local memory; false if the address is not in it
  * (the caller then goes on as for any other space). */
+
+/* An instruction under a guard bankc cannot decide: a branch is forked
+ * by the caller; a shared access is recorded as one that may not run; a
+ * register it writes becomes unknown; a return or exit may end the
+ * thread, so what follows may not run. */
+static bool exec_maybe(Thread *t, int i, const PtxInst *in, Val g, bool *done)
+{
+	PtxOpKind k = in->op.kind;
+	if (k == PO_CALL)
+		return ir_stop(t, STOP_UNKNOWN_BRANCH, i, g.why, 0);
+	if (k == PO_RET || k == PO_EXIT) {
+		t->sticky = true;
+		if (!t->maybe_why)
+			t->maybe_why = g.why;
+		(void)done;
+		return true;
+	}
+	if (k == PO_TRAP || k == PO_NOP)
+		return true;    /* taken not to trap; barriers as always */
+	uint32_t saved = t->maybe_why;
+	if (!saved)
+		t->maybe_why = g.why;
+	bool ok = true;
+	if (in->slot >= 0) {
+		bool sh = false;
+		ok = ir_access(t, i, in, &sh);
+	}
+	t->maybe_why = saved;
+	/* a register result that may or may not be written */
+	if (in->nopd && k != PO_ST && k != PO_RED && k != PO_STMATRIX &&
+	    k != PO_CPASYNC)
+		ir_put_unknown(t, &in->opd[0], g.why);
+	return ok;
+}
 
 static bool exec(Thread *t, int i, bool *done)
 {
@@ -349,7 +393,7 @@ static bool exec(Thread *t, int i, bool *done)
 	const PtxInst *in = &m->inst[i];
 	Frame *f = &t->fr[t->depth];
 	f->pc = i + 1;
-	Val g = {1, 0, CT_CONST};
+	Val g = {1, 0, CT_CONST, 1, 1, 1};
 	if (in->guard >= 0) {
 		g = *ir_reg(t, in->guard);
 		if (!g.why && in->guard_neg)
@@ -358,27 +402,12 @@ static bool exec(Thread *t, int i, bool *done)
 	if (!g.why && !g.v)
 		return true;    /* guarded off */
 	PtxOpKind k = in->op.kind;
-	if (g.why) {
-		if (k == PO_BRA || k == PO_RET || k == PO_EXIT || k == PO_CALL || k == PO_TRAP)
-			return ir_stop(t, STOP_UNKNOWN_BRANCH, i, g.why, 0);
-		if (in->slot >= 0 && (in->op.space == SP_SHARED || k == PO_LDMATRIX ||
-		                      k == PO_STMATRIX)) {
-			return ir_stop(t, STOP_UNKNOWN_GUARD, i, g.why, 0);
-		}
-		/* a register result that may or may not be written */
-		if (in->nopd && k != PO_ST && k != PO_RED && k != PO_STMATRIX &&
-		    k != PO_CPASYNC && k != PO_NOP)
-			ir_put_unknown(t, &in->opd[0], g.why);
-		if (in->slot >= 0 && in->op.space == SP_GENERIC) {
-			bool sh = false;
-			Val a = ir_address(t, i, in, &in->opd[k == PO_ST || k == PO_RED ? 0 : 1], &sh);
-			if (!a.why && sh)
-				return ir_stop(t, STOP_UNKNOWN_GUARD, i, g.why, 0);
-		}
-		return true;
-	}
+	if (g.why)
+		return exec_maybe(t, i, in, g, done);
 	switch (k) {
 	case PO_NOP:
+		if (in->ntext >= 3 && memcmp(in->text, "bar", 3) == 0)
+			t->barriers++;
 		return true;
 	case PO_BRA:
 		f->pc = in->opd[0].sym;
@@ -412,7 +441,11 @@ static bool exec(Thread *t, int i, bool *done)
 		bool sh;
 		if (!ir_access(t, i, in, &sh))
 			return false;
-		if (k == PO_LD || k == PO_LDMATRIX || k == PO_ATOM)
+		if (k == PO_LD && !sh && ir_data_load(t, i, in))
+			return true;
+		if (k == PO_LD && !sh)
+			ir_load_unknown(t, i, in);
+		else if (k == PO_LD || k == PO_LDMATRIX || k == PO_ATOM)
 			ir_put_unknown(t, &in->opd[0], WHY_INST + (uint32_t)i);
 		return true;
 	}
@@ -454,6 +487,21 @@ static bool exec(Thread *t, int i, bool *done)
 		return true;
 	}
 	case PO_OTHER:
+		/* wmma.load and wmma.store through a generic address that is
+		 * shared memory: not counted, and said so (their .shared forms
+		 * decode as PO_SHARED_OTHER) */
+		for (int o = 0; o < in->nopd && in->ntext > 5 &&
+		                memcmp(in->text, "wmma.", 5) == 0; o++) {
+			bool sh = false;
+			if (in->opd[o].kind != OPD_MEM)
+				continue;
+			Val a = ir_address(t, i, in, &in->opd[o], &sh);
+			if (!a.why && sh) {
+				t->r->unmodelled++;
+				if (t->r->noted)
+					t->r->noted[i] = true;
+			}
+		}
 		if (in->nopd && in->opd[0].kind != OPD_MEM)
 			ir_put_unknown(t, &in->opd[0], WHY_INST + (uint32_t)i);
 		return true;
@@ -469,6 +517,257 @@ static bool exec(Thread *t, int i, bool *done)
 		if (in->nopd)
 			ir_put_unknown(t, &in->opd[0], WHY_INST + (uint32_t)i);
 	return true;
+}
+
+/* ---- branches bankc cannot decide ---------------------------------------------------- */
+
+/* A thread's state, to run the other side of a branch from, and to
+ * compare the two sides' ends. */
+typedef struct {
+	Val *reg;
+	size_t nreg;
+	uint8_t *pv;
+	uint32_t *pw;
+	size_t np;
+	uint8_t *lv;
+	uint32_t *lw;
+	uint32_t *occ;
+	Frame fr[PTX_MAX_DEPTH];
+	int depth;
+	uint64_t cc;
+	uint32_t cc_why, maybe_why;
+	bool sticky;
+} Snap;
+
+static void snap_take(Thread *t, Snap *s)
+{
+	Interp *r = t->r;
+	const PtxModule *m = t->m;
+	const Frame *f = &t->fr[t->depth];
+	s->nreg = f->reg0 + (size_t)m->func[f->func].nregs;
+	s->np = f->p0 + (size_t)m->func[f->func].psize;
+	s->reg = xmalloc((s->nreg + 1) * sizeof *s->reg);
+	memcpy(s->reg, r->stack, s->nreg * sizeof *s->reg);
+	s->pv = xmalloc(s->np + 1);
+	memcpy(s->pv, r->pstack, s->np);
+	s->pw = xmalloc((s->np + 1) * sizeof *s->pw);
+	memcpy(s->pw, r->pwhy, s->np * sizeof *s->pw);
+	size_t lb = (size_t)m->local_bytes;
+	s->lv = xmalloc(lb + 1);
+	memcpy(s->lv, r->lval, lb);
+	s->lw = xmalloc((lb + 1) * sizeof *s->lw);
+	memcpy(s->lw, r->lwhy, lb * sizeof *s->lw);
+	s->occ = xmalloc(((size_t)m->nslots + 1) * sizeof *s->occ);
+	memcpy(s->occ, r->occ, (size_t)m->nslots * sizeof *s->occ);
+	memcpy(s->fr, t->fr, sizeof s->fr);
+	s->depth = t->depth;
+	s->cc = t->cc;
+	s->cc_why = t->cc_why;
+	s->maybe_why = t->maybe_why;
+	s->sticky = t->sticky;
+}
+
+static void snap_put(Thread *t, const Snap *s)
+{
+	Interp *r = t->r;
+	memcpy(r->stack, s->reg, s->nreg * sizeof *s->reg);
+	memcpy(r->pstack, s->pv, s->np);
+	memcpy(r->pwhy, s->pw, s->np * sizeof *s->pw);
+	memcpy(r->lval, s->lv, (size_t)t->m->local_bytes);
+	memcpy(r->lwhy, s->lw, (size_t)t->m->local_bytes * sizeof *s->lw);
+	memcpy(r->occ, s->occ, (size_t)t->m->nslots * sizeof *s->occ);
+	memcpy(t->fr, s->fr, sizeof t->fr);
+	t->depth = s->depth;
+	t->cc = s->cc;
+	t->cc_why = s->cc_why;
+	t->maybe_why = s->maybe_why;
+	t->sticky = s->sticky;
+}
+
+static void snap_free(Snap *s)
+{
+	free(s->reg);
+	free(s->pv);
+	free(s->pw);
+	free(s->lv);
+	free(s->lw);
+	free(s->occ);
+}
+
+/* Two sides' values at their join: equal ones stay, the others become
+ * unknown (for why), between both. */
+static Val either(Val a, Val b, uint32_t why)
+{
+	if (!a.why && !b.why && a.v == b.v)
+		return a;
+	if (a.why == b.why && a.why && a.lo == b.lo && a.hi == b.hi)
+		return a.uni == b.uni ? a : unknown_in(a.why, a.lo, a.hi);
+	uint64_t lo = val_lo(a) < val_lo(b) ? val_lo(a) : val_lo(b);
+	uint64_t hi = val_hi(a) > val_hi(b) ? val_hi(a) : val_hi(b);
+	return unknown_in(why, lo, hi);
+}
+
+/* The thread is at the join of the fall-through side; side a (the taken
+ * one) ended there too: merge a into it. */
+static void snap_merge(Thread *t, const Snap *a, uint32_t why)
+{
+	Interp *r = t->r;
+	size_t nreg = a->nreg;
+	for (size_t j = 0; j < nreg; j++)
+		r->stack[j] = either(r->stack[j], a->reg[j], why);
+	for (size_t j = 0; j < a->np; j++)
+		if (r->pstack[j] != a->pv[j] || r->pwhy[j] != a->pw[j])
+			r->pwhy[j] = why;
+	for (size_t j = 0; j < (size_t)t->m->local_bytes; j++)
+		if (r->lval[j] != a->lv[j] || r->lwhy[j] != a->lw[j])
+			r->lwhy[j] = why;
+	for (int j = 0; j < t->m->nslots; j++)
+		if (a->occ[j] > r->occ[j])
+			r->occ[j] = a->occ[j];
+	if (t->cc != a->cc || t->cc_why != a->cc_why)
+		t->cc_why = why;
+	t->sticky = t->sticky || a->sticky;
+	if (t->sticky && !t->maybe_why)
+		t->maybe_why = a->maybe_why ? a->maybe_why : why;
+}
+
+typedef enum { RUN_DONE, RUN_JOIN, RUN_STOP } RunEnd;
+
+static RunEnd run(Thread *t, int join, int jdepth);
+
+static void fork_note(Thread *t, int i, int kind, uint32_t why)
+{
+	Interp *r = t->r;
+	if (!r->fork_kind[i])
+		r->fork_why[i] = why;
+	r->fork_kind[i] |= (uint8_t)kind;
+	r->fork_threads[i]++;
+}
+
+/* Branch i's guard g is unknown.  A loop's test (a branch back, or one
+ * met again while its sides run) leaves the loop: its body counts once.
+ * Otherwise both sides run to where they meet; the thread goes on from
+ * there with what they wrote unknown, and the shared accesses of each
+ * side recorded as ones that may not run. */
+static RunEnd fork_branch(Thread *t, int i, Val g)
+{
+	const PtxModule *m = t->m;
+	Interp *r = t->r;
+	const PtxInst *in = &m->inst[i];
+	Frame *f = &t->fr[t->depth];
+	int target = in->opd[0].sym, fall = i + 1;
+	bool again = false;
+	for (int j = 0; j < t->nfork; j++)
+		again = again || t->fork[j] == i;
+	int fn = f->func;
+	if (!r->flow_done[fn]) {
+		ptx_flow_joins(m, fn, r->join);
+		r->flow_done[fn] = true;
+	}
+	int join = r->join[i];
+	if (target <= i || again) {
+		fork_note(t, i, FORK_LOOP, g.why);
+		f->pc = target <= i ? fall : join == target || target > i ? target : fall;
+		return RUN_JOIN;
+	}
+	if (t->nfork >= PTX_MAX_FORKS) {
+		fork_note(t, i, FORK_DEEP, g.why);
+		ir_stop(t, STOP_UNKNOWN_BRANCH, i, g.why, 0);
+		return RUN_STOP;
+	}
+	int depth = t->depth;
+	size_t rec0 = r->nrec;
+	int64_t bar0 = t->barriers;
+	uint32_t saved = t->maybe_why;
+	Snap s0;
+	snap_take(t, &s0);
+	t->fork[t->nfork++] = i;
+	t->maybe_why = saved ? saved : g.why;
+	f->pc = target;
+	RunEnd ea = run(t, join, depth);
+	Snap sa = {0};
+	if (ea == RUN_JOIN)
+		snap_take(t, &sa);
+	RunEnd eb = ea;
+	if (ea != RUN_STOP) {
+		snap_put(t, &s0);
+		t->maybe_why = saved ? saved : g.why;
+		t->fr[t->depth].pc = fall;
+		eb = run(t, join, depth);
+	}
+	t->nfork--;
+	bool touched = r->nrec != rec0 || t->barriers != bar0;
+	RunEnd end = RUN_JOIN;
+	if (ea == RUN_STOP || eb == RUN_STOP) {
+		end = RUN_STOP;
+	} else if (ea == RUN_JOIN && eb == RUN_JOIN) {
+		snap_merge(t, &sa, g.why);
+		t->maybe_why = t->sticky ? t->maybe_why : saved;
+	} else if (ea == RUN_JOIN) {
+		snap_put(t, &sa);       /* the fall-through side ended the thread */
+		t->sticky = true;
+		touched = true;
+	} else if (eb == RUN_JOIN) {
+		t->sticky = true;
+		touched = true;
+	} else {
+		end = RUN_DONE;
+	}
+	if (end == RUN_JOIN && !t->sticky)
+		t->maybe_why = saved;
+	if (end != RUN_STOP)
+		fork_note(t, i, touched ? FORK_SIDES : FORK_JOIN, g.why);
+	snap_free(&s0);
+	if (ea == RUN_JOIN)
+		snap_free(&sa);
+	return end;
+}
+
+/* Run from the current pc until the thread ends, or until it reaches
+ * instruction join in frame jdepth (FLOW_EXIT: returns from it; -3:
+ * never). */
+static RunEnd run(Thread *t, int join, int jdepth)
+{
+	const PtxModule *m = t->m;
+	Interp *r = t->r;
+	for (;;) {
+		if (t->depth < jdepth)
+			return join == FLOW_EXIT ? RUN_JOIN : RUN_DONE;
+		Frame *f = &t->fr[t->depth];
+		if (t->depth == jdepth && f->pc == join)
+			return RUN_JOIN;
+		const PtxFunc *fn = &m->func[f->func];
+		if (f->pc >= fn->first + fn->ninst) {
+			/* ran off the end: an implicit return */
+			if (t->depth == 0)
+				return RUN_DONE;
+			t->depth--;
+			continue;
+		}
+		if (t->steps >= r->steps_per_thread) {
+			ir_stop(t, STOP_STEPS, f->pc, 0, 0);
+			return RUN_STOP;
+		}
+		t->steps++;
+		r->steps++;
+		int i = f->pc;
+		const PtxInst *in = &m->inst[i];
+		if (in->op.kind == PO_BRA && in->guard >= 0) {
+			Val g = *ir_reg(t, in->guard);
+			if (g.why) {
+				f->pc = i + 1;
+				RunEnd e = fork_branch(t, i, g);
+				if (e != RUN_JOIN)
+					return e;
+				continue;
+			}
+		}
+		bool done = false;
+		if (!exec(t, i, &done))
+			return RUN_STOP;
+		if (done)
+			return RUN_DONE;
+	}
 }
 
 /* ---- threads ----------------------------------------------------------------------- */
@@ -495,6 +794,14 @@ void interp_init(Interp *r, const PtxModule *m, int kernel, const InterpOpts *o)
 	r->pwhy = xcalloc(r->cap_pstack, sizeof *r->pwhy);
 	r->lval = xcalloc((size_t)m->local_bytes + 1, 1);
 	r->lwhy = xcalloc((size_t)m->local_bytes + 1, sizeof *r->lwhy);
+	size_t ni = (size_t)m->ninst + 1;
+	r->join = xcalloc(ni, sizeof *r->join);
+	r->flow_done = xcalloc((size_t)m->nfunc + 1, sizeof *r->flow_done);
+	r->fork_kind = xcalloc(ni, sizeof *r->fork_kind);
+	r->fork_threads = xcalloc(ni, sizeof *r->fork_threads);
+	r->fork_why = xcalloc(ni, sizeof *r->fork_why);
+	r->load_from = xcalloc(ni, sizeof *r->load_from);
+	r->load_past = xcalloc(ni, sizeof *r->load_past);
 }
 
 void interp_free(Interp *r)
@@ -507,10 +814,18 @@ void interp_free(Interp *r)
 	free(r->pwhy);
 	free(r->lval);
 	free(r->lwhy);
+	free(r->join);
+	free(r->flow_done);
+	free(r->fork_kind);
+	free(r->fork_threads);
+	free(r->fork_why);
+	free(r->load_from);
+	free(r->load_past);
 	memset(r, 0, sizeof *r);
 }
 
-/* The kernel's parameters: --param values, others unknown. */
+/* The kernel's parameters: --param values, a --data buffer's address,
+ * others unknown. */
 static void kernel_params(Interp *r)
 {
 	const PtxModule *m = r->m;
@@ -523,6 +838,9 @@ static void kernel_params(Interp *r)
 		for (int j = 0; j < r->o->nparams; j++)
 			if (r->o->param[j].index == i && r->o->param[j].bytes == 0)
 				given = true, v = r->o->param[j].value;
+		for (int j = 0; j < r->o->ndata; j++)
+			if (r->o->data[j].index == i)
+				given = true, v = PTX_DATA_BASE + (uint64_t)j * PTX_DATA_STRIDE;
 		for (int64_t b = 0; b < y->size; b++) {
 			r->pstack[off + b] = (uint8_t)(given && b < 8 ? v >> (8 * b) : 0);
 			r->pwhy[off + b] = given ? 0 : 1 + (uint32_t)i;
@@ -563,30 +881,10 @@ bool interp_thread(Interp *r, int tid, InterpStop *st)
 	const PtxFunc *k = &m->func[r->kernel];
 	kernel_params(r);
 	t->fr[0] = (Frame){r->kernel, k->first, 0, (size_t)r->kparams, -1, -1};
-	memset(r->stack, 0, (size_t)k->nregs * sizeof *r->stack);
+	ir_unset(r->stack, (size_t)k->nregs);
 	memset(r->pstack + r->kparams, 0, (size_t)k->psize);
 	memset(r->pwhy + r->kparams, 0, (size_t)k->psize * sizeof *r->pwhy);
-	bool ok = true, done = false;
-	for (int64_t steps = 0; !done; steps++) {
-		Frame *f = &t->fr[t->depth];
-		const PtxFunc *fn = &m->func[f->func];
-		if (f->pc >= fn->first + fn->ninst) {
-			/* ran off the end: an implicit return */
-			if (t->depth == 0)
-				break;
-			t->depth--;
-			continue;
-		}
-		if (steps >= r->steps_per_thread) {
-			ok = ir_stop(t, STOP_STEPS, f->pc, 0, 0);
-			break;
-		}
-		r->steps++;
-		if (!exec(t, f->pc, &done)) {
-			ok = false;
-			break;
-		}
-	}
+	bool ok = run(t, -3, 0) != RUN_STOP;
 	free(t);
 	return ok;
 }

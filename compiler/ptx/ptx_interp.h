@@ -34,14 +34,34 @@ typedef struct {
 	uint64_t cc;        /* carry flag of add.cc and kin */
 	uint32_t cc_why;
 	InterpStop *stop;
+	int64_t steps;
+	/* the undecided branches whose sides run now, outermost first */
+	int fork[PTX_MAX_FORKS], nfork;
+	/* nonzero: the accesses recorded now may not run (REC_MAYBE), for
+	 * this reason; sticky: since a side that ended the thread */
+	uint32_t maybe_why;
+	bool sticky;
+	int64_t barriers;   /* barrier instructions met */
 } Thread;
 
 /* ---- values ---------------------------------------------------------------- */
 
-static inline Val known(uint64_t v) { return (Val){v, 0, 0}; }
+static inline Val known(uint64_t v) { return (Val){v, 0, 0, v, v, 0}; }
 /* a value ptxas knows too (an immediate, or computed from immediates) */
-static inline Val konst(uint64_t v) { return (Val){v, 0, CT_CONST}; }
-static inline Val unknown(uint32_t why) { return (Val){0, why ? why : WHY_INST, 0}; }
+static inline Val konst(uint64_t v) { return (Val){v, 0, CT_CONST, v, v, 1}; }
+static inline Val uniform(Val a) { a.uni = 1; return a; }
+static inline Val unknown(uint32_t why) { return (Val){0, why ? why : WHY_INST, 0, 0, ~0ull, 0}; }
+/* an unknown value between lo and hi */
+static inline Val unknown_in(uint32_t why, uint64_t lo, uint64_t hi)
+{
+	Val v = unknown(why);
+	v.lo = lo <= hi ? lo : 0;
+	v.hi = lo <= hi ? hi : ~0ull;
+	return v;
+}
+/* a value's bounds: itself if known */
+static inline uint64_t val_lo(Val a) { return a.why ? a.lo : a.v; }
+static inline uint64_t val_hi(Val a) { return a.why ? a.hi : a.v; }
 /* The low bits of a value that ptxas knows to be zero (64 for a 0). */
 static inline int ct_tz(Val a)
 {
@@ -86,6 +106,9 @@ Val ir_get(Thread *t, int i, const PtxOpd *o, int bytes);
 void ir_put(Thread *t, const PtxOpd *o, Val v, int bytes);
 /* Every register an operand names (a vector's elements too) unknown. */
 void ir_put_unknown(Thread *t, const PtxOpd *o, uint32_t why);
+/* The bounds of an unknown result of instruction in from its operands'
+ * (ptx_regs.c). */
+Val ir_bounds(const PtxInst *in, uint32_t why, Val a, Val b, Val c, int bytes);
 /* The path stops: always false. */
 bool ir_stop(Thread *t, StopKind k, int inst, uint32_t why, int64_t addr);
 
@@ -101,5 +124,12 @@ bool ir_access(Thread *t, int i, const PtxInst *in, bool *shared);
 bool ir_local_move(Thread *t, int i, const PtxInst *in, bool *done);
 bool ir_param_move(Thread *t, int i, const PtxInst *in);
 bool ir_call(Thread *t, int i, const PtxInst *in);
+/* Registers of a new frame: unknown until written. */
+void ir_unset(Val *v, size_t n);
+/* A global load from a --data buffer: true (with its value in the
+ * destination) if the address is in one. */
+bool ir_data_load(Thread *t, int i, const PtxInst *in);
+/* An unknown global load's destination: bounded by its width. */
+void ir_load_unknown(Thread *t, int i, const PtxInst *in);
 
 #endif

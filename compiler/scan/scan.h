@@ -20,6 +20,8 @@ bool scan_op_of(const PtxInst *in, Op *op, int *bytes, const char **why);
  * compiles to a compare-and-swap loop cost one trip of it. */
 Op scan_atomic_op(const PtxInst *in);
 bool scan_atomic_is_loop(const PtxInst *in);
+/* An add of 1 whose result is unused (red.add1 to the bank model). */
+bool scan_atomic_is_inc1(const PtxModule *m, int i);
 
 /* One static shared-memory instruction's warp instructions, summed. */
 typedef struct {
@@ -42,11 +44,26 @@ typedef struct {
 	 * of its one trip that bankc counts (with the loads) */
 	bool loop;
 	int64_t loop_wave, loop_ideal, loop_counted;
+	/* its trips after the first, at most (of the warp's own lanes on
+	 * one word), and their compare-and-swaps' and loads' wavefronts */
+	int64_t trips_hi, trips_atom_hi, trips_load_hi;
 	/* warp instructions with a lane outside every shared array the kernel
 	 * declares, and the first such lane: its warp, lane and address */
 	int64_t outside;
 	int outside_warp, outside_lane;
 	int64_t outside_addr;
+	/* warp instructions whose cost depends on data: a lane's address is
+	 * unknown (within bounds), or whether a lane runs it is; each costed
+	 * as a range, from the lanes that surely run as known to every lane
+	 * at its worst address, and kept out of the sums above */
+	int64_t rcount;         /* such warp instructions (that may run) */
+	int64_t rsure;          /* ... of which surely run */
+	int64_t rlo, rhi, rideal;
+	int rmin, rmax;         /* per instruction: the least, the most */
+	bool runknown;          /* a lane's address was unknown */
+	uint32_t rwhy;          /* the first unknown address's origin, or the
+	                         * branch's that makes lanes maybe run */
+	int64_t rlo_counted, rhi_counted;
 } ScanAcc;
 
 typedef struct {
@@ -72,6 +89,14 @@ typedef struct {
 	const char *cost_error; /* the bank model refused a pattern */
 	int cost_error_inst;
 	bool *noted;            /* per instruction: an unmodelled shared one ran */
+	/* per instruction: undecided branches (Interp.fork_*), global loads
+	 * from parameters (Interp.load_*) */
+	uint8_t *fork_kind;
+	int32_t *fork_threads;
+	uint32_t *fork_why;
+	int16_t *load_from;
+	uint8_t *load_past;
+	bool ranged;            /* some accesses are costed as ranges */
 } ScanKernel;
 
 /* ---- scan_merge.c: the accesses ptxas merges ------------------------------- */

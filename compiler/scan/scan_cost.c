@@ -57,6 +57,53 @@ static bool has(const char *s, int n, const char *lit)
 	return false;
 }
 
+/* Whether register r of instruction i's function is read anywhere in it
+ * (as a source, an address, a guard, a vector element). */
+static bool reg_read(const PtxModule *m, int i, int r)
+{
+	const PtxFunc *f = &m->func[m->inst[i].func];
+	for (int j = f->first; j < f->first + f->ninst; j++) {
+		const PtxInst *in = &m->inst[j];
+		if (in->guard == r)
+			return true;
+		PtxOpKind k = in->op.kind;
+		bool writes0 = k != PO_ST && k != PO_RED && k != PO_STMATRIX &&
+		               k != PO_CPASYNC && k != PO_BRA && k != PO_CALL;
+		for (int o = 0; o < in->nopd; o++) {
+			const PtxOpd *d = &in->opd[o];
+			if (d->kind == OPD_MEM && d->reg == r)
+				return true;
+			if (d->kind == OPD_REG && (d->reg == r || d->reg2 == r) &&
+			    (o > 0 || !writes0))
+				return true;
+			if (d->kind == OPD_VEC && (o > 0 || !writes0))
+				for (int e = 0; e < d->nvec; e++)
+					if (m->vec[d->sym + e].kind == OPD_REG && m->vec[d->sym + e].reg == r)
+						return true;
+		}
+	}
+	return false;
+}
+
+/* atom.add or red.add of the constant 1 to a 4-byte integer, its result
+ * unused: ptxas makes it ATOMS.POPC.INC on sm_90, which the bank model
+ * costs as red.add1. */
+bool scan_atomic_is_inc1(const PtxModule *m, int i)
+{
+	const PtxInst *in = &m->inst[i];
+	const PtxOpInfo *o = &in->op;
+	if ((o->kind != PO_ATOM && o->kind != PO_RED) ||
+	    strcmp(ptx_atom_names[o->atom_op], "add") != 0 || o->ty.bytes != 4 ||
+	    o->ty.kind == TY_F || o->vec != 1)
+		return false;
+	int src = o->kind == PO_RED ? 1 : 2;
+	if (in->nopd <= src || in->opd[src].kind != OPD_IMM || in->opd[src].imm != 1)
+		return false;
+	if (o->kind == PO_RED || in->opd[0].kind == OPD_SINK)
+		return true;
+	return in->opd[0].kind == OPD_REG && !reg_read(m, i, in->opd[0].reg);
+}
+
 bool scan_op_of(const PtxInst *in, Op *op, int *bytes, const char **why)
 {
 	const PtxOpInfo *o = &in->op;
@@ -144,6 +191,36 @@ static void keep(ScanAcc *a, uint32_t mask, const int64_t *addr)
 	a->nkept++;
 }
 
+/* The trips after the first of a compare-and-swap loop, at most: of the
+ * lanes on one word one succeeds a trip, so trip k retries (a load, a
+ * compare-and-swap) the lanes ranked k or more on their word.  Other
+ * warps' writes can add more; none of the warp's own can be fewer than
+ * the first trip, which the sums count. */
+static void loop_trips(const ScanOpts *so, ScanAcc *a, uint32_t mask, const int64_t *addr)
+{
+	int rank[WARP] = {0};
+	for (int l = 0; l < WARP; l++)
+		for (int j = 0; j < l; j++)
+			if ((mask >> l & 1) && (mask >> j & 1) && addr[j] == addr[l])
+				rank[l]++;
+	for (int k = 1; k < WARP; k++) {
+		uint32_t left = 0;
+		for (int l = 0; l < WARP; l++)
+			if ((mask >> l & 1) && rank[l] >= k)
+				left |= 1u << l;
+		if (!left)
+			break;
+		SimResult c, r;
+		const char *err;
+		if (!sim_inst(&so->geom, a->op, a->bytes, left, addr, &c, &err) ||
+		    !sim_inst(&so->geom, (Op){.kind = OP_LOAD}, a->bytes, left, addr, &r, &err))
+			internal_error("a compare-and-swap loop's trip: %s", err);
+		a->trips_hi++;
+		a->trips_atom_hi += c.counted;
+		a->trips_load_hi += r.counted;
+	}
+}
+
 /* One warp instruction of slot s into its sums. */
 static bool cost(const ScanOpts *so, ScanKernel *k, ScanAcc *a, uint32_t mask,
                  const int64_t *addr, int64_t *kept)
@@ -177,6 +254,7 @@ static bool cost(const ScanOpts *so, ScanKernel *k, ScanAcc *a, uint32_t mask,
 		a->loop_wave += r.wavefronts;
 		a->loop_ideal += r.ideal;
 		a->loop_counted += r.counted;
+		loop_trips(so, a, mask, addr);
 	}
 	if (so->keep && *kept < MAX_KEPT) {
 		keep(a, mask, addr);
@@ -188,10 +266,90 @@ static bool cost(const ScanOpts *so, ScanKernel *k, ScanAcc *a, uint32_t mask,
 /* One warp instruction as the records of its lanes. */
 typedef struct {
 	uint32_t slot, occ;
-	uint32_t mask;
+	uint32_t mask;          /* lanes that surely run it, at known addresses */
+	uint32_t maybe;         /* ... that may run it, at known addresses */
+	uint32_t unk;           /* ... at unknown addresses, within [addr, hi] */
+	uint32_t unk_sure;      /* of those, the ones that surely run it */
+	uint32_t why;
+	bool varied;            /* a lane's atomic is not uniform (REC_UNIFORM) */
 	int tz;                 /* the alignment ptxas knows, its active lanes' least */
 	int64_t addr[WARP];
+	int64_t hi[WARP];
 } Group;
+
+/* A warp instruction whose cost depends on data, as a range: at least
+ * what its surely-running known lanes cost (0 if none surely runs), at
+ * most every lane that may run, each unknown one at an address of its
+ * bounds in the bank the known lanes load most, on a word of its own. */
+static void cost_range(const ScanOpts *so, ScanKernel *k, ScanAcc *a, const Group *g)
+{
+	SimResult r;
+	const char *err;
+	int lo = 0, lo_counted = 0;
+	const Geom *geo = &so->geom;
+	if (g->mask) {
+		if (!sim_inst(geo, a->op, a->bytes, g->mask, g->addr, &r, &err))
+			goto refused;
+		lo = r.wavefronts;
+		lo_counted = r.counted;
+	} else if (g->unk_sure) {
+		lo = lo_counted = 1;
+	}
+	uint32_t known = g->mask | g->maybe, all = known | g->unk;
+	int64_t addr[WARP];
+	memcpy(addr, g->addr, sizeof addr);
+	int bank = 0;
+	if (known) {
+		int count[64];
+		sim_phase_banks(geo, a->op, a->bytes, known, addr, count);
+		for (int b = 1; b < geo->banks; b++)
+			if (count[b] > count[bank])
+				bank = b;
+	} else {
+		int low = __builtin_ctz(g->unk);
+		bank = (int)(g->addr[low] / geo->bank_bytes % geo->banks);
+	}
+	int64_t row = (int64_t)geo->banks * geo->bank_bytes, align = a->bytes > 0 ? a->bytes : 1;
+	int nth = 0;
+	for (int l = 0; l < WARP; l++) {
+		if (!(g->unk >> l & 1))
+			continue;
+		int64_t lo_a = g->addr[l], hi_a = g->hi[l];
+		/* the first address of the bank at or above lo_a, aligned */
+		int64_t first = lo_a - lo_a % row + (int64_t)bank * geo->bank_bytes;
+		first -= first % align;
+		if (first < lo_a)
+			first += row;
+		int64_t rows = first <= hi_a ? (hi_a - first) / row + 1 : 0;
+		if (rows <= 0)
+			addr[l] = lo_a - lo_a % align;
+		else
+			addr[l] = first + (int64_t)(nth % rows) * row;
+		nth++;
+	}
+	if (!sim_inst(geo, a->op, a->bytes, all, addr, &r, &err))
+		goto refused;
+	int hi = r.wavefronts > lo ? r.wavefronts : lo;
+	if (a->rcount == 0 || lo < a->rmin) a->rmin = lo;
+	if (a->rcount == 0 || hi > a->rmax) a->rmax = hi;
+	if (!a->rwhy)
+		a->rwhy = g->why;
+	a->runknown = a->runknown || g->unk;
+	a->rcount++;
+	a->rsure += (g->mask | g->unk_sure) != 0;
+	a->rlo += lo;
+	a->rhi += hi;
+	a->rlo_counted += lo_counted;
+	a->rhi_counted += r.counted > lo_counted ? r.counted : lo_counted;
+	a->rideal += r.ideal;
+	k->ranged = true;
+	return;
+refused:
+	if (!k->cost_error) {
+		k->cost_error = err;
+		k->cost_error_inst = a->inst;
+	}
+}
 
 static const Group *find_group(const Group *g, size_t n, uint32_t slot, uint32_t occ)
 {
@@ -290,6 +448,8 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
 		const char *why;
 		if (!scan_op_of(in, &a->op, &a->bytes, &why))
 			a->bytes = 0;   /* not costable: its accesses are refused below */
+		else if (a->op.kind == OP_ATOM && scan_atomic_is_inc1(m, i))
+			a->op.aop = AOP_ADD1, a->op.red = true;
 		a->loop = (in->op.kind == PO_ATOM || in->op.kind == PO_RED) &&
 		          scan_atomic_is_loop(in);
 	}
@@ -338,19 +498,33 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
 			g->occ = r.rec[i].occ;
 			g->tz = 64;
 			while (i < r.nrec && r.rec[i].slot == g->slot && r.rec[i].occ == g->occ) {
-				if (r.rec[i].active) {
-					g->mask |= 1u << r.rec[i].lane;
-					g->addr[r.rec[i].lane] = r.rec[i].addr;
-					if (r.rec[i].tz < g->tz)
-						g->tz = r.rec[i].tz;
+				const InterpRec *e = &r.rec[i++];
+				if (!e->active)
+					continue;
+				uint32_t bit = 1u << e->lane;
+				g->addr[e->lane] = e->addr;
+				if (e->flags & REC_UNKNOWN) {
+					g->unk |= bit;
+					g->hi[e->lane] = e->hi;
+					if (!(e->flags & REC_MAYBE))
+						g->unk_sure |= bit;
+				} else if (e->flags & REC_MAYBE) {
+					g->maybe |= bit;
+				} else {
+					g->mask |= bit;
 				}
-				i++;
+				if ((e->flags & (REC_UNKNOWN | REC_MAYBE)) && !g->why)
+					g->why = e->why;
+				if (!(e->flags & REC_UNIFORM))
+					g->varied = true;
+				if (e->tz < g->tz)
+					g->tz = e->tz;
 			}
 		}
 		for (size_t gi = 0; gi < ng; gi++) {
 			const Group *g = &groups[gi];
 			ScanAcc *a = &k->acc[g->slot];
-			if (g->mask && !a->bytes && !k->cost_error) {
+			if ((g->mask | g->maybe | g->unk) && !a->bytes && !k->cost_error) {
 				const char *why;
 				Op op;
 				int b;
@@ -358,7 +532,16 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
 				k->cost_error = why;
 				k->cost_error_inst = a->inst;
 			}
-			if (!g->mask || !a->bytes)
+			if (!a->bytes)
+				continue;
+			if (g->maybe | g->unk) {
+				/* no vector merging: ptxas's choice needs every address */
+				for (int j = 0; mg.nof && j < mg.nof[g->slot]; j++)
+					mg.chunk[mg.of[g->slot][j]].ok = false;
+				cost_range(so, k, a, g);
+				continue;
+			}
+			if (!g->mask)
 				continue;
 			for (int l = 0; l < WARP; l++)
 				if (g->mask >> l & 1 && !inside(arrays, narrays, g->addr[l], a->bytes)) {
@@ -369,7 +552,14 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
 					}
 					break;
 				}
-			cost(so, k, a, g->mask, g->addr, &kept);
+			/* an add at an address and of a value the same in every lane:
+			 * ptxas has one lane add for the warp (measured on an H200:
+			 * 1 wavefront, where 32 lanes on one word take 32) */
+			uint32_t lanes = g->mask;
+			if (!g->varied && a->op.kind == OP_ATOM && !a->loop &&
+			    (a->op.aop == AOP_ADD || a->op.aop == AOP_ADD1))
+				lanes &= -lanes;
+			cost(so, k, a, lanes, g->addr, &kept);
 			for (int j = 0; mg.nof && j < mg.nof[g->slot]; j++) {
 				MergeChunk *c = &mg.chunk[mg.of[g->slot][j]];
 				if (!c->ok)
@@ -396,6 +586,11 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
 	 * the printer */
 	k->noted = r.noted;
 	r.noted = NULL;
+	k->fork_kind = r.fork_kind, r.fork_kind = NULL;
+	k->fork_threads = r.fork_threads, r.fork_threads = NULL;
+	k->fork_why = r.fork_why, r.fork_why = NULL;
+	k->load_from = r.load_from, r.load_from = NULL;
+	k->load_past = r.load_past, r.load_past = NULL;
 	for (int s2 = 0; s2 < m->nslots && k->noted; s2++)
 		if (k->acc[s2].loop && k->acc[s2].count)
 			k->noted[k->acc[s2].inst] = true;
@@ -412,5 +607,10 @@ void scan_kernel_free(const PtxModule *m, ScanKernel *k)
 	free(k->acc);
 	free(k->stops);
 	free(k->noted);
+	free(k->fork_kind);
+	free(k->fork_threads);
+	free(k->fork_why);
+	free(k->load_from);
+	free(k->load_past);
 	memset(k, 0, sizeof *k);
 }

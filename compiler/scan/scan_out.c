@@ -215,8 +215,9 @@ static Cat cat_of(const PtxInst *in)
 {
 	switch (in->op.kind) {
 	case PO_LD: case PO_LDMATRIX: return CAT_LD;
-	case PO_ATOM: return CAT_ATOM;
-	case PO_RED: return CAT_RED;
+	/* sm_90 has no shared reduction instruction: red is ATOMS, and
+	 * Nsight Compute counts it with the atomics (measured on an H200) */
+	case PO_ATOM: case PO_RED: return CAT_ATOM;
 	case PO_CPASYNC: return CAT_CPASYNC;
 	default: return CAT_ST;
 	}
@@ -241,6 +242,11 @@ void scan_why(const PtxModule *m, const ScanKernel *k, uint32_t why,
 			         p, name, p);
 		return;
 	}
+	if (why == WHY_UNSET) {
+		snprintf(buf, n, "a register read before any instruction wrote it "
+		         "(its value is undefined)");
+		return;
+	}
 	int i = (int)(why - WHY_INST);
 	if (why < WHY_INST || i >= m->ninst) {
 		snprintf(buf, n, "an unknown value");
@@ -257,9 +263,21 @@ void scan_why(const PtxModule *m, const ScanKernel *k, uint32_t why,
 			         "does not follow shared memory's contents)", at);
 		else if (o->space == SP_LOCAL)
 			snprintf(buf, n, "the value loaded from local memory at %s", at);
-		else
+		else if (k->load_from && k->load_from[i] > 0) {
+			int p = k->load_from[i] - 1;
+			const PtxFunc *f = &m->func[k->kernel];
+			const char *name = p < f->nparams ? m->sym[f->params[p]].name : "?";
+			if (k->load_past && k->load_past[i])
+				snprintf(buf, n, "the value loaded from memory at %s, past the end "
+				         "of the buffer given as --data %d", at, p);
+			else
+				snprintf(buf, n, "the value loaded from memory at %s, through kernel "
+				         "parameter %d (%s); pass its buffer as --data %d=FILE", at,
+				         p, name, p);
+		} else
 			snprintf(buf, n, "the value loaded from memory at %s (data: bankc "
-			         "knows only parameters, thread indices and constants)", at);
+			         "knows only parameters, thread indices, constants and the "
+			         "buffers given with --data)", at);
 		return;
 	case PO_ATOM:
 		snprintf(buf, n, "the result of an atomic at %s", at);
@@ -463,7 +481,7 @@ static void warn_group(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
 			o += (size_t)snprintf(banks + o, sizeof banks - o, "%s%d", i ? ", " : "", bk[i]);
 		if (nb > 8)
 			o += (size_t)snprintf(banks + o, sizeof banks - o, " and %d more", nb - 8);
-		bool lanes = worst->op.kind == OP_ATOM;
+		bool lanes = worst->op.kind == OP_ATOM && worst->op.aop != AOP_ADD1;
 		snprintf(banks + o, sizeof banks - o, nb == 1 ? " serves %d %s)"
 		         : " serve %d %s each)", words, lanes ? "lanes" : "words");
 	}
@@ -478,6 +496,57 @@ static void warn_group(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
 		        (long long)count, count == 1 ? "" : "s");
 	show_source(f, m, in, c);
 	show_inlined(f, m, in, c);
+}
+
+/* The warp instructions of a group whose cost depends on data: a
+ * warning where even the least they can cost is over the ideal, a note
+ * where only the most is; then what would make them known. */
+static void warn_ranged(FILE *f, const PtxModule *m, const ScanKernel *k,
+                        const ScanAcc **g, int n, const ScanCtx *c)
+{
+	int64_t count = 0, sure = 0, lo = 0, hi = 0, ideal = 0;
+	int minw = 0, maxw = 0;
+	bool unk = false;
+	uint32_t why = 0;
+	const ScanAcc *first = NULL;
+	for (int i = 0; i < n; i++) {
+		const ScanAcc *a = g[i];
+		if (!a->rcount)
+			continue;
+		if (!count || a->rmin < minw) minw = a->rmin;
+		if (!count || a->rmax > maxw) maxw = a->rmax;
+		if (!first)
+			first = a;
+		count += a->rcount;
+		sure += a->rsure;
+		lo += a->rlo;
+		hi += a->rhi;
+		ideal += a->rideal;
+		unk = unk || a->runknown;
+		if (!why || (a->runknown && !first->runknown))
+			why = a->rwhy;
+	}
+	if (!count || hi <= ideal)
+		return;
+	const PtxInst *in = &m->inst[first->inst];
+	char where[512], w[128], many[96], because[1024];
+	scan_where(m, in, c, where, sizeof where);
+	what(in, 0, w, sizeof w);
+	if (sure == count)
+		snprintf(many, sizeof many, "%lld instruction%s per block", (long long)count,
+		         count == 1 ? "" : "s");
+	else
+		snprintf(many, sizeof many, "%lld to %lld instructions per block",
+		         (long long)sure, (long long)count);
+	scan_why(m, k, why, c, because, sizeof because);
+	fprintf(f, "%s: %s: %s: %s: %d to %d wavefronts per instruction, %lld to %lld "
+	        "in all (ideal %lld), %s\n", where, lo > ideal ? "warning" : "note", w,
+	        unk ? "its address depends on data" : "whether it runs depends on data",
+	        minw, maxw, (long long)lo, (long long)hi, (long long)ideal, many);
+	show_source(f, m, in, c);
+	show_inlined(f, m, in, c);
+	fprintf(f, "%s: note: %s %s\n", where, unk ? "its address comes from" :
+	        "it runs on one side of a branch on", because);
 }
 
 /* An access that misses every array: a bug of the kernel's, said plainly. */
@@ -519,12 +588,102 @@ static void totals(const PtxModule *m, const ScanKernel *k, int64_t t[CAT_COUNT]
 	}
 }
 
-/* An unmodelled instruction that ran, by source position and opcode. */
+/* The accesses costed as ranges, by counter: instructions that may run,
+ * the least and the most wavefronts counted, the ideal. */
+static void ranged_totals(const PtxModule *m, const ScanKernel *k, int64_t t[CAT_COUNT][4])
+{
+	memset(t, 0, sizeof(int64_t) * CAT_COUNT * 4);
+	for (int s = 0; s < m->nslots; s++) {
+		const ScanAcc *a = &k->acc[s];
+		if (!a->rcount)
+			continue;
+		Cat ct = cat_of(&m->inst[a->inst]);
+		t[ct][0] += a->rcount;
+		t[ct][1] += a->rlo_counted;
+		t[ct][2] += a->rhi_counted;
+		t[ct][3] += a->rideal;
+	}
+	/* the trips of compare-and-swap loops after the first: 0 to that */
+	for (int s = 0; s < m->nslots; s++) {
+		const ScanAcc *a = &k->acc[s];
+		if (!a->trips_hi)
+			continue;
+		t[CAT_ATOM][0] += a->trips_hi;
+		t[CAT_ATOM][2] += a->trips_atom_hi;
+		t[CAT_LD][0] += a->trips_hi;
+		t[CAT_LD][2] += a->trips_load_hi;
+	}
+}
+
+/* An unmodelled instruction that ran (kind 0), or a branch bankc could
+ * not decide (kind 1), by source position and opcode. */
 typedef struct {
 	int inst;
 	int file, line, col;
 	const PtxModule *m;
+	int kind;
+	const ScanKernel *k;
 } Note;
+
+/* What a note says of an instruction bankc does not count (or counts one
+ * trip of), after "note: "; many: " (N instructions)" or "". */
+static void note_text(const PtxModule *m, const ScanKernel *k, const PtxInst *in,
+                      const char *many, char *buf, size_t n)
+{
+	if (in->op.kind == PO_CALL)
+		snprintf(buf, n, "calls %s%s, which has no body in this file: taken "
+		         "to touch no shared memory", m->func[in->opd[0].sym].name, many);
+	else if ((in->op.kind == PO_ATOM || in->op.kind == PO_RED) && in->slot >= 0 &&
+	         k->acc[in->slot].loop && k->acc[in->slot].count)
+		snprintf(buf, n, "ptxas makes this %d-byte %s.%s%s a loop (a load, "
+		         "then a compare-and-swap until every lane has succeeded) whose "
+		         "trips depend on timing: bankc counts one trip, its load with the "
+		         "loads and its compare-and-swap with the atomics, and up to %lld "
+		         "trips more where the warp's own lanes share a word, in the totals' "
+		         "range; other warps' updates of the same words add trips bankc "
+		         "cannot bound, and Nsight Compute counts every trip",
+		         in->op.ty.bytes * in->op.vec,
+		         in->op.kind == PO_ATOM ? "atom" : "red",
+		         ptx_atom_names[in->op.atom_op], in->op.ty.kind == TY_F ? " (float)" : "",
+		         (long long)k->acc[in->slot].trips_hi);
+	else if (in->op.kind == PO_LD || in->op.kind == PO_ST || in->op.kind == PO_ATOM ||
+	         in->op.kind == PO_RED)
+		snprintf(buf, n, "'%.*s'%s reaches another block's shared memory (an "
+		         "address from mapa: a cluster's distributed shared memory), which "
+		         "bankc does not model; not counted", in->ntext, in->text, many);
+	else
+		snprintf(buf, n, "'%.*s'%s reaches shared memory in a way bankc does "
+		         "not model (outside the LSU wavefront counters, or not yet); not "
+		         "counted", in->ntext, in->text, many);
+}
+
+/* A branch bankc could not decide, that the text says something of: a
+ * loop's test, or a branch whose sides touch shared memory. */
+static bool fork_noted(const ScanKernel *k, int i)
+{
+	return k->fork_kind && (k->fork_kind[i] & (FORK_LOOP | FORK_SIDES));
+}
+
+/* notes[a .. b): branches of one position and kind */
+static void fork_note(FILE *f, const PtxModule *m, const ScanKernel *k, const Note *notes,
+                      int a, int b, const char *where, const ScanCtx *c)
+{
+	char why[1024];
+	int i = notes[a].inst;
+	int64_t times = 0;
+	for (int j = a; j < b; j++)
+		times += k->fork_threads[notes[j].inst];
+	scan_why(m, k, k->fork_why[i], c, why, sizeof why);
+	if (k->fork_kind[i] & FORK_LOOP)
+		fprintf(f, "%s: note: bankc cannot tell how often this loop runs, as its "
+		        "test depends on %s: it counted one trip each time a thread met the "
+		        "test (%lld time%s)\n", where, why, (long long)times, times == 1 ? "" : "s");
+	else
+		fprintf(f, "%s: note: bankc cannot decide this branch, which depends on %s: "
+		        "it ran both sides (%lld time%s) and costs the shared accesses of each "
+		        "as ones that may not run\n", where, why, (long long)times,
+		        times == 1 ? "" : "s");
+}
 
 static int note_cmp(const void *a, const void *b)
 {
@@ -532,6 +691,12 @@ static int note_cmp(const void *a, const void *b)
 	if (x->file != y->file) return x->file < y->file ? -1 : 1;
 	if (x->line != y->line) return x->line < y->line ? -1 : 1;
 	if (x->col != y->col) return x->col < y->col ? -1 : 1;
+	if (x->kind != y->kind) return x->kind - y->kind;
+	if (x->kind == 1) {
+		const ScanKernel *k = x->k;
+		bool lx = k->fork_kind[x->inst] & FORK_LOOP, ly = k->fork_kind[y->inst] & FORK_LOOP;
+		return (int)lx - (int)ly;
+	}
 	const PtxInst *p = &x->m->inst[x->inst], *q = &y->m->inst[y->inst];
 	int n = p->ntext < q->ntext ? p->ntext : q->ntext;
 	int c = memcmp(p->text, q->text, (size_t)n);
@@ -587,7 +752,7 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 	int nk = 0;
 	for (int s = 0; s < m->nslots; s++) {
 		const ScanAcc *a = &k->acc[s];
-		if (!a->count)
+		if (!a->count && !a->rcount)
 			continue;
 		const PtxInst *in = &m->inst[a->inst];
 		int file, line, col, rest;
@@ -615,6 +780,7 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 					done[b] = true;
 				}
 			warn_group(f, m, g, n, &c->geom, c);
+			warn_ranged(f, m, k, g, n, c);
 			for (int b = 0; b < n; b++)
 				warn_outside(f, m, g[b], c);
 		}
@@ -626,18 +792,20 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 	/* notes: one per source position and opcode, with how many of its
 	 * instructions ran, in source order */
 	int nn = 0;
-	for (int i = 0; k->noted && i < m->ninst; i++)
-		nn += k->noted[i];
+	for (int i = 0; i < m->ninst; i++)
+		nn += (k->noted && k->noted[i]) + fork_noted(k, i);
 	Note *notes = xcalloc((size_t)nn + 1, sizeof *notes);
 	nn = 0;
-	for (int i = 0; k->noted && i < m->ninst; i++) {
-		if (!k->noted[i])
-			continue;
-		const PtxInst *in = &m->inst[i];
-		int file, line, col, rest;
-		const char *path = source_at(m, in, &file, &line, &col, &rest);
-		notes[nn++] = (Note){i, path ? file : 1 << 30, path ? line : in->pos.line,
-		                     path ? col : in->pos.col, m};
+	for (int i = 0; i < m->ninst; i++) {
+		for (int kind = 0; kind < 2; kind++) {
+			if (kind == 0 ? !(k->noted && k->noted[i]) : !fork_noted(k, i))
+				continue;
+			const PtxInst *in = &m->inst[i];
+			int file, line, col, rest;
+			const char *path = source_at(m, in, &file, &line, &col, &rest);
+			notes[nn++] = (Note){i, path ? file : 1 << 30, path ? line : in->pos.line,
+			                     path ? col : in->pos.col, m, kind, k};
+		}
 	}
 	qsort(notes, (size_t)nn, sizeof *notes, note_cmp);
 	for (int a = 0; a < nn;) {
@@ -649,28 +817,13 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 		scan_where(m, in, c, where, sizeof where);
 		if (b - a > 1)
 			snprintf(many, sizeof many, " (%d instructions)", b - a);
-		if (in->op.kind == PO_CALL)
-			fprintf(f, "%s: note: calls %s%s, which has no body in this file: taken "
-			        "to touch no shared memory\n", where, m->func[in->opd[0].sym].name,
-			        many);
-		else if ((in->op.kind == PO_ATOM || in->op.kind == PO_RED) && in->slot >= 0 &&
-		         k->acc[in->slot].loop && k->acc[in->slot].count)
-			fprintf(f, "%s: note: ptxas makes this %d-byte %s.%s%s a loop (a load, "
-			        "then a compare-and-swap until every lane has succeeded) whose "
-			        "trips depend on timing: bankc counts one trip, its load with the "
-			        "loads and its compare-and-swap with the atomics; Nsight Compute "
-			        "counts every trip\n", where, in->op.ty.bytes * in->op.vec,
-			        in->op.kind == PO_ATOM ? "atom" : "red",
-			        ptx_atom_names[in->op.atom_op], in->op.ty.kind == TY_F ? " (float)" : "");
-		else if (in->op.kind == PO_LD || in->op.kind == PO_ST || in->op.kind == PO_ATOM ||
-		         in->op.kind == PO_RED)
-			fprintf(f, "%s: note: '%.*s'%s reaches another block's shared memory (an "
-			        "address from mapa: a cluster's distributed shared memory), which "
-			        "bankc does not model; not counted\n", where, in->ntext, in->text, many);
-		else
-			fprintf(f, "%s: note: '%.*s'%s reaches shared memory in a way bankc does "
-			        "not model (outside the LSU wavefront counters, or not yet); not "
-			        "counted\n", where, in->ntext, in->text, many);
+		if (notes[a].kind == 1)
+			fork_note(f, m, k, notes, a, b, where, c);
+		else {
+			char text[1024];
+			note_text(m, k, in, many, text, sizeof text);
+			fprintf(f, "%s: note: %s\n", where, text);
+		}
 		a = b;
 	}
 	free(notes);
@@ -684,13 +837,20 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 		        "Nsight Compute counts it\n", sn, fn->name, k->block[0], k->block[1],
 		        k->block[2]);
 	static const char *const label[] = {"loads", "stores", "atomics", "reductions"};
+	int64_t rt[CAT_COUNT][4];
+	ranged_totals(m, k, rt);
 	for (int ct = 0; ct < CAT_CPASYNC; ct++) {
-		if (!t[ct][0] && ct >= CAT_ATOM)
+		if (!t[ct][0] && !rt[ct][0] && ct >= CAT_ATOM)
 			continue;
 		fprintf(f, "  %-11s %lld wavefronts, ideal %lld, excess %lld (%lld instruction%s)\n",
 		        label[ct], (long long)t[ct][1], (long long)t[ct][2],
 		        (long long)(t[ct][1] - t[ct][2]), (long long)t[ct][0],
 		        t[ct][0] == 1 ? "" : "s");
+		if (rt[ct][0])
+			fprintf(f, "  %-11s and up to %lld instruction%s whose cost depends on "
+			        "data: %lld to %lld wavefronts more (ideal %lld)\n", "",
+			        (long long)rt[ct][0], rt[ct][0] == 1 ? "" : "s",
+			        (long long)rt[ct][1], (long long)rt[ct][2], (long long)rt[ct][3]);
 	}
 	if (t[CAT_CPASYNC][0])
 		fprintf(f, "  cp.async    %lld instructions, 0 wavefronts counted (128-byte "
@@ -741,6 +901,16 @@ json_t *scan_kernel_json(const PtxModule *m, const ScanKernel *k, const ScanCtx 
 			            "excess", (json_int_t)(t[ct][1] - t[ct][2]));
 		json_object_set_new(tot, cat_key[ct], e);
 	}
+	int64_t rt[CAT_COUNT][4];
+	ranged_totals(m, k, rt);
+	for (int ct = 0; ct < CAT_COUNT; ct++)
+		if (rt[ct][0])
+			json_object_set_new(json_object_get(tot, cat_key[ct]), "depends_on_data",
+			                    json_pack("{s:I,s:I,s:I,s:I}", "instructions",
+			                              (json_int_t)rt[ct][0], "counted_lo",
+			                              (json_int_t)rt[ct][1], "counted_hi",
+			                              (json_int_t)rt[ct][2], "ideal",
+			                              (json_int_t)rt[ct][3]));
 	json_object_set_new(o, "totals", tot);
 	json_t *acc = json_array();
 	for (int s = 0; s < m->nslots; s++) {
@@ -765,10 +935,13 @@ json_t *scan_kernel_json(const PtxModule *m, const ScanKernel *k, const ScanCtx 
 			"worst_words", words);
 		if (a->loop)
 			/* one trip of ptxas's compare-and-swap loop: its load */
-			json_object_set_new(e, "loop_load", json_pack("{s:I,s:I,s:I}",
+			json_object_set_new(e, "loop_load", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}",
 			                    "instructions", (json_int_t)a->count, "counted",
 			                    (json_int_t)a->loop_counted, "ideal",
-			                    (json_int_t)a->loop_ideal));
+			                    (json_int_t)a->loop_ideal, "more_trips_hi",
+			                    (json_int_t)a->trips_hi, "more_counted_hi",
+			                    (json_int_t)a->trips_load_hi, "more_atomic_counted_hi",
+			                    (json_int_t)a->trips_atom_hi));
 		if (a->outside)
 			json_object_set_new(e, "outside", json_pack("{s:I,s:I,s:i,s:i}",
 			                    "instructions", (json_int_t)a->outside, "first_address",
@@ -782,8 +955,51 @@ json_t *scan_kernel_json(const PtxModule *m, const ScanKernel *k, const ScanCtx 
 				                      ? json_integer(a->worst_addr[l]) : json_null());
 			json_object_set_new(e, "worst_addresses", wa);
 		}
+		if (a->rcount) {
+			char because[1024];
+			scan_why(m, k, a->rwhy, c, because, sizeof because);
+			json_object_set_new(e, "depends_on_data", json_pack(
+				"{s:b,s:I,s:I,s:i,s:i,s:I,s:I,s:I,s:I,s:I,s:s}",
+				"address_unknown", a->runknown, "instructions", (json_int_t)a->rcount,
+				"surely_run", (json_int_t)a->rsure, "min", a->rmin, "max", a->rmax,
+				"wavefronts_lo", (json_int_t)a->rlo, "wavefronts_hi", (json_int_t)a->rhi,
+				"counted_lo", (json_int_t)a->rlo_counted, "counted_hi",
+				(json_int_t)a->rhi_counted, "ideal", (json_int_t)a->rideal,
+				"because", because));
+		}
 		json_array_append_new(acc, e);
 	}
 	json_object_set_new(o, "accesses", acc);
+	/* what is not counted, or counted as one trip or as a range: the
+	 * totals are then not the counters' exact values */
+	bool exact = !k->ranged;
+	json_t *nc = json_array(), *br = json_array();
+	for (int i = 0; i < m->ninst; i++) {
+		const PtxInst *in = &m->inst[i];
+		char where[512], text[1024], why[1024];
+		if (k->noted && k->noted[i]) {
+			scan_where(m, in, c, where, sizeof where);
+			note_text(m, k, in, "", text, sizeof text);
+			bool call = in->op.kind == PO_CALL;
+			exact = exact && call;
+			json_array_append_new(nc, json_pack("{s:s,s:i,s:s,s:s}", "where", where,
+			                      "ptx_line", in->pos.line, "kind", call ? "call"
+			                      : in->slot >= 0 && k->acc[in->slot].loop ? "one_trip"
+			                      : "not_counted", "message", text));
+		}
+		if (fork_noted(k, i)) {
+			bool loop = k->fork_kind[i] & FORK_LOOP;
+			exact = exact && !loop;
+			scan_where(m, in, c, where, sizeof where);
+			scan_why(m, k, k->fork_why[i], c, why, sizeof why);
+			json_array_append_new(br, json_pack("{s:s,s:i,s:s,s:i,s:s}", "where", where,
+			                      "ptx_line", in->pos.line, "kind", loop ? "loop_one_trip"
+			                      : "both_sides", "times", k->fork_threads[i],
+			                      "depends_on", why));
+		}
+	}
+	json_object_set_new(o, "not_counted", nc);
+	json_object_set_new(o, "undecided_branches", br);
+	json_object_set_new(o, "complete", json_boolean(exact));
 	return o;
 }

@@ -180,6 +180,8 @@ static int cmp_ranked(const void *x, const void *y)
  * compare-and-swap. */
 static int atom_bound(Op op, const int64_t *addr, uint32_t lanes)
 {
+	if (op.aop == AOP_ADD1)
+		return lanes != 0;  /* lanes on one word count once */
 	int most = 0;
 	for (int n = 0; n < WARP; n++) {
 		if (!(lanes >> n & 1))

@@ -49,7 +49,7 @@ for bin in "$tmp"/gen/*_check.cu.bin; do
 	"$bin" --count >"$tmp/pred.txt" 2>&1 || die "$bin --count failed"
 	# a tile read only by wgmma launches nothing the LSU counters see
 	grep -q '^count ' "$tmp/pred.txt" || continue
-	"$ncu" --clock-control none --metrics "${metric}_op_ld.sum,${metric}_op_st.sum,${metric}_op_atom.sum" \
+	"$ncu" --clock-control none --metrics "${metric}_op_ld.sum,${metric}_op_st.sum,${metric}_op_atom.sum,${metric}_op_red.sum" \
 		-f -o "$tmp/rep" "$bin" --count >"$tmp/ncu.log" 2>&1 ||
 		{ tail -n 20 "$tmp/ncu.log" >&2; die "ncu failed on $bin"; }
 	"$ncu" --import "$tmp/rep.ncu-rep" --csv --page details --print-units base \
@@ -65,7 +65,7 @@ for bin in "$tmp"/gen/*_check.cu.bin; do
 		if (!hdr) { if (n && f[1] == "ID") { for (i = 1; i <= n; i++) col[f[i]] = i; hdr = 1 } next }
 		m = f[col["Metric Name"]]; val = f[col["Metric Value"]]; gsub(/,/, "", val)
 		if (m == metric "_op_ld.sum" || m == metric "_op_st.sum" ||
-		    m == metric "_op_atom.sum") w[f[1]] += val
+		    m == metric "_op_atom.sum" || m == metric "_op_red.sum") w[f[1]] += val
 		next
 	}
 	BEGIN { k = 0 }

@@ -8,10 +8,14 @@
 # demangles it ("void f<A>(int)"), by c++filt's demangling up to the '('.
 # TOLERATED lists the rows (program, kernel, counter) that bankc cannot
 # predict from the PTX (docs/validation.md): such a row may differ when
-# the scan says so at the line (a loop whose trips depend on timing).
+# the scan says so at the line (a loop whose trips depend on timing), or,
+# where its fourth field is "varies", when the counter was measured to
+# change from run to run of the same binary.
 # Prints one TSV row per launch and counter (program, kernel, counter,
-# predicted, measured, verdict: equal, DIFFERS, or tolerated), then
-#     scan counters: N compared, M differ, T tolerated, K launches not scanned, U measured launches not matched
+# predicted, measured, verdict: equal, DIFFERS, tolerated, or "in range"
+# where the scan predicts a range LO..HI, for accesses that depend on
+# data, and the counter is within it), then
+#     scan counters: N compared, M differ, T tolerated, R within a predicted range, K launches not scanned, U measured launches not matched
 # Exit status: 0 when no counter differs and every launch was scanned and
 # matched.  SCAN_FLAGS (environment) adds options to every scan
 # (--no-vectorize).
@@ -32,11 +36,16 @@ while IFS="$tab" read -r prog kern block opts; do
 	if "$bankc" scan "$ptx/$prog.ptx" --kernel "$kern" --block "$block" $opts ${SCAN_FLAGS:-} >"$tmp/k.out" 2>"$tmp/k.err"; then
 		dem=$(c++filt "$kern" 2>/dev/null | sed 's/(.*//')
 		timing=0
-		grep -q 'whose trips depend on timing' "$tmp/k.out" && timing=1
+		grep -q 'whose trips depend on timing\|cannot tell how often this loop runs' "$tmp/k.out" && timing=1
+		# a counter's exact part, and the range of its accesses that
+		# depend on data ("and up to N instructions ...: LO to HI")
 		awk -v p="$prog" -v k="$kern" -v d="${dem:-$kern}" -v t="$timing" '
-		$1 == "loads" { w["ld"] = $2 } $1 == "stores" { w["st"] = $2 }
-		$1 == "atomics" { w["atom"] = $2 } $1 == "reductions" { w["red"] = $2 }
-		END { printf "%s\t%s\t%d\t%d\t%d\t%d\t%s\t%d\n", p, k, w["ld"], w["st"], w["atom"], w["red"], d, t }' \
+		$1 == "loads" { c = "ld" } $1 == "stores" { c = "st" }
+		$1 == "atomics" { c = "atom" } $1 == "reductions" { c = "red" }
+		$1 == "loads" || $1 == "stores" || $1 == "atomics" || $1 == "reductions" { w[c] = $2 }
+		$1 == "and" && $2 == "up" { for (j = 1; j < NF; j++) if ($j == "data:") { lo[c] = $(j + 1); hi[c] = $(j + 3) } }
+		END { printf "%s\t%s\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", p, k, w["ld"], w["st"], w["atom"], w["red"], d, t,
+		      lo["ld"], hi["ld"], lo["st"], hi["st"], lo["atom"], hi["atom"], lo["red"], hi["red"] }' \
 			"$tmp/k.out" >>"$tmp/pred.tsv"
 	else
 		echo "not scanned: $prog $kern: $(head -n 1 "$tmp/k.err")" >&2
@@ -46,7 +55,7 @@ done <"$tmp/manifest"
 printf 'program\tkernel\tcounter\tpredicted\tmeasured\tverdict\n'
 awk -F '\t' -v unscanned="$unscanned" '
 FILENAME == ARGV[1] {
-	if ($0 !~ /^#/ && NF >= 3) tol[$1 "\t" $2 "\t" $3] = 1
+	if ($0 !~ /^#/ && NF >= 3) tol[$1 "\t" $2 "\t" $3] = $4 == "varies" ? 2 : 1
 	next
 }
 FILENAME == ARGV[2] {
@@ -70,18 +79,23 @@ FILENAME == ARGV[2] {
 		if (!(m in col) || r[col[m]] == "NA" || r[col[m]] == "") continue
 		cmp++
 		v = r[col[m]] + 0
-		verdict = v == $(2 + j) + 0 ? "equal" : "DIFFERS"
-		if (verdict != "equal" && ($1 "\t" $2 "\t" c[j]) in tol && $8 == 1) {
+		lo = $(2 + j) + $(7 + 2 * j); hi = $(2 + j) + $(8 + 2 * j)
+		pred = lo == hi ? lo : lo ".." hi
+		verdict = v == lo && lo == hi ? "equal" : v >= lo && v <= hi ? "in range" : "DIFFERS"
+		if (verdict == "in range")
+			ranged++
+		t = $1 "\t" $2 "\t" c[j]
+		if (verdict == "DIFFERS" && t in tol && ($8 == 1 || tol[t] == 2)) {
 			verdict = "tolerated"
 			tols++
-		} else if (verdict != "equal") {
+		} else if (verdict == "DIFFERS") {
 			diffs++
 		}
-		printf "%s\t%s\t%s\t%d\t%d\t%s\n", $1, $2, c[j], $(2 + j), v, verdict
+		printf "%s\t%s\t%s\t%s\t%d\t%s\n", $1, $2, c[j], pred, v, verdict
 	}
 }
 END {
 	unmatched = nmeas - matched
-	printf "scan counters: %d compared, %d differ, %d tolerated, %d launches not scanned, %d measured launches not matched\n", cmp, diffs, tols, unscanned, unmatched
+	printf "scan counters: %d compared, %d differ, %d tolerated, %d within a predicted range, %d launches not scanned, %d measured launches not matched\n", cmp, diffs, tols, ranged, unscanned, unmatched
 	exit (diffs > 0 || unscanned > 0 || unmatched > 0)
 }' "$tolerated" "$meas" "$tmp/pred.tsv"

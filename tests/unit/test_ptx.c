@@ -577,7 +577,9 @@ static const char matrix[] =
 	"\tldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r7}, [%r6];\n"
 	"\tatom.shared.add.u32 %r8, [%r4], 1;\n"
 	"\tred.shared.add.u32 [%r3], 1;\n"
-	"\tatom.shared.add.u64 %rd2, [%r4], 1;\n\tret;\n}\n";
+	"\tatom.shared.add.u64 %rd2, [%r4], 1;\n"
+	"\tatom.shared.add.u32 %r9, [%r3], 2;\n"
+	"\tatom.shared.add.u32 %r10, [%r4], 2;\n\tret;\n}\n";
 
 /* ptxas's merging (scan_merge.c): a kernel of one warp over two arrays
  * of 4-byte alignment whose BODY has %r5 = &a[lane / 16][0] (rows of 64
@@ -686,11 +688,19 @@ static void test_matrix_atomics(void **state)
 	assert_true(s->k.complete);
 	assert_int_equal(s->k.acc[0].counted, 8);   /* 8 rows in one bank group */
 	assert_int_equal(s->k.acc[0].op.kind, OP_LDMATRIX);
-	/* rule 10: every lane on its own; 32 lanes on one bank, then on one
-	 * address, each take 32 */
+	/* adds of 1 whose result is unused (ATOMS.POPC.INC): a word at a
+	 * time, so 32 lanes on 32 words of one bank take 32, on one word 1 */
+	assert_int_equal(s->k.acc[1].op.aop, AOP_ADD1);
 	assert_int_equal(s->k.acc[1].counted, 32);
-	assert_int_equal(s->k.acc[2].counted, 32);
+	assert_int_equal(s->k.acc[2].op.aop, AOP_ADD1);
+	assert_int_equal(s->k.acc[2].counted, 1);
 	assert_false(s->k.acc[1].loop);
+	/* an add of the same value at the same address in every lane by
+	 * construction: ptxas has one lane add for the warp */
+	assert_int_equal(s->k.acc[4].op.aop, AOP_ADD);
+	assert_int_equal(s->k.acc[4].counted, 1);
+	/* rule 10 for any other add: every lane on its own */
+	assert_int_equal(s->k.acc[5].counted, 32);
 	/* an 8-byte add: one trip of ptxas's loop, a compare-and-swap of 16
 	 * lanes on one bank in each half (2 x 16 each), after a load of 16
 	 * distinct words a bank in each half */
@@ -736,38 +746,162 @@ static void stop_is(const char *body, StopKind kind, int64_t steps, const char *
 	scan_free(s);
 }
 
+/* One warp's one shared access whose address body leaves unknown: costed
+ * as a range from lo to hi wavefronts, its origin why. */
+static void unknown_is(const char *body, int lo, int hi, const char *why)
+{
+	Scan *s = scan_body(body, 1 << 20);
+	assert_true(s->k.complete);
+	assert_true(s->k.ranged);
+	const ScanAcc *a = &s->k.acc[s->p->m.nslots - 1];
+	assert_int_equal(a->count, 0);
+	assert_int_equal(a->rcount, 1);
+	assert_int_equal(a->rlo, lo);
+	assert_int_equal(a->rhi, hi);
+	if (why) {
+		char buf[1024];
+		ScanCtx c = {"t.ptx", NULL, &s->ro, sim_geom_default};
+		scan_why(&s->p->m, &s->k, a->rwhy, &c, buf, sizeof buf);
+		assert_string_equal(buf, why);
+	}
+	scan_free(s);
+}
+
 static void test_unknowns(void **state)
 {
 	(void)state;
-	stop_is("\tld.global.u32 %r4, [%rd2];\n\tadd.s32 %r5, %r3, %r4;\n\tst.shared.u32 [%r5], 0;",
-	        STOP_UNKNOWN_ADDR, 1 << 20, "the value loaded from memory at t.ptx:14:2 (data: "
-	        "bankc knows only parameters, thread indices and constants)");
-	stop_is("\tshl.b32 %r4, %r1, 2;\n\tadd.s32 %r5, %r3, %r4;\n\tst.shared.u32 [%r5], 0;",
-	        STOP_UNKNOWN_ADDR, 1 << 20, "kernel parameter 1 (k_param_1); pass --param 1=VALUE");
-	stop_is("\tsetp.lt.u32 %p1, %r1, 4;\n\t@%p1 bra $L1;\n$L1:",
-	        STOP_UNKNOWN_BRANCH, 1 << 20, "kernel parameter 1 (k_param_1); pass --param 1=VALUE");
-	stop_is("\tsetp.lt.u32 %p1, %r1, 4;\n\t@%p1 st.shared.u32 [%r3], 0;",
-	        STOP_UNKNOWN_GUARD, 1 << 20, NULL);
-	stop_is("\tld.shared.u32 %r4, [%r3];\n\tadd.s32 %r5, %r3, %r4;\n\tst.shared.u32 [%r5], 0;",
-	        STOP_UNKNOWN_ADDR, 1 << 20, "the value loaded from shared memory at t.ptx:14:2 "
-	        "(bankc does not follow shared memory's contents)");
-	stop_is("\tmov.u32 %r4, %clock;\n\tst.shared.u32 [%r4], 0;", STOP_UNKNOWN_ADDR, 1 << 20,
-	        "a special register of the hardware (mov.u32) at t.ptx:14:2");
-	stop_is("\tmov.u32 %r4, %reserved_smem_offset_1;\n\tst.shared.u32 [%r4], 0;",
-	        STOP_UNKNOWN_ADDR, 1 << 20, "a special register of the hardware (mov.u32) at "
-	        "t.ptx:14:2");
-	stop_is("\tcvt.rzi.s32.f32 %r4, 0f3F800000;\n\tst.shared.u32 [%r4], 0;", STOP_UNKNOWN_ADDR,
-	        1 << 20, "the result of 'cvt.rzi.s32.f32' at t.ptx:14:2 (floating point: "
-	        "not interpreted)");
+	/* no bound: every lane may take its own word of one bank */
+	unknown_is("\tld.global.u32 %r4, [%rd2];\n\tadd.s32 %r5, %r3, %r4;\n\tst.shared.u32 [%r5], 0;",
+	           1, 32, "the value loaded from memory at t.ptx:14:2, through kernel "
+	           "parameter 0 (k_param_0); pass its buffer as --data 0=FILE");
+	unknown_is("\tshl.b32 %r4, %r1, 2;\n\tadd.s32 %r5, %r3, %r4;\n\tst.shared.u32 [%r5], 0;",
+	           1, 32, "kernel parameter 1 (k_param_1); pass --param 1=VALUE");
+	/* a bin & 63 of 4-byte words: 256 bytes, two words a bank at most */
+	unknown_is("\tld.global.u32 %r4, [%rd2];\n\tand.b32 %r6, %r4, 63;\n\tshl.b32 %r7, %r6, 2;\n"
+	           "\tadd.s32 %r5, %r3, %r7;\n\tst.shared.u32 [%r5], 0;", 1, 2, NULL);
+	/* a byte loaded: 256 values of 4 bytes */
+	unknown_is("\tld.global.u8 %r4, [%rd2];\n\tshl.b32 %r7, %r4, 2;\n"
+	           "\tadd.s32 %r5, %r3, %r7;\n\tst.shared.u32 [%r5], 0;", 1, 8, NULL);
+	/* within one row of 32 words: no conflict can be */
+	unknown_is("\tld.shared.u32 %r4, [%r3];\n\trem.u32 %r6, %r4, 32;\n\tshl.b32 %r7, %r6, 2;\n"
+	           "\tadd.s32 %r5, %r3, %r7;\n\tld.shared.u32 %r2, [%r5];", 1, 1, NULL);
+	unknown_is("\tmov.u32 %r4, %clock;\n\tst.shared.u32 [%r4], 0;", 1, 32,
+	           "a special register of the hardware (mov.u32) at t.ptx:14:2");
+	unknown_is("\tcvt.rzi.s32.f32 %r4, 0f3F800000;\n\tst.shared.u32 [%r4], 0;", 1, 32,
+	           "the result of 'cvt.rzi.s32.f32' at t.ptx:14:2 (floating point: "
+	           "not interpreted)");
+	/* a register read before any write is unknown, not 0 */
+	unknown_is("\tst.shared.u32 [%r6], 0;", 1, 32, "a register read before any "
+	           "instruction wrote it (its value is undefined)");
 	/* a result that does not depend on the unknown is known */
 	Scan *s = scan_body("\tand.b32 %r4, %r1, 0;\n\tadd.s32 %r5, %r3, %r4;\n\tst.shared.u32 [%r5], 0;",
 	                    1 << 20);
 	assert_true(s->k.complete);
+	assert_false(s->k.ranged);
+	assert_int_equal(s->k.acc[0].count, 1);
 	scan_free(s);
 	/* an unknown generic address is taken to be global: no access */
 	s = scan_body("\tld.u32 %r4, [%rd2];", 1 << 20);
 	assert_true(s->k.complete);
+	assert_false(s->k.ranged);
 	scan_free(s);
+}
+
+/* Branches bankc cannot decide: both sides run, and meet. */
+static void test_forks(void **state)
+{
+	(void)state;
+	/* neither side touches shared memory: the store after the join is
+	 * exact, its register from either side unknown only if they differ */
+	Scan *s = scan_body("\tmov.u32 %r2, %tid.x;\n\tshl.b32 %r4, %r2, 2;\n"
+	                    "\tsetp.lt.u32 %p1, %r1, 4;\n\t@%p1 bra $L1;\n\tmov.u32 %r6, 7;\n"
+	                    "\tbra.uni $L2;\n$L1:\n\tmov.u32 %r6, 9;\n$L2:\n"
+	                    "\tadd.s32 %r5, %r3, %r4;\n\tst.shared.u32 [%r5], %r6;", 1 << 20);
+	assert_true(s->k.complete);
+	assert_false(s->k.ranged);
+	assert_int_equal(s->k.acc[0].count, 1);
+	assert_int_equal(s->k.acc[0].counted, 1);
+	int br = -1;
+	for (int i = 0; i < s->p->m.ninst; i++)
+		if (s->p->m.inst[i].op.kind == PO_BRA && s->p->m.inst[i].guard >= 0)
+			br = i;
+	assert_int_equal(s->k.fork_kind[br], FORK_JOIN);
+	assert_int_equal(s->k.fork_threads[br], 32);
+	scan_free(s);
+	/* the sides differ in the address: a range after the join */
+	s = scan_body("\tmov.u32 %r2, %tid.x;\n\tsetp.lt.u32 %p1, %r1, 4;\n\t@%p1 bra $L1;\n"
+	              "\tshl.b32 %r4, %r2, 2;\n\tbra.uni $L2;\n$L1:\n\tshl.b32 %r4, %r2, 7;\n$L2:\n"
+	              "\tadd.s32 %r5, %r3, %r4;\n\tst.shared.u32 [%r5], 0;", 1 << 20);
+	assert_true(s->k.ranged);
+	assert_int_equal(s->k.acc[0].rcount, 1);
+	assert_int_equal(s->k.acc[0].rhi, 32);
+	scan_free(s);
+	/* a side with a shared store: it may run (0 to its cost) */
+	s = scan_body("\tmov.u32 %r2, %tid.x;\n\tshl.b32 %r4, %r2, 7;\n\tadd.s32 %r5, %r3, %r4;\n"
+	              "\tsetp.lt.u32 %p1, %r1, 4;\n\t@%p1 bra $L1;\n\tst.shared.u32 [%r5], 0;\n"
+	              "$L1:\n\tst.shared.u32 [%r3], 1;", 1 << 20);
+	assert_int_equal(s->k.acc[0].rcount, 1);
+	assert_int_equal(s->k.acc[0].rlo, 0);
+	assert_int_equal(s->k.acc[0].rhi, 32);
+	assert_int_equal(s->k.acc[1].count, 1);     /* after the join: exact */
+	scan_free(s);
+	/* a guard bankc cannot decide on the access itself */
+	s = scan_body("\tsetp.lt.u32 %p1, %r1, 4;\n\t@%p1 st.shared.u32 [%r3], 0;", 1 << 20);
+	assert_int_equal(s->k.acc[0].rcount, 1);
+	assert_int_equal(s->k.acc[0].rlo, 0);
+	assert_int_equal(s->k.acc[0].rhi, 1);
+	scan_free(s);
+	/* a loop whose count is a parameter: its body counted once */
+	s = scan_body("\tmov.u32 %r2, 0;\n$L1:\n\tst.shared.u32 [%r3], 0;\n\tadd.s32 %r2, %r2, 1;\n"
+	              "\tsetp.lt.u32 %p1, %r2, %r1;\n\t@%p1 bra $L1;", 1 << 20);
+	assert_true(s->k.complete);
+	assert_int_equal(s->k.acc[0].count, 1);
+	for (int i = 0; i < s->p->m.ninst; i++)
+		if (s->p->m.inst[i].op.kind == PO_BRA)
+			assert_int_equal(s->k.fork_kind[i], FORK_LOOP);
+	scan_free(s);
+}
+
+/* --data: loads from a buffer given are known. */
+static void test_data(void **state)
+{
+	(void)state;
+	uint8_t bins[128];
+	for (int i = 0; i < 32; i++) {
+		uint32_t v = (uint32_t)(i % 2) * 32;    /* two words of bank 0 */
+		memcpy(bins + 4 * i, &v, 4);
+	}
+	const char *body = "\tmov.u32 %r2, %tid.x;\n\tmul.wide.u32 %rd3, %r2, 4;\n"
+	                   "\tadd.s64 %rd3, %rd2, %rd3;\n\tld.global.u32 %r4, [%rd3];\n"
+	                   "\tshl.b32 %r6, %r4, 2;\n\tadd.s32 %r5, %r3, %r6;\n"
+	                   "\tatom.shared.add.u32 %r7, [%r5], 1;";
+	char text[4096];
+	snprintf(text, sizeof text, "%.*s%s%s", (int)(strstr(unknowns, "%BODY") - unknowns),
+	         unknowns, body, strstr(unknowns, "%BODY") + 5);
+	for (size_t len = 128; len >= 64; len -= 64) {
+		Scan *s = calloc(1, sizeof *s);
+		s->p = ptx(text);
+		s->ro = (InterpOpts){.block = {32, 1, 1}, .max_steps = 1 << 20,
+		                     .max_records = 1 << 20, .ndata = 1};
+		s->ro.data[0].index = 0;
+		s->ro.data[0].bytes = bins;
+		s->ro.data[0].len = len;
+		ScanOpts so = {false, sim_geom_default, true};
+		scan_kernel(&s->p->m, 0, &s->ro, &so, &s->k);
+		if (len == 128) {
+			/* an add of 1: two words of one bank take 2 */
+			assert_false(s->k.ranged);
+			assert_int_equal(s->k.acc[0].counted, 2);
+		} else {
+			/* lanes 16 to 31 read past its end */
+			assert_true(s->k.ranged);
+			char buf[1024];
+			ScanCtx c = {"t.ptx", NULL, &s->ro, sim_geom_default};
+			scan_why(&s->p->m, &s->k, s->k.acc[0].rwhy, &c, buf, sizeof buf);
+			assert_non_null(strstr(buf, "past the end of the buffer given as --data 0"));
+		}
+		scan_free(s);
+	}
 }
 
 static void test_limits(void **state)
@@ -788,9 +922,9 @@ static void test_limits(void **state)
 	         "\t{ .param .b32 retval0;\n\tcall.uni (retval0), g, ();\n"
 	         "\tld.param.b32 %r1, [retval0+0]; }\n\tst.shared.u32 [%r1], 0;\n"
 	         "\tret;\n}\n", 1, 1, 1 << 20, true);
-	assert_int_equal(s->k.stops[0].kind, STOP_UNKNOWN_ADDR);
-	assert_int_equal(s->p->m.inst[s->k.stops[0].why - WHY_INST].op.kind, PO_CALL);
-	assert_true(s->k.noted[s->k.stops[0].why - WHY_INST]);
+	assert_true(s->k.ranged);
+	assert_int_equal(s->p->m.inst[s->k.acc[0].rwhy - WHY_INST].op.kind, PO_CALL);
+	assert_true(s->k.noted[s->k.acc[0].rwhy - WHY_INST]);
 	scan_free(s);
 	/* an indirect call */
 	s = scan(".version 9.0\n.target sm_90\n.address_size 64\n"
@@ -832,6 +966,8 @@ int main(void)
 		cmocka_unit_test(test_ptxas_merge_window),
 		cmocka_unit_test(test_matrix_atomics),
 		cmocka_unit_test(test_unknowns),
+		cmocka_unit_test(test_forks),
+		cmocka_unit_test(test_data),
 		cmocka_unit_test(test_limits),
 	};
 	return cmocka_run_group_tests_name("ptx", tests, NULL, NULL);
