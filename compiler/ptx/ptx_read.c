@@ -8,8 +8,8 @@
  *     statement = declaration | label ":" | [ "@" ["!"] pred ] opcode
  *                 [ operand { "," operand } ] ";" | "{" ... "}" | .loc ...
  *
- * Registers of nested blocks (call sequences) belong to the function: a
- * name declared again in a later block is the same register. */
+ * A { } block scopes the labels, registers and variables it declares
+ * (ptx_scope.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,11 +101,26 @@ static void instruction(Reader *r)
 				diag_error(r->d, in->pos, "call arguments must be .param variables");
 		}
 		if (in->opd[0].kind == OPD_LABEL) {
-			/* a function defined later: resolve at the end */
-			r->npend--;
+			/* a function defined later: resolve at the end of the module
+			 * (its pending entry is this instruction's first) */
+			int p = r->npend - 1;
+			while (p > 0 && r->pend[p - 1].inst == idx)
+				p--;
 			rd_add_pending(&r->calls, &r->ncalls, &r->capcalls, idx, 0,
-			            &r->pend[r->npend].name);
+			               &r->pend[p].name);
+			memmove(&r->pend[p], &r->pend[p + 1],
+			        (size_t)(r->npend - p - 1) * sizeof *r->pend);
+			r->npend--;
+			/* a prototype label after it now names operand 1 */
+			for (int q = p; q < r->npend; q++)
+				if (r->pend[q].inst == idx && r->pend[q].opd > 0)
+					r->pend[q].opd = -1;
 		}
+	}
+	if (in->ntext >= 3 && memcmp(in->text, "brx", 3) == 0 &&
+	    (in->ntext == 3 || in->text[3] == '.')) {
+		rd_lower_brx(r, idx);
+		return;
 	}
 	if (in->op.kind == PO_BRA && (in->nopd != 1 || in->opd[0].kind != OPD_LABEL))
 		diag_error(r->d, in->pos, "a branch needs one label");
@@ -211,23 +226,6 @@ static void loc(Reader *r)
 	}
 }
 
-static void resolve_labels(Reader *r)
-{
-	for (int i = 0; i < r->npend; i++) {
-		Pending *p = &r->pend[i];
-		HEnt *e = names_find(&r->local, p->name.s, p->name.n);
-		if (!e || e->kind != NK_LABEL)
-			diag_error(r->d, p->name.pos, "'%.*s' is not declared",
-			           (int)p->name.n, p->name.s);
-		PtxOpd *o = p->opd >= 0 ? &r->m->inst[p->inst].opd[p->opd] : NULL;
-		if (o) {
-			o->kind = OPD_LABEL;
-			o->sym = r->labels[e->v];
-		}
-	}
-	r->npend = 0;
-}
-
 /* The statements of a function body, up to its closing brace. */
 static void body(Reader *r)
 {
@@ -243,10 +241,12 @@ static void body(Reader *r)
 			diag_error(r->d, open, "function body not closed");
 		case PT_LBRACE:
 			depth++;
+			rd_scope_open(r);
 			rd_next(r);
 			continue;
 		case PT_RBRACE:
-			depth--;
+			if (--depth > 0)
+				rd_scope_close(r);
 			rd_next(r);
 			continue;
 		case PT_SEMI:
@@ -286,14 +286,16 @@ static void body(Reader *r)
 			             rd_tok_is(&r->tok, ".branchtargets") ||
 			             rd_tok_is(&r->tok, ".calltargets");
 			HEnt *e = names_find(&r->local, name.s, name.n);
-			if (e)
+			if (e && e->blk == r->blk)
 				diag_error(r->d, name.pos, "'%.*s' is declared twice",
 				           (int)name.n, name.s);
 			GROW(r->labels, r->nlabels, r->caplabels);
 			r->labels[r->nlabels] = r->m->ninst;
-			names_put(&r->local, name.s, name.n, NK_LABEL, r->nlabels++);
+			rd_scope_put(r, name.s, name.n, NK_LABEL, r->nlabels++);
 			/* prototype: .callprototype ...; tl: .branchtargets ...; */
-			if (table)
+			if (rd_tok_is(&r->tok, ".branchtargets"))
+				rd_branch_table(r, r->nlabels - 1);
+			else if (table)
 				rd_skip_statement(r);
 			continue;
 		}
@@ -302,7 +304,7 @@ static void body(Reader *r)
 	f = &r->m->func[r->cur];
 	f->ninst = r->m->ninst - f->first;
 	/* a label at the very end targets one past the last instruction */
-	resolve_labels(r);
+	rd_resolve_labels(r, 0, true);
 }
 
 /* "(" [ .param decl { "," .param decl } ] ")" */
@@ -338,6 +340,8 @@ static void function(Reader *r, bool entry)
 	r->narr = 0;
 	r->nlabels = 0;
 	r->npend = 0;
+	rd_scope_reset(r);
+	r->ntnames = r->ntabs = r->nltab = 0;
 	GROW(m->func, m->nfunc, r->caps_func);
 	r->caps_regty = 0;
 	int fi = m->nfunc++;
@@ -445,6 +449,10 @@ static void reader_free(Reader *r, bool module)
 	free(r->pend);
 	free(r->locmap);
 	free(r->calls);
+	rd_scope_free(r);
+	free(r->tnames);
+	free(r->tabs);
+	free(r->ltab);
 	free(r);
 }
 

@@ -1,0 +1,288 @@
+/* Unit tests of the PTX reader's syntax (compiler/ptx/): constant
+ * expressions and WARP_SZ, { } blocks that scope labels and registers,
+ * .branchtargets with brx.idx, and the errors of each.  A kernel's
+ * shared stores reveal the values the reader gave: each thread's
+ * addresses are read back from the interpreter. */
+#include "testutil.h"
+
+#include "scan/scan.h"
+
+typedef struct {
+	Pool *pool;
+	Src src;
+	PtxModule m;
+	char *diag;
+	size_t diag_len;
+	bool ok;
+} Ptx;
+
+static Ptx *ptx(const char *text)
+{
+	Ptx *p = calloc(1, sizeof *p);
+	p->pool = pool_new();
+	size_t len = strlen(text);
+	char *copy = malloc(len + 1);
+	memcpy(copy, text, len + 1);
+	p->src = (Src){"t.ptx", copy, len};
+	FILE *f = open_memstream(&p->diag, &p->diag_len);
+	Diag d = {.src = &p->src, .out = f};
+	if (!setjmp(d.jb)) {
+		ptx_read(p->pool, &d, &p->m);
+		p->ok = true;
+	}
+	fclose(f);
+	return p;
+}
+
+static void ptx_free(Ptx *p)
+{
+	free((char *)p->src.text);
+	free(p->diag);
+	pool_free(p->pool);
+	free(p);
+}
+
+static const char head[] = ".version 8.7\n.target sm_90\n.address_size 64\n";
+
+/* The kernel k(.param .u32 n) with BODY, its registers %p, %r, %rd and a
+ * shared array s: the shared addresses thread tid stores to, in order
+ * (up to max; -1 ends them; -2 if the path stopped). */
+static int addrs(const char *body, int tid, int64_t n, int64_t *out, int max)
+{
+	char text[8192];
+	snprintf(text, sizeof text,
+	         "%s.visible .entry k(.param .u32 n)\n{\n\t.reg .pred %%p<8>;\n"
+	         "\t.reg .b32 %%r<32>;\n\t.reg .b64 %%rd<8>;\n"
+	         "\t.shared .align 16 .b8 s[65536];\n%s\n\tret;\n}\n", head, body);
+	Ptx *p = ptx(text);
+	if (!p->ok)
+		fail_msg("%s", p->diag);
+	InterpOpts o = {.block = {64, 1, 1}, .max_steps = 1 << 20, .max_records = 1000};
+	o.nparams = 1;
+	o.param[0].index = 0;
+	o.param[0].value = (uint64_t)n;
+	Interp r;
+	interp_init(&r, &p->m, 0, &o);
+	InterpStop st;
+	int k = 0;
+	if (interp_thread(&r, tid, &st)) {
+		for (size_t i = 0; i < r.nrec && k < max - 1; i++)
+			out[k++] = r.rec[i].addr;
+		out[k] = -1;
+	} else {
+		out[k++] = -2;
+	}
+	interp_free(&r);
+	ptx_free(p);
+	return k;
+}
+
+static int64_t addr1(const char *body, int tid)
+{
+	int64_t a[4];
+	addrs(body, tid, 0, a, 4);
+	return a[0];
+}
+
+#define assert_read_error(text, expect) do { \
+		Ptx *p_ = ptx(text); \
+		assert_false(p_->ok); \
+		char first_[512] = ""; \
+		size_t n_ = strcspn(p_->diag ? p_->diag : "", "\n"); \
+		snprintf(first_, sizeof first_, "%.*s", (int)n_, p_->diag ? p_->diag : ""); \
+		assert_string_equal(first_, expect); \
+		ptx_free(p_); \
+	} while (0)
+
+/* ---- constant expressions and WARP_SZ -------------------------------------------- */
+
+static void test_const_expr(void **state)
+{
+	(void)state;
+	/* WARP_SZ is 32 as an operand, in an expression, in an address */
+	assert_int_equal(addr1("\tmov.u32 %r1, WARP_SZ;\n\tst.shared.u8 [%r1], 0;", 0), 32);
+	assert_int_equal(addr1("\tmov.u32 %r1, s;\n\tst.shared.u8 [%r1+WARP_SZ*2], 0;", 0), 64);
+	assert_int_equal(addr1("\tst.shared.u8 [s+(WARP_SZ-1)], 0;", 0), 31);
+	assert_int_equal(addr1("\tst.shared.u8 [WARP_SZ], 0;", 0), 32);
+	assert_int_equal(addr1("\trem.u32 %r1, %tid.x, WARP_SZ;\n\tst.shared.u8 [%r1], 0;", 37), 5);
+	/* C's precedence and operators */
+	assert_int_equal(addr1("\tmov.u32 %r1, 1 + 2 * 3 << 1;\n\tst.shared.u8 [%r1], 0;", 0), 14);
+	assert_int_equal(addr1("\tmov.u32 %r1, (1 + 2) * 3;\n\tst.shared.u8 [%r1], 0;", 0), 9);
+	assert_int_equal(addr1("\tmov.u32 %r1, 0 ? 4 : 1 ? 5 : 6;\n\tst.shared.u8 [%r1], 0;", 0), 5);
+	assert_int_equal(addr1("\tmov.u32 %r1, -(-7) % 4 + (~0 & 0x10) + !0 + (3 != 3);\n"
+	                       "\tst.shared.u8 [%r1], 0;", 0), 3 + 16 + 1);
+	assert_int_equal(addr1("\tmov.u32 %r1, (8 >> 2) + (1 <= 1) + (2 >= 3) + (1 == 1) + "
+	                       "(0 || 4) + (2 && 0) + (6 ^ 3) + (6 | 1) + 17 / 5;\n"
+	                       "\tst.shared.u8 [%r1], 0;", 0), 2 + 1 + 0 + 1 + 1 + 0 + 5 + 7 + 3);
+	/* an offset's terms, in order: a - 4 + 8 is a + 4 */
+	assert_int_equal(addr1("\tst.shared.u8 [s+16-4+8], 0;", 0), 20);
+	assert_int_equal(addr1("\tmov.u32 %r1, s;\n\tst.shared.u8 [%r1+-4+12], 0;", 0), 8);
+	/* a symbol and its offset outside brackets */
+	assert_int_equal(addr1("\tmov.u32 %r1, s+WARP_SZ/2;\n\tst.shared.u8 [%r1], 0;", 0), 16);
+	/* in vectors and initialisers */
+	assert_int_equal(addr1("\tmov.b64 %rd1, {WARP_SZ, (2)};\n\tcvt.u32.u64 %r1, %rd1;\n"
+	                       "\tst.shared.u8 [%r1], 0;", 0), 32);
+	Ptx *p = ptx(".version 8.7\n.target sm_90\n.address_size 64\n"
+	             ".global .align 4 .u32 g[4] = {1, WARP_SZ, (1 << 4) | 1, -2};\n"
+	             ".global .align 8 .u64 gp[2] = {generic(g)+4, g};\n"
+	             ".shared .align 4 .b8 t[2 * 8];\n");
+	if (!p->ok)
+		fail_msg("%s", p->diag);
+	assert_int_equal(p->m.sym[2].size, 16);
+	ptx_free(p);
+	/* a predicate's negation is not an expression; a call's list is not */
+	p = ptx(".version 8.7\n.target sm_90\n.address_size 64\n"
+	        ".func (.param .b32 r) f(.param .b32 a)\n{\n\tret;\n}\n"
+	        ".visible .entry k()\n{\n\t.reg .pred %p<3>;\n"
+	        "\tsetp.eq.and.u32 %p1, 1, (2), !%p2;\n"
+	        "\t{ .param .b32 a0; .param .b32 r0;\n\tcall.uni (r0), f, (a0); }\n\tret;\n}\n");
+	if (!p->ok)
+		fail_msg("%s", p->diag);
+	ptx_free(p);
+	assert_read_error(".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, 4 / (2 - 2);\n}\n",
+	                  "t.ptx:4:17: error: division by zero in a constant expression");
+	assert_read_error(".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, (1 + );\n}\n",
+	                  "t.ptx:4:20: error: expected an integer constant, found ')'");
+	char deep[400];
+	snprintf(deep, sizeof deep, ".visible .entry k()\n{\n\t.reg .b32 %%r<2>;\n\tmov.u32 %%r1, "
+	         "%.*s1;\n}\n", 80, "--------------------------------------------------------"
+	         "--------------------------------------------------");
+	assert_read_error(deep, "t.ptx:4:80: error: a constant expression nested more than 64 deep");
+}
+
+/* ---- { } blocks ------------------------------------------------------------------ */
+
+static const char two_waits[] =
+	"\tmov.u32 %r1, %tid.x;\n"
+	"\t{\n\t.reg .pred P1;\n\tsetp.lt.u32 P1, %r1, 100;\n"
+	"LAB_WAIT:\n\t@P1 bra DONE;\n\tbra LAB_WAIT;\nDONE:\n\t}\n"
+	"\tst.shared.u8 [%r1], 0;\n"
+	"\t{\n\t.reg .pred P1;\n\tsetp.lt.u32 P1, %r1, 100;\n"
+	"LAB_WAIT:\n\t@P1 bra DONE;\n\tbra LAB_WAIT;\nDONE:\n\t}\n"
+	"\tst.shared.u8 [%r1+1000], 0;\n";
+
+static void test_blocks(void **state)
+{
+	(void)state;
+	/* two blocks declare the same label and register: each branch goes to
+	 * its own block's label (a wrong one would skip a store or loop) */
+	int64_t a[8];
+	assert_int_equal(addrs(two_waits, 3, 0, a, 8), 2);
+	assert_int_equal(a[0], 3);
+	assert_int_equal(a[1], 1003);
+	/* a block's register hides the function's until the block closes */
+	assert_int_equal(addr1("\tmov.u32 %r1, 8;\n\t{ .reg .b32 %r1;\n\tmov.u32 %r1, 4;\n"
+	                       "\tst.shared.u8 [%r1], 0; }\n\tst.shared.u8 [%r1+100], 0;", 0), 4);
+	addrs("\tmov.u32 %r1, 8;\n\t{ .reg .b32 %r1;\n\tmov.u32 %r1, 4;\n"
+	      "\tst.shared.u8 [%r1], 0; }\n\tst.shared.u8 [%r1+100], 0;", 0, 0, a, 8);
+	assert_int_equal(a[1], 108);
+	/* an inner branch to a label of the enclosing block, before and after */
+	addrs("\tmov.u32 %r1, 0;\n$Lback:\n\tadd.u32 %r1, %r1, 1;\n"
+	      "\t{ setp.lt.u32 %p1, %r1, 3;\n\t@%p1 bra $Lback;\n\tbra $Lout; }\n"
+	      "\tst.shared.u8 [500], 0;\n$Lout:\n\tst.shared.u8 [%r1], 0;", 0, 0, a, 8);
+	assert_int_equal(a[0], 3);
+	assert_int_equal(a[1], -1);
+	/* the innermost declaring block wins, even when it declares the label
+	 * after the branch and an outer block declared it before */
+	addrs("$L:\n\tst.shared.u8 [1], 0;\n\tsetp.eq.u32 %p1, %r9, 7;\n\t@%p1 bra $Lend;\n"
+	      "\tmov.u32 %r9, 7;\n\t{ bra $L;\n\tst.shared.u8 [2], 0;\n"
+	      "$L:\n\tst.shared.u8 [3], 0; }\n$Lend:", 0, 0, a, 8);
+	assert_int_equal(a[0], 1);
+	assert_int_equal(a[1], 3);
+	assert_int_equal(a[2], -1);
+	/* a call sequence's .params, block after block */
+	Ptx *p = ptx(".version 8.7\n.target sm_90\n.address_size 64\n"
+	             ".func (.param .b32 r) f(.param .b32 a)\n{\n\tret;\n}\n"
+	             ".visible .entry k()\n{\n"
+	             "\t{ .param .b32 param0; .param .b32 retval0;\n\tcall.uni (retval0), f, (param0); }\n"
+	             "\t{ .param .b64 param0; .param .b32 retval0;\n\tcall.uni (retval0), f, (param0); }\n"
+	             "\tret;\n}\n");
+	if (!p->ok)
+		fail_msg("%s", p->diag);
+	int k = ptx_find_func(&p->m, "k");
+	/* the same two, param0 placed again where it grows: 8 + 8 + 8 bytes */
+	assert_int_equal(p->m.func[k].psize, 24);
+	ptx_free(p);
+	assert_read_error(".visible .entry k()\n{\n\t{\n$L1:\n$L1:\n\t}\n\tret;\n}\n",
+	                  "t.ptx:5:1: error: '$L1' is declared twice");
+	assert_read_error(".visible .entry k()\n{\n\t{\n$L1:\n\t}\n\tbra $L1;\n}\n",
+	                  "t.ptx:6:6: error: '$L1' is not declared");
+	assert_read_error(".visible .entry k()\n{\n\t{ .reg .b32 %q;\n\t}\n\tmov.u32 %q, 1;\n}\n",
+	                  "t.ptx:5:10: error: '%q' is not declared");
+}
+
+/* ---- brx.idx ----------------------------------------------------------------------- */
+
+static const char brx[] =
+	"\tand.b32 %r1, %tid.x, 3;\n\tld.param.u32 %r2, [n];\n\tsetp.ne.u32 %p1, %r2, 0;\n"
+	"$tbl: .branchtargets $L0, $L1, $L2;\n"
+	"\t@%p1 brx.idx %r1, $tbl;\n\tst.shared.u8 [90], 0;\n\tbra $Lend;\n"
+	"$L0:\n\tst.shared.u8 [10], 0;\n\tbra $Lend;\n"
+	"$L1:\n\tst.shared.u8 [11], 0;\n\tbra $Lend;\n"
+	"$L2:\n\tst.shared.u8 [12], 0;\n$Lend:";
+
+static void test_brx(void **state)
+{
+	(void)state;
+	int64_t a[4];
+	for (int tid = 0; tid < 4; tid++) {
+		addrs(brx, tid, 1, a, 4);
+		/* an index past the table falls through */
+		assert_int_equal(a[0], tid < 3 ? 10 + tid : 90);
+		addrs(brx, tid, 0, a, 4);   /* guarded off */
+		assert_int_equal(a[0], 90);
+	}
+	/* an index bankc cannot know stops the path at the branch */
+	addrs("\tld.shared.u32 %r1, [s];\n$t: .branchtargets $L0;\n\tbrx.idx %r1, $t;\n$L0:",
+	      0, 0, a, 4);
+	assert_int_equal(a[0], -2);
+	assert_read_error(".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tbrx.idx %r1, $t;\n"
+	                  "$t: .branchtargets $L0;\n$L0:\n\tret;\n}\n",
+	                  "t.ptx:4:15: error: '$t' is not a .branchtargets table declared before "
+	                  "this branch");
+	assert_read_error(".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n$t: .branchtargets $L0;\n"
+	                  "\tbrx.idx %r1, $t;\n\tret;\n}\n",
+	                  "t.ptx:4:20: error: '$L0' is not declared");
+	assert_read_error(".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tbrx.idx %r1;\n}\n",
+	                  "t.ptx:4:2: error: 'brx.idx' needs an index and a label of .branchtargets");
+}
+
+/* ---- the rest of the ISA's syntax --------------------------------------------------- */
+
+static void test_syntax(void **state)
+{
+	(void)state;
+	/* a forward call with a prototype after it; tables of call targets;
+	 * an instruction bankc does not know, read with unknown results */
+	Ptx *p = ptx(".version 8.7\n.target sm_90\n.address_size 64\n"
+	             ".visible .entry k()\n{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<2>;\n"
+	             "\tproto : .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+	             "\t$ct: .calltargets later;\n"
+	             "\tnewop.sync.aligned.m8.b32 %r1, {%r2, _}, [%rd1], 3;\n"
+	             "\t{ .param .b32 a0; .param .b32 r0;\n"
+	             "\tcall (r0), later, (a0), proto;\n"
+	             "\tcall (r0), %rd1, (a0), proto;\n"
+	             "\tcall (r0), %rd1, (a0), $ct; }\n\tret;\n}\n"
+	             ".func (.param .b32 r) later(.param .b32 a)\n{\n\tret;\n}\n");
+	if (!p->ok)
+		fail_msg("%s", p->diag);
+	int k = ptx_find_func(&p->m, "k");
+	const PtxInst *in = &p->m.inst[p->m.func[k].first];
+	assert_int_equal(in[0].op.kind, PO_OTHER);
+	assert_int_equal(in[1].op.kind, PO_CALL);
+	assert_int_equal(in[1].opd[0].kind, OPD_FUNC);
+	assert_string_equal(p->m.func[in[1].opd[0].sym].name, "later");
+	assert_int_equal(in[2].opd[0].kind, OPD_REG);
+	ptx_free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_const_expr),
+		cmocka_unit_test(test_blocks),
+		cmocka_unit_test(test_brx),
+		cmocka_unit_test(test_syntax),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
