@@ -1,6 +1,7 @@
 /* Unit tests of the PTX reader's syntax (compiler/ptx/): constant
  * expressions and WARP_SZ, { } blocks that scope labels and registers,
- * .branchtargets with brx.idx, and the errors of each.  A kernel's
+ * .branchtargets with brx.idx, and the errors of each; kernel names
+ * with their template arguments.  A kernel's
  * shared stores reveal the values the reader gave: each thread's
  * addresses are read back from the interpreter. */
 #include "testutil.h"
@@ -276,6 +277,81 @@ static void test_syntax(void **state)
 	ptx_free(p);
 }
 
+/* ---- kernel names with template arguments ------------------------------------------- */
+
+static void test_demangle(void **state)
+{
+	(void)state;
+	static const char *const cases[][2] = {
+		{"_Z6columnILi1EEvPf", "column<1>"},
+		{"_ZN5tiles4tileILi0EfLb0EEEvPT0_", "tiles::tile<0, float, false>"},
+		{"_ZN2ns4tileILi32EdLb1EEEvv", "ns::tile<32, double, true>"},
+		{"_Z1kILin5ELj7ELm9ELx3ELy4ELc65EEvv", "k<-5, 7u, 9ul, 3ll, 4ull, (char)65>"},
+		{"_Z6strideILj2EEvPi", "stride<2u>"},
+		{"_Z3fooIPKcRiEvv", "foo<char const*, int&>"},
+		{"_Z3fooIN4cute5tupleIJiiEEENS1_IJfEEEEvv",
+		 "foo<cute::tuple<int, int>, cute::tuple<float>>"},
+		{"_Z3fooIS_Evv", "foo<foo>"},
+		{"_ZNSt3fooIiEEvv", "std::foo<int>"},
+		{"_Z4kernI13__nv_bfloat16Lb0EEvPT_", "kern<__nv_bfloat16, false>"},
+		{"_Z13trimul_globalIXadL_Z11matmul_tri3PfiPKfiS2_iiifEEEvS0_S2_iii",
+		 "trimul_global<&matmul_tri3>"},
+		/* not templates: the plain name; not mangled: as it is */
+		{"_Z9transposePfS_", "transpose"},
+		{"_ZN2ns4kernEv", "ns::kern"},
+		{"plain_kernel", "plain_kernel"},
+		/* what it does not know: the plain name, never a wrong one */
+		{"_Z3fooIXplLi1ELi2EEEvv", "foo"},
+		{"_Z3fooIZ4mainEUlvE_Evv", "foo"},
+		{"_Z3fooIS4_Evv", "foo"},
+		{"_Z3fooILf3f800000EEvv", "foo"},
+	};
+	char buf[512];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		ptx_kernel_name(cases[i][0], buf, sizeof buf);
+		assert_string_equal(buf, cases[i][1]);
+	}
+	/* a small buffer cuts, and terminates */
+	ptx_kernel_name("_ZN5tiles4tileILi0EfLb0EEEvPT0_", buf, 8);
+	assert_string_equal(buf, "tiles::");
+	/* every prefix of each, and garbage: an answer, no crash, no overread
+	 * (the sanitizer and valgrind runs of the units check the last) */
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		size_t n = strlen(cases[i][0]);
+		for (size_t k = 0; k <= n; k++) {
+			char *pre = malloc(k + 1);
+			memcpy(pre, cases[i][0], k);
+			pre[k] = 0;
+			ptx_kernel_name(pre, buf, sizeof buf);
+			assert_true(buf[0] || k == 0);
+			free(pre);
+		}
+	}
+	uint32_t seed = 12345;
+	static const char alphabet[] = "_ZNIEJLSXKPRabcdfijlmnstvxy0123456789_";
+	for (int t = 0; t < 20000; t++) {
+		char g[64] = "_Z";
+		int len = 2 + (int)(seed % 60);
+		for (int k = 2; k < len; k++) {
+			seed = seed * 1103515245u + 12345u;
+			g[k] = alphabet[(seed >> 16) % (sizeof alphabet - 1)];
+		}
+		g[len] = 0;
+		ptx_kernel_name(g, buf, sizeof buf);
+		assert_true(strlen(buf) < sizeof buf);
+	}
+	/* deep nesting stops at the bound */
+	char deep[4096] = "_Z1f";
+	for (int k = 0; k < 500; k++)
+		strcat(deep, "I1a");
+	ptx_kernel_name(deep, buf, sizeof buf);
+	assert_string_equal(buf, "f");
+	/* names compared without their spaces */
+	assert_true(ptx_name_matches("tile<0, float>", "tile<0,float>"));
+	assert_true(ptx_name_matches("a<b<c> >", "a<b<c>>"));
+	assert_false(ptx_name_matches("tile<0, float>", "tile<1,float>"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_blocks),
 		cmocka_unit_test(test_brx),
 		cmocka_unit_test(test_syntax),
+		cmocka_unit_test(test_demangle),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
