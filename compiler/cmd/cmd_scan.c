@@ -292,7 +292,7 @@ static bool kernel_selected(const PtxModule *m, int i, const char *want)
 		return false;
 	if (!want)
 		return true;
-	char sn[256], kn[512];
+	char sn[256], kn[1024];
 	ptx_short_name(m->func[i].name, sn, sizeof sn);
 	ptx_kernel_name(m->func[i].name, kn, sizeof kn);
 	return strcmp(m->func[i].name, want) == 0 || strcmp(sn, want) == 0 ||
@@ -332,7 +332,7 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 			fprintf(stderr, " has no kernel (.entry)");
 		for (int i = 0; i < m->nfunc; i++)
 			if (m->func[i].entry && m->func[i].defined) {
-				char kn[512];
+				char kn[1024];
 				ptx_kernel_name(m->func[i].name, kn, sizeof kn);
 				/* an instance's name has spaces: quoted, as --kernel takes it */
 				fprintf(stderr, strchr(kn, ' ') ? " '%s'" : " %s", kn);
@@ -365,7 +365,7 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		memcpy(ro.grid, o->grid, sizeof ro.grid);
 		memcpy(ro.ctaid, o->ctaid, sizeof ro.ctaid);
 		ro.max_records = 1 << 22;
-		char sn[512];
+		char sn[1024];
 		ptx_kernel_name(f->name, sn, sizeof sn);
 		if (o->block_given) {
 			memcpy(ro.block, o->block, sizeof ro.block);

@@ -15,7 +15,7 @@
 
 #include "ptx/ptx.h"
 
-enum { MAX_DEPTH = 32, MAX_SUBS = 64, OUT = 512 };
+enum { MAX_DEPTH = 32, MAX_SUBS = 64, OUT = 1024 };
 
 typedef struct {
 	const char *p, *end;
@@ -267,6 +267,25 @@ static void literal(Dm *d, char *out)
 		puts_(d, out, f);
 		return;
 	}
+	if (d->p < d->end && !builtin(*d->p) && (*d->p == 'N' || (*d->p >= '1' && *d->p <= '9'))) {
+		/* an enumerator: "(Order)0" */
+		char t[OUT] = "";
+		type(d, t);
+		bool neg = eat(d, 'n');
+		const char *digits = d->p;
+		while (d->p < d->end && *d->p >= '0' && *d->p <= '9')
+			d->p++;
+		size_t nd = (size_t)(d->p - digits);
+		if (nd == 0 || nd > 20 || !eat(d, 'E')) {
+			d->bad = true;
+			return;
+		}
+		puts_(d, out, "(");
+		puts_(d, out, t);
+		puts_(d, out, neg ? ")-" : ")");
+		put(d, out, digits, nd);
+		return;
+	}
 	if (d->p >= d->end || !builtin(*d->p)) {
 		d->bad = true;
 		return;
@@ -355,7 +374,7 @@ void ptx_kernel_name(const char *mangled, char *buf, size_t n)
 	snprintf(buf, n, "%s", mangled);
 	if (strncmp(mangled, "_Z", 2) != 0)
 		return;
-	Dm *d = xcalloc(1, sizeof *d);   /* 32 KiB of substitutions */
+	Dm *d = xcalloc(1, sizeof *d);   /* 64 KiB of substitutions */
 	d->p = mangled + 2;
 	d->end = mangled + strlen(mangled);
 	char out[OUT] = "";

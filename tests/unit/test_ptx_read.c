@@ -288,6 +288,7 @@ static void test_demangle(void **state)
 		{"_ZN2ns4tileILi32EdLb1EEEvv", "ns::tile<32, double, true>"},
 		{"_Z1kILin5ELj7ELm9ELx3ELy4ELc65EEvv", "k<-5, 7u, 9ul, 3ll, 4ull, (char)65>"},
 		{"_Z6strideILj2EEvPi", "stride<2u>"},
+		{"_Z1fIL5Order0ELN2ns5OrderE1EEvv", "f<(Order)0, (ns::Order)1>"},
 		{"_Z3fooIPKcRiEvv", "foo<char const*, int&>"},
 		{"_Z3fooIN4cute5tupleIJiiEEENS1_IJfEEEEvv",
 		 "foo<cute::tuple<int, int>, cute::tuple<float>>"},
