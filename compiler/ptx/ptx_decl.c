@@ -202,7 +202,8 @@ int rd_param_decl(Reader *r, int formal)
 	return s;
 }
 
-/* .reg [.vN] .type name [<N>] { , name [<N>] } ; */
+/* .reg [.vN] .type name [<N>] { , name [<N>] } ;  (a .vN name without <N> is a
+ * vector register of N elements) */
 void rd_reg_decl(Reader *r)
 {
 	int align, vec;
@@ -225,17 +226,19 @@ void rd_reg_decl(Reader *r)
 		if (f->nregs + n > MAX_REGS)
 			diag_error(r->d, name.pos, "more than %d registers in one function",
 			           MAX_REGS);
+		if (vec > 1 && !arr)
+			n = vec;    /* a vector register: its elements side by side */
 		HEnt *e = names_find(&r->local, name.s, name.n);
-		if (e && e->blk == r->blk &&
+		if (e && e->blk == r->blk && !(vec > 1 && !arr) &&
 		    ((arr && e->kind == NK_REGARR && r->arr[e->v].count >= n) ||
 		     (!arr && e->kind == NK_REG))) {
 			/* declared again in its block: the same registers */
 		} else {
 			/* new, or hiding an enclosing block's until this one closes */
-			if (arr) {
+			if (arr || vec > 1) {
 				GROW(r->arr, r->narr, r->caparr);
 				r->arr[r->narr] = (RegArr){f->nregs, n};
-				rd_scope_put(r, name.s, name.n, NK_REGARR, r->narr++);
+				rd_scope_put(r, name.s, name.n, arr ? NK_REGARR : NK_REGVEC, r->narr++);
 			} else {
 				rd_scope_put(r, name.s, name.n, NK_REG, f->nregs);
 			}

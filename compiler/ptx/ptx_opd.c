@@ -62,6 +62,15 @@ int rd_find_reg(Reader *r, const PtxTok *t)
 	HEnt *e = names_find(&r->local, t->s, t->n);
 	if (e && e->kind == NK_REG)
 		return e->v;
+	/* an element of a vector register: v.x v.y v.z v.w, or v.r v.g v.b v.a */
+	if (t->n > 2 && t->s[t->n - 2] == '.') {
+		const char *c = strchr("xyzwrgba", t->s[t->n - 1]);
+		e = names_find(&r->local, t->s, t->n - 2);
+		if (c && *c && e && e->kind == NK_REGVEC) {
+			int idx = (int)(c - "xyzwrgba") % 4;
+			return idx < r->arr[e->v].count ? r->arr[e->v].base + idx : -1;
+		}
+	}
 	size_t k = t->n;
 	while (k > 0 && t->s[k - 1] >= '0' && t->s[k - 1] <= '9')
 		k--;
@@ -110,6 +119,19 @@ static PtxOpd name_opd(Reader *r, int inst, int opd, bool label_ok)
 	if (reg >= 0) {
 		o.kind = OPD_REG;
 		o.reg = reg;
+		return o;
+	}
+	HEnt *v = names_find(&r->local, t.s, t.n);
+	if (v && v->kind == NK_REGVEC) {
+		/* a whole vector register: the list of its elements */
+		o.kind = OPD_VEC;
+		o.sym = r->m->nvec;
+		o.nvec = (uint8_t)r->arr[v->v].count;
+		for (int i = 0; i < o.nvec; i++) {
+			PtxOpd el = {.kind = OPD_REG, .reg = r->arr[v->v].base + i, .reg2 = -1,
+			             .sym = -1};
+			rd_add_vec(r, &el);
+		}
 		return o;
 	}
 	int sr = special_of(&t);

@@ -16,7 +16,8 @@
 
 /* ---- name tables (ptx_names.c) ----------------------------------------------- */
 
-typedef enum { NK_REG = 1, NK_REGARR, NK_SYM, NK_LABEL, NK_FUNC } NameKind;
+/* NK_REGVEC: a vector register (.reg .v4 .f32 v), its elements v.x ... */
+typedef enum { NK_REG = 1, NK_REGARR, NK_SYM, NK_LABEL, NK_FUNC, NK_REGVEC } NameKind;
 
 typedef struct {
 	const char *k;

@@ -275,6 +275,17 @@ static void test_syntax(void **state)
 	assert_string_equal(p->m.func[in[1].opd[0].sym].name, "later");
 	assert_int_equal(in[2].opd[0].kind, OPD_REG);
 	ptx_free(p);
+	/* vector registers: elements by .x .y .z .w or .r .g .b .a, the whole
+	 * as a list of them */
+	assert_int_equal(addr1("\t{ .reg .v4 .b32 %v;\n\tmov.u32 %v.z, 12;\n\tmov.u32 %r1, %v.b;\n"
+	                       "\tst.shared.u8 [%r1], 0; }", 0), 12);
+	int64_t a[4];
+	addrs("\t{ .reg .v2 .b32 %v;\n\tld.shared.v2.u32 %v, [s];\n\tmov.u32 %v.x, 40;\n"
+	      "\tmov.u32 %r1, %v.r;\n\tst.shared.v2.u32 [%r1], %v; }", 0, 0, a, 4);
+	assert_int_equal(a[0], 0);      /* the load, then the store */
+	assert_int_equal(a[1], 40);
+	assert_read_error(".visible .entry k()\n{\n\t.reg .v2 .b32 %v;\n\tmov.u32 %v.z, 1;\n}\n",
+	                  "t.ptx:4:10: error: '%v.z' is not declared");
 }
 
 /* ---- kernel names with template arguments ------------------------------------------- */
