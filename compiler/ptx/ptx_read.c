@@ -64,11 +64,16 @@ static void instruction(Reader *r)
 	bool label_ok = in->op.kind == PO_BRA || in->op.kind == PO_CALL ||
 	                in->op.kind == PO_OTHER;
 	while (r->tok.kind != PT_SEMI) {
-		if (in->nopd == PTX_MAX_OPDS)
+		/* an instruction bankc does not interpret may have more (sparse
+		 * wgmma has ten): its results come first, the rest are read */
+		bool keep = in->nopd < PTX_MAX_OPDS;
+		if (!keep && in->op.kind != PO_OTHER && in->op.kind != PO_SHARED_OTHER)
 			diag_error(r->d, r->tok.pos, "more than %d operands", PTX_MAX_OPDS);
-		PtxOpd o = rd_operand(r, idx, in->nopd, label_ok);
+		PtxOpd o = rd_operand(r, keep ? idx : -1, keep ? in->nopd : -1,
+		                      keep && label_ok);
 		in = &m->inst[idx];
-		in->opd[in->nopd++] = o;
+		if (keep)
+			in->opd[in->nopd++] = o;
 		if (r->tok.kind == PT_COMMA)
 			rd_next(r);
 		else if (r->tok.kind != PT_SEMI)

@@ -286,6 +286,19 @@ static void test_syntax(void **state)
 	assert_int_equal(a[1], 40);
 	assert_read_error(".visible .entry k()\n{\n\t.reg .v2 .b32 %v;\n\tmov.u32 %v.z, 1;\n}\n",
 	                  "t.ptx:4:10: error: '%v.z' is not declared");
+	/* sparse wgmma's ten operands: the results kept, all read */
+	p = ptx(".version 8.7\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n"
+	        "\t.reg .f32 %f<5>;\n\t.reg .b64 %rd<3>;\n\t.reg .b32 %r<2>;\n"
+	        "\twgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f1, %f2, %f3, %f4}, "
+	        "%rd1, %rd2, %r1, 0, 1, 1, 1, 0, 0;\n\tret;\n}\n");
+	if (!p->ok)
+		fail_msg("%s", p->diag);
+	assert_int_equal(p->m.inst[0].nopd, 8);
+	assert_int_equal(p->m.inst[0].opd[0].kind, OPD_VEC);
+	ptx_free(p);
+	assert_read_error(".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n"
+	                  "\tadd.u32 %r1, 1, 2, 3, 4, 5, 6, 7, 8;\n}\n",
+	                  "t.ptx:4:36: error: more than 8 operands");
 }
 
 /* ---- kernel names with template arguments ------------------------------------------- */
