@@ -270,6 +270,12 @@ static void body(Reader *r)
 			} else if (rd_tok_is(&r->tok, ".shared") || rd_tok_is(&r->tok, ".shared::cta")) {
 				rd_next(r);
 				rd_variable(r, SP_SHARED, false);
+			} else if (rd_tok_is(&r->tok, ".extern") &&
+			           (rd_tok_is(rd_peek(r), ".shared") ||
+			            rd_tok_is(rd_peek(r), ".shared::cta"))) {
+				rd_next(r);
+				rd_next(r);
+				rd_variable(r, SP_SHARED, true);    /* dynamic, in the body */
 			} else if (rd_tok_is(&r->tok, ".local")) {
 				rd_next(r);
 				rd_variable(r, SP_LOCAL, false);
@@ -339,6 +345,18 @@ static void function(Reader *r, bool entry)
 {
 	PtxModule *m = r->m;
 	rd_next(r);
+	/* .func .attribute(.unified(UUID1, UUID2)) NAME: nothing bankc needs */
+	while (rd_tok_is(&r->tok, ".attribute")) {
+		rd_next(r);
+		Pos open = r->tok.pos;
+		rd_expect(r, PT_LPAREN);
+		for (int depth = 1; depth > 0; rd_next(r)) {
+			if (r->tok.kind == PT_EOF)
+				diag_error(r->d, open, "'(' not closed");
+			depth += r->tok.kind == PT_LPAREN;
+			depth -= r->tok.kind == PT_RPAREN;
+		}
+	}
 	/* a .func's return parameter comes before its name */
 	bool has_ret = !entry && r->tok.kind == PT_LPAREN;
 	names_clear(&r->local);

@@ -286,6 +286,18 @@ static void test_syntax(void **state)
 	assert_int_equal(a[1], 40);
 	assert_read_error(".visible .entry k()\n{\n\t.reg .v2 .b32 %v;\n\tmov.u32 %v.z, 1;\n}\n",
 	                  "t.ptx:4:10: error: '%v.z' is not declared");
+	/* an extern (dynamic) shared array declared in the body */
+	assert_int_equal(addr1("\t{ .extern .shared .align 16 .b8 dyn[];\n\tmov.u32 %r1, dyn;\n"
+	                       "\tst.shared.u8 [%r1+3], 0; }", 0), 65536 + 3);
+	/* a function's attributes */
+	p = ptx(".version 8.7\n.target sm_90\n.address_size 64\n"
+	        ".func .attribute(.unified(0x1234, 0x5678)) uf()\n{\n\tret;\n}\n");
+	if (!p->ok)
+		fail_msg("%s", p->diag);
+	assert_string_equal(p->m.func[0].name, "uf");
+	ptx_free(p);
+	assert_read_error(".func .attribute(.unified(1, 2) uf()\n{\n\tret;\n}\n",
+	                  "t.ptx:1:17: error: '(' not closed");
 	/* sparse wgmma's ten operands: the results kept, all read */
 	p = ptx(".version 8.7\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n"
 	        "\t.reg .f32 %f<5>;\n\t.reg .b64 %rd<3>;\n\t.reg .b32 %r<2>;\n"
