@@ -9,7 +9,7 @@
 #      tests/ptx/validation_predicted.tsv, and --emit-spec's specs costing
 #      what the scan predicted (tests/ptx/roundtrip.sh);
 #   2. the counters measured on an H200 (tests/data/scan_h200.tsv, and
-#      tests/data/triton_h200.tsv for the Triton kernels, each from
+#      tests/data/scan_triton_h200.tsv for the Triton kernels, each from
 #      the PTX that ran there: tests/data/scan_h200/ptx/, launched as its
 #      manifest.tsv says): every load, store and atomic wavefront count
 #      must equal bankc's prediction, but for the rows of its
@@ -127,5 +127,5 @@ compare_measured() {
 	fi
 }
 compare_measured tests/data/scan_h200.tsv tests/data/scan_h200
-compare_measured tests/data/triton_h200.tsv tests/data/triton_h200
+compare_measured tests/data/scan_triton_h200.tsv tests/data/scan_triton_h200
 summary "scan kernels"

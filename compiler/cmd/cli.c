@@ -86,7 +86,8 @@ static const CmdHelp cmds[] = {
 	 "Nsight Compute counts them, with the vector accesses ptxas makes of\n"
 	 "scalar ones and one trip of each compare-and-swap loop it makes of an\n"
 	 "atomic.\n",
-	 "  --kernel NAME           only kernel NAME\n"
+	 "  --kernel NAME           only kernel NAME ('name<32>': one instance\n"
+	 "                          of a template; the plain name: all)\n"
 	 "  --block X[,Y[,Z]]       the block's threads (default: the kernel's\n"
 	 "                          .reqntid)\n"
 	 "  --grid X[,Y[,Z]]        the grid's blocks, for %nctaid (default 1)\n"
@@ -103,6 +104,8 @@ static const CmdHelp cmds[] = {
 	 "                          where it can prove the vector aligned\n"
 	 "  --emit-spec DIR         write a .tile spec per shared array to DIR\n"
 	 "  --json                  the report as JSON (docs/json.md)\n"
+	 "  --max-excess N          fail for a kernel whose wavefronts exceed\n"
+	 "                          their ideal by more than N\n"
 	 "  -- NVCC_FLAGS           the rest goes to nvcc (for a .cu FILE)\n",
 	 true, false},
 };

@@ -48,6 +48,7 @@ typedef struct {
 	bool no_ptxas_merge;
 	const char *emit;
 	int64_t max_steps;
+	long max_excess;        /* --max-excess; -1: no gate */
 	char **nvcc;            /* flags after -- */
 	int nnvcc;
 	Geom geom;
@@ -103,6 +104,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->max_steps = 1LL << 27;
+	o->max_excess = -1;
 	o->grid[0] = o->grid[1] = o->grid[2] = 1;
 	o->geom = sim_geom_default;
 	for (int i = 1; i < argc; i++)
@@ -113,7 +115,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			break;
 		}
 	enum { O_KERNEL = OPT_CMD, O_BLOCK, O_GRID, O_CTAID, O_PARAM, O_STEPS,
-	       O_EMIT, O_JSON, O_NOVEC, O_DATA };
+	       O_EMIT, O_JSON, O_NOVEC, O_DATA, O_EXCESS };
 	static const struct option lo[] = {
 		{"kernel", required_argument, NULL, O_KERNEL},
 		{"block", required_argument, NULL, O_BLOCK},
@@ -125,6 +127,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		{"emit-spec", required_argument, NULL, O_EMIT},
 		{"json", no_argument, NULL, O_JSON},
 		{"no-vectorize", no_argument, NULL, O_NOVEC},
+		{"max-excess", required_argument, NULL, O_EXCESS},
 		CLI_GEOM_OPTIONS, CLI_HELP_OPTION, {0}};
 	Cli cl = {"scan", argc, argv, ":h", lo, .geom = &o->geom};
 	char *a;
@@ -208,6 +211,10 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			break;
 		case O_NOVEC:
 			o->no_ptxas_merge = true;
+			break;
+		case O_EXCESS:
+			if (!cli_number("--max-excess", a, 0, 2147483647L, &o->max_excess, &rc))
+				return rc;
 			break;
 		}
 		if (rc)
@@ -330,15 +337,39 @@ static int param_index(const PtxModule *m, int k, const char *s, size_t n)
 	return -1;
 }
 
+/* --kernel NAME: the PTX name, the name with its template arguments
+ * (one instance: 'column<1>', spaces as the user likes), or the plain
+ * name (every instance of a template). */
 static bool kernel_selected(const PtxModule *m, int i, const char *want)
 {
 	if (!m->func[i].entry || !m->func[i].defined)
 		return false;
 	if (!want)
 		return true;
-	char sn[256];
+	char sn[256], kn[1024];
 	ptx_short_name(m->func[i].name, sn, sizeof sn);
-	return strcmp(m->func[i].name, want) == 0 || strcmp(sn, want) == 0;
+	ptx_kernel_name(m->func[i].name, kn, sizeof kn);
+	return strcmp(m->func[i].name, want) == 0 || strcmp(sn, want) == 0 ||
+	       ptx_name_matches(kn, want);
+}
+
+/* --max-excess: a kernel above it fails the scan with an error at the
+ * kernel, worded as bankc build's gate words it for a tile.  A kernel
+ * without totals fails the scan already. */
+static bool gate_ok(const Opts *o, const PtxModule *m, const ScanKernel *k,
+                    const char *input, const char *name)
+{
+	if (o->max_excess < 0 || !k->complete)
+		return true;
+	int64_t wave, ideal, excess = scan_excess(m, k, &wave, &ideal);
+	if (excess <= o->max_excess)
+		return true;
+	const PtxFunc *f = &m->func[k->kernel];
+	fprintf(stderr, "%s:%d:%d: error: kernel %s: its shared-memory accesses take %lld "
+	        "wavefronts per block, %lld above the ideal %lld (--max-excess: %ld "
+	        "allowed)\n", input, f->pos.line, f->pos.col, name, (long long)wave,
+	        (long long)excess, (long long)ideal, o->max_excess);
+	return false;
 }
 
 static int scan_module(const Opts *o, const PtxModule *m, const char *input,
@@ -355,9 +386,10 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 			fprintf(stderr, " has no kernel (.entry)");
 		for (int i = 0; i < m->nfunc; i++)
 			if (m->func[i].entry && m->func[i].defined) {
-				char sn[256];
-				ptx_short_name(m->func[i].name, sn, sizeof sn);
-				fprintf(stderr, " %s", sn);
+				char kn[1024];
+				ptx_kernel_name(m->func[i].name, kn, sizeof kn);
+				/* an instance's name has spaces: quoted, as --kernel takes it */
+				fprintf(stderr, strchr(kn, ' ') ? " '%s'" : " %s", kn);
 			}
 		fputc('\n', stderr);
 		return 1;
@@ -399,8 +431,8 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		memcpy(ro.grid, o->grid, sizeof ro.grid);
 		memcpy(ro.ctaid, o->ctaid, sizeof ro.ctaid);
 		ro.max_records = 1 << 22;
-		char sn[256];
-		ptx_short_name(f->name, sn, sizeof sn);
+		char sn[1024];
+		ptx_kernel_name(f->name, sn, sizeof sn);
 		if (o->block_given) {
 			memcpy(ro.block, o->block, sizeof ro.block);
 		} else if (f->reqntid[0] > 0) {
@@ -485,9 +517,17 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		scan_kernel(m, i, &ro, &so, &k);
 		if (!k.complete)
 			rc = 1;
+		bool over = !gate_ok(o, m, &k, input, sn);
+		rc |= over;
 		if (o->json) {
 			json_array_append_new(kernels, scan_kernel_json(m, &k, &c));
 			json_t *last = json_array_get(kernels, json_array_size(kernels) - 1);
+			if (o->max_excess >= 0 && k.complete) {
+				int64_t w, id;
+				json_object_set_new(last, "gate", json_pack("{s:I,s:I,s:b}", "max_excess",
+				                    (json_int_t)o->max_excess, "excess",
+				                    (json_int_t)scan_excess(m, &k, &w, &id), "passed", !over));
+			}
 			json_object_set_new(last, "limits", json_pack("{s:I,s:I}", "max_steps",
 			                    (json_int_t)ro.max_steps, "steps_per_thread",
 			                    (json_int_t)(ro.max_steps / (ro.block[0] * ro.block[1] * ro.block[2]))));

@@ -235,6 +235,11 @@ int ptx_find_func(const PtxModule *m, const char *s);
 const char *ptx_file_path(const PtxModule *m, int id);
 /* "transpose" for _Z9transposePfS_; the name itself if not mangled. */
 void ptx_short_name(const char *mangled, char *buf, size_t n);
+/* ptx_demangle.c: with its template arguments, "column<1>" for
+ * _Z6columnILi1EEvPf (the plain name where bankc cannot tell them) */
+void ptx_kernel_name(const char *mangled, char *buf, size_t n);
+/* a and b equal but for spaces */
+bool ptx_name_matches(const char *a, const char *b);
 /* Which shared array holds address a (-1 if none). */
 int ptx_shared_at(const PtxModule *m, int func, int64_t a);
 

@@ -77,7 +77,11 @@ static int64_t var_dims(Reader *r, PtxTok *name)
 			rd_next(r);
 			continue;
 		}
-		int64_t k = rd_count(r, PTX_SHARED_LIMIT, "array size");
+		PtxTok at = r->tok;
+		int64_t k = rd_const_expr(r);
+		if (k < 0 || k > PTX_SHARED_LIMIT)
+			diag_error(r->d, at.pos, "array size %lld is out of range (0 to %d)",
+			           (long long)k, PTX_SHARED_LIMIT);
 		rd_expect(r, PT_RBRACK);
 		if (n >= 0)
 			n = n * k > PTX_SHARED_LIMIT * 16LL ? PTX_SHARED_LIMIT * 16LL : n * k;
@@ -135,8 +139,10 @@ void rd_variable(Reader *r, Space sp, bool is_extern)
 				y->addr = -1;   /* its contents stay unknown */
 			}
 		}
-		Hash *h = r->cur >= 0 ? &r->local : &r->global;
-		names_put(h, r->m->sym[s].name, name.n, NK_SYM, s);
+		if (r->cur >= 0)
+			rd_scope_put(r, r->m->sym[s].name, name.n, NK_SYM, s);
+		else
+			names_put(&r->global, r->m->sym[s].name, name.n, NK_SYM, s);
 		if (r->tok.kind == PT_EQ) {
 			rd_skip_statement(r);
 			return;
@@ -159,8 +165,17 @@ int rd_param_decl(Reader *r, int formal)
 	if (n < 0)
 		n = 0;
 	HEnt *e = formal == -1 ? names_find(&r->local, name.s, name.n) : NULL;
+	if (e && e->blk != r->blk)
+		e = NULL;
+	/* the name of one of a closed block: its bytes again */
+	HEnt *old = formal == -1 && !e ? names_find(&r->retired, name.s, name.n) : NULL;
+	if (old) {
+		rd_scope_put(r, name.s, name.n, NK_SYM, old->v);
+		e = names_find(&r->local, name.s, name.n);
+		old->kind = 0;
+	}
 	if (e && e->kind == NK_SYM && r->m->sym[e->v].kind == SYM_PARAM) {
-		/* the same call-sequence parameter in a later block */
+		/* the same call-sequence parameter again */
 		PtxSym *y = &r->m->sym[e->v];
 		if (n * ty.bytes * vec > y->size) {
 			PtxFunc *f = &r->m->func[r->cur];
@@ -183,11 +198,12 @@ int rd_param_decl(Reader *r, int formal)
 		if (f->psize > (1 << 20))
 			diag_error(r->d, name.pos, "parameters of this function exceed 1 MiB");
 	}
-	names_put(&r->local, y->name, name.n, NK_SYM, s);
+	rd_scope_put(r, y->name, name.n, NK_SYM, s);
 	return s;
 }
 
-/* .reg [.vN] .type name [<N>] { , name [<N>] } ; */
+/* .reg [.vN] .type name [<N>] { , name [<N>] } ;  (a .vN name without <N> is a
+ * vector register of N elements) */
 void rd_reg_decl(Reader *r)
 {
 	int align, vec;
@@ -210,17 +226,21 @@ void rd_reg_decl(Reader *r)
 		if (f->nregs + n > MAX_REGS)
 			diag_error(r->d, name.pos, "more than %d registers in one function",
 			           MAX_REGS);
+		if (vec > 1 && !arr)
+			n = vec;    /* a vector register: its elements side by side */
 		HEnt *e = names_find(&r->local, name.s, name.n);
-		if (e && ((arr && e->kind == NK_REGARR && r->arr[e->v].count >= n) ||
-		          (!arr && e->kind == NK_REG))) {
-			/* declared again in a nested block: the same registers */
+		if (e && e->blk == r->blk && !(vec > 1 && !arr) &&
+		    ((arr && e->kind == NK_REGARR && r->arr[e->v].count >= n) ||
+		     (!arr && e->kind == NK_REG))) {
+			/* declared again in its block: the same registers */
 		} else {
-			if (arr) {
+			/* new, or hiding an enclosing block's until this one closes */
+			if (arr || vec > 1) {
 				GROW(r->arr, r->narr, r->caparr);
 				r->arr[r->narr] = (RegArr){f->nregs, n};
-				names_put(&r->local, name.s, name.n, NK_REGARR, r->narr++);
+				rd_scope_put(r, name.s, name.n, arr ? NK_REGARR : NK_REGVEC, r->narr++);
 			} else {
-				names_put(&r->local, name.s, name.n, NK_REG, f->nregs);
+				rd_scope_put(r, name.s, name.n, NK_REG, f->nregs);
 			}
 			GROW(f->regty, f->nregs + n, r->caps_regty);
 			for (int i = 0; i < n; i++)

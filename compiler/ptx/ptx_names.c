@@ -1,6 +1,7 @@
 /* The PTX reader's name tables: open addressing over the names as they
  * appear in the source (no copies), for registers, labels, parameters,
- * variables and functions. */
+ * variables and functions.  A name a closed { } block took back stays as
+ * an entry of kind 0, which finding skips (ptx_scope.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,12 @@ static uint32_t hash_str(const char *s, size_t n)
 }
 
 HEnt *names_find(Hash *h, const char *s, size_t n)
+{
+	HEnt *e = names_entry(h, s, n);
+	return e && e->kind ? e : NULL;
+}
+
+HEnt *names_entry(Hash *h, const char *s, size_t n)
 {
 	if (!h->cap)
 		return NULL;
@@ -49,7 +56,7 @@ void names_put(Hash *h, const char *s, size_t n, int kind, int v)
 		i = (i + 1) & (h->cap - 1);
 	if (!h->e[i].k)
 		h->len++;
-	h->e[i] = (HEnt){s, (uint32_t)n, kind, v};
+	h->e[i] = (HEnt){s, (uint32_t)n, kind, v, 0};
 }
 
 void names_clear(Hash *h)

@@ -1,6 +1,6 @@
 /* PTX operands: registers (declared names and %r<N> arrays), special
- * registers, immediates, symbols, [address] forms and {vector} or (call)
- * lists. */
+ * registers, immediates (constant expressions: ptx_const.c), symbols,
+ * [address] forms and {vector} or (call) lists. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +62,15 @@ int rd_find_reg(Reader *r, const PtxTok *t)
 	HEnt *e = names_find(&r->local, t->s, t->n);
 	if (e && e->kind == NK_REG)
 		return e->v;
+	/* an element of a vector register: v.x v.y v.z v.w, or v.r v.g v.b v.a */
+	if (t->n > 2 && t->s[t->n - 2] == '.') {
+		const char *c = strchr("xyzwrgba", t->s[t->n - 1]);
+		e = names_find(&r->local, t->s, t->n - 2);
+		if (c && *c && e && e->kind == NK_REGVEC) {
+			int idx = (int)(c - "xyzwrgba") % 4;
+			return idx < r->arr[e->v].count ? r->arr[e->v].base + idx : -1;
+		}
+	}
 	size_t k = t->n;
 	while (k > 0 && t->s[k - 1] >= '0' && t->s[k - 1] <= '9')
 		k--;
@@ -112,6 +121,19 @@ static PtxOpd name_opd(Reader *r, int inst, int opd, bool label_ok)
 		o.reg = reg;
 		return o;
 	}
+	HEnt *v = names_find(&r->local, t.s, t.n);
+	if (v && v->kind == NK_REGVEC) {
+		/* a whole vector register: the list of its elements */
+		o.kind = OPD_VEC;
+		o.sym = r->m->nvec;
+		o.nvec = (uint8_t)r->arr[v->v].count;
+		for (int i = 0; i < o.nvec; i++) {
+			PtxOpd el = {.kind = OPD_REG, .reg = r->arr[v->v].base + i, .reg2 = -1,
+			             .sym = -1};
+			rd_add_vec(r, &el);
+		}
+		return o;
+	}
 	int sr = special_of(&t);
 	if (sr >= 0) {
 		o.kind = OPD_SPECIAL;
@@ -140,12 +162,11 @@ static PtxOpd name_opd(Reader *r, int inst, int opd, bool label_ok)
 	diag_error(r->d, t.pos, "'%.*s' is not declared", (int)t.n, t.s);
 }
 
-/* An immediate: [-] integer | float */
+/* An immediate: [-] float | an integer constant expression */
 static bool immediate(Reader *r, PtxOpd *o)
 {
-	if (r->tok.kind == PT_INT || r->tok.kind == PT_FLOAT ||
-	    (r->tok.kind == PT_MINUS && (rd_peek(r)->kind == PT_INT ||
-	                                  rd_peek(r)->kind == PT_FLOAT))) {
+	if (r->tok.kind == PT_FLOAT ||
+	    (r->tok.kind == PT_MINUS && rd_peek(r)->kind == PT_FLOAT)) {
 		bool neg = r->tok.kind == PT_MINUS;
 		if (neg)
 			rd_next(r);
@@ -163,7 +184,25 @@ static bool immediate(Reader *r, PtxOpd *o)
 		rd_next(r);
 		return true;
 	}
+	if (rd_const_starts(r)) {
+		o->kind = OPD_IMM;
+		o->imm = rd_const_expr(r);
+		return true;
+	}
 	return false;
+}
+
+/* "+" term | "-" term ..., after an address's base or a symbol */
+static int64_t offsets(Reader *r)
+{
+	int64_t v = 0;
+	while (r->tok.kind == PT_PLUS || r->tok.kind == PT_MINUS) {
+		bool neg = r->tok.kind == PT_MINUS;
+		rd_next(r);
+		int64_t t = rd_const_term(r);
+		v = (int64_t)((uint64_t)v + (neg ? 0 - (uint64_t)t : (uint64_t)t));
+	}
+	return v;
 }
 
 /* "[" [ base ] [ ("+" | "-") offset ] "]", base a register or symbol;
@@ -174,7 +213,9 @@ static PtxOpd mem_opd(Reader *r, int inst, int opd)
 	o.kind = OPD_MEM;
 	o.reg = o.reg2 = o.sym = -1;
 	rd_next(r);
-	if (r->tok.kind == PT_NAME) {
+	if (rd_const_starts(r)) {
+		o.imm = rd_const_expr(r);   /* an absolute address */
+	} else if (r->tok.kind == PT_NAME) {
 		PtxOpd b = name_opd(r, inst, opd, false);
 		if (b.kind == OPD_REG)
 			o.reg = b.reg;
@@ -182,16 +223,8 @@ static PtxOpd mem_opd(Reader *r, int inst, int opd)
 			o.sym = b.sym;
 		else
 			o.nvec = 1;     /* not an address: unmodelled */
-	} else if (r->tok.kind == PT_INT) {
-		o.imm = (int64_t)r->tok.num;
-		rd_next(r);
 	}
-	while (r->tok.kind == PT_PLUS || r->tok.kind == PT_MINUS) {
-		bool neg = r->tok.kind == PT_MINUS;
-		rd_next(r);
-		int64_t v = rd_integer(r);
-		o.imm += neg ? -v : v;
-	}
+	o.imm = (int64_t)((uint64_t)o.imm + (uint64_t)offsets(r));
 	if (r->tok.kind != PT_RBRACK) {
 		o.nvec = 1;
 		int depth = 1;
@@ -253,7 +286,9 @@ PtxOpd rd_operand(Reader *r, int inst, int opd, bool label_ok)
 		return mem_opd(r, inst, opd);
 	if (r->tok.kind == PT_LBRACE)
 		return list_opd(r, inst, PT_RBRACE);
-	if (r->tok.kind == PT_LPAREN)
+	/* "(" opens a call's list, or elsewhere a constant expression */
+	if (r->tok.kind == PT_LPAREN && (inst < 0 || r->m->inst[inst].op.kind == PO_CALL ||
+	                                 !rd_const_starts(r)))
 		return list_opd(r, inst, PT_RPAREN);
 	if (immediate(r, &o))
 		return o;
@@ -274,9 +309,7 @@ PtxOpd rd_operand(Reader *r, int inst, int opd, bool label_ok)
 		o.reg2 = q.kind == OPD_REG ? q.reg : -1;
 	}
 	/* symbol+offset outside brackets (mov.u64 %rd, arr+16) */
-	if (o.kind == OPD_SYM && (r->tok.kind == PT_PLUS)) {
-		rd_next(r);
-		o.imm = rd_integer(r);
-	}
+	if (o.kind == OPD_SYM)
+		o.imm = offsets(r);
 	return o;
 }

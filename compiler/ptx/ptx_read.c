@@ -8,8 +8,8 @@
  *     statement = declaration | label ":" | [ "@" ["!"] pred ] opcode
  *                 [ operand { "," operand } ] ";" | "{" ... "}" | .loc ...
  *
- * Registers of nested blocks (call sequences) belong to the function: a
- * name declared again in a later block is the same register. */
+ * A { } block scopes the labels, registers and variables it declares
+ * (ptx_scope.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,11 +64,16 @@ static void instruction(Reader *r)
 	bool label_ok = in->op.kind == PO_BRA || in->op.kind == PO_CALL ||
 	                in->op.kind == PO_OTHER;
 	while (r->tok.kind != PT_SEMI) {
-		if (in->nopd == PTX_MAX_OPDS)
+		/* an instruction bankc does not interpret may have more (sparse
+		 * wgmma has ten): its results come first, the rest are read */
+		bool keep = in->nopd < PTX_MAX_OPDS;
+		if (!keep && in->op.kind != PO_OTHER && in->op.kind != PO_SHARED_OTHER)
 			diag_error(r->d, r->tok.pos, "more than %d operands", PTX_MAX_OPDS);
-		PtxOpd o = rd_operand(r, idx, in->nopd, label_ok);
+		PtxOpd o = rd_operand(r, keep ? idx : -1, keep ? in->nopd : -1,
+		                      keep && label_ok);
 		in = &m->inst[idx];
-		in->opd[in->nopd++] = o;
+		if (keep)
+			in->opd[in->nopd++] = o;
 		if (r->tok.kind == PT_COMMA)
 			rd_next(r);
 		else if (r->tok.kind != PT_SEMI)
@@ -101,11 +106,26 @@ static void instruction(Reader *r)
 				diag_error(r->d, in->pos, "call arguments must be .param variables");
 		}
 		if (in->opd[0].kind == OPD_LABEL) {
-			/* a function defined later: resolve at the end */
-			r->npend--;
+			/* a function defined later: resolve at the end of the module
+			 * (its pending entry is this instruction's first) */
+			int p = r->npend - 1;
+			while (p > 0 && r->pend[p - 1].inst == idx)
+				p--;
 			rd_add_pending(&r->calls, &r->ncalls, &r->capcalls, idx, 0,
-			            &r->pend[r->npend].name);
+			               &r->pend[p].name);
+			memmove(&r->pend[p], &r->pend[p + 1],
+			        (size_t)(r->npend - p - 1) * sizeof *r->pend);
+			r->npend--;
+			/* a prototype label after it now names operand 1 */
+			for (int q = p; q < r->npend; q++)
+				if (r->pend[q].inst == idx && r->pend[q].opd > 0)
+					r->pend[q].opd = -1;
 		}
+	}
+	if (in->ntext >= 3 && memcmp(in->text, "brx", 3) == 0 &&
+	    (in->ntext == 3 || in->text[3] == '.')) {
+		rd_lower_brx(r, idx);
+		return;
 	}
 	if (in->op.kind == PO_BRA && (in->nopd != 1 || in->opd[0].kind != OPD_LABEL))
 		diag_error(r->d, in->pos, "a branch needs one label");
@@ -211,23 +231,6 @@ static void loc(Reader *r)
 	}
 }
 
-static void resolve_labels(Reader *r)
-{
-	for (int i = 0; i < r->npend; i++) {
-		Pending *p = &r->pend[i];
-		HEnt *e = names_find(&r->local, p->name.s, p->name.n);
-		if (!e || e->kind != NK_LABEL)
-			diag_error(r->d, p->name.pos, "'%.*s' is not declared",
-			           (int)p->name.n, p->name.s);
-		PtxOpd *o = p->opd >= 0 ? &r->m->inst[p->inst].opd[p->opd] : NULL;
-		if (o) {
-			o->kind = OPD_LABEL;
-			o->sym = r->labels[e->v];
-		}
-	}
-	r->npend = 0;
-}
-
 /* The statements of a function body, up to its closing brace. */
 static void body(Reader *r)
 {
@@ -243,10 +246,12 @@ static void body(Reader *r)
 			diag_error(r->d, open, "function body not closed");
 		case PT_LBRACE:
 			depth++;
+			rd_scope_open(r);
 			rd_next(r);
 			continue;
 		case PT_RBRACE:
-			depth--;
+			if (--depth > 0)
+				rd_scope_close(r);
 			rd_next(r);
 			continue;
 		case PT_SEMI:
@@ -265,6 +270,12 @@ static void body(Reader *r)
 			} else if (rd_tok_is(&r->tok, ".shared") || rd_tok_is(&r->tok, ".shared::cta")) {
 				rd_next(r);
 				rd_variable(r, SP_SHARED, false);
+			} else if (rd_tok_is(&r->tok, ".extern") &&
+			           (rd_tok_is(rd_peek(r), ".shared") ||
+			            rd_tok_is(rd_peek(r), ".shared::cta"))) {
+				rd_next(r);
+				rd_next(r);
+				rd_variable(r, SP_SHARED, true);    /* dynamic, in the body */
 			} else if (rd_tok_is(&r->tok, ".local")) {
 				rd_next(r);
 				rd_variable(r, SP_LOCAL, false);
@@ -286,14 +297,16 @@ static void body(Reader *r)
 			             rd_tok_is(&r->tok, ".branchtargets") ||
 			             rd_tok_is(&r->tok, ".calltargets");
 			HEnt *e = names_find(&r->local, name.s, name.n);
-			if (e)
+			if (e && e->blk == r->blk)
 				diag_error(r->d, name.pos, "'%.*s' is declared twice",
 				           (int)name.n, name.s);
 			GROW(r->labels, r->nlabels, r->caplabels);
 			r->labels[r->nlabels] = r->m->ninst;
-			names_put(&r->local, name.s, name.n, NK_LABEL, r->nlabels++);
+			rd_scope_put(r, name.s, name.n, NK_LABEL, r->nlabels++);
 			/* prototype: .callprototype ...; tl: .branchtargets ...; */
-			if (table)
+			if (rd_tok_is(&r->tok, ".branchtargets"))
+				rd_branch_table(r, r->nlabels - 1);
+			else if (table)
 				rd_skip_statement(r);
 			continue;
 		}
@@ -302,7 +315,7 @@ static void body(Reader *r)
 	f = &r->m->func[r->cur];
 	f->ninst = r->m->ninst - f->first;
 	/* a label at the very end targets one past the last instruction */
-	resolve_labels(r);
+	rd_resolve_labels(r, 0, true);
 }
 
 /* "(" [ .param decl { "," .param decl } ] ")" */
@@ -332,12 +345,26 @@ static void function(Reader *r, bool entry)
 {
 	PtxModule *m = r->m;
 	rd_next(r);
+	/* .func .attribute(.unified(UUID1, UUID2)) NAME: nothing bankc needs */
+	while (rd_tok_is(&r->tok, ".attribute")) {
+		rd_next(r);
+		Pos open = r->tok.pos;
+		rd_expect(r, PT_LPAREN);
+		for (int depth = 1; depth > 0; rd_next(r)) {
+			if (r->tok.kind == PT_EOF)
+				diag_error(r->d, open, "'(' not closed");
+			depth += r->tok.kind == PT_LPAREN;
+			depth -= r->tok.kind == PT_RPAREN;
+		}
+	}
 	/* a .func's return parameter comes before its name */
 	bool has_ret = !entry && r->tok.kind == PT_LPAREN;
 	names_clear(&r->local);
 	r->narr = 0;
 	r->nlabels = 0;
 	r->npend = 0;
+	rd_scope_reset(r);
+	r->ntnames = r->ntabs = r->nltab = 0;
 	GROW(m->func, m->nfunc, r->caps_func);
 	r->caps_regty = 0;
 	int fi = m->nfunc++;
@@ -445,6 +472,10 @@ static void reader_free(Reader *r, bool module)
 	free(r->pend);
 	free(r->locmap);
 	free(r->calls);
+	rd_scope_free(r);
+	free(r->tnames);
+	free(r->tabs);
+	free(r->ltab);
 	free(r);
 }
 

@@ -4,8 +4,11 @@
  *   ptx_names.c  name tables (names_*)
  *   ptx_decl.c   declarations (variables, parameters, registers)
  *   ptx_opd.c    operands
+ *   ptx_const.c  constant expressions (WARP_SZ, (4 * 8), ...)
+ *   ptx_scope.c  { } blocks: the names and labels each declares
+ *   ptx_brx.c    .branchtargets tables, and brx.idx lowered to branches
  * ptx_read.c calls the others; ptx_decl.c and ptx_opd.c use only the
- * cursor and the name tables. */
+ * cursor, the name tables, constant expressions and blocks. */
 #ifndef BANKC_PTX_READER_H
 #define BANKC_PTX_READER_H
 
@@ -13,13 +16,15 @@
 
 /* ---- name tables (ptx_names.c) ----------------------------------------------- */
 
-typedef enum { NK_REG = 1, NK_REGARR, NK_SYM, NK_LABEL, NK_FUNC } NameKind;
+/* NK_REGVEC: a vector register (.reg .v4 .f32 v), its elements v.x ... */
+typedef enum { NK_REG = 1, NK_REGARR, NK_SYM, NK_LABEL, NK_FUNC, NK_REGVEC } NameKind;
 
 typedef struct {
 	const char *k;
 	uint32_t n;
-	int kind;
+	int kind;           /* NameKind; 0: taken back at a block's end */
 	int v;
+	int blk;            /* the { } block that declared it (0: the function's) */
 } HEnt;
 
 typedef struct {
@@ -28,6 +33,7 @@ typedef struct {
 } Hash;
 
 HEnt *names_find(Hash *h, const char *s, size_t n);
+HEnt *names_entry(Hash *h, const char *s, size_t n);   /* kind 0 too */
 void names_put(Hash *h, const char *s, size_t n, int kind, int v);
 void names_clear(Hash *h);
 
@@ -66,6 +72,20 @@ typedef struct {
 	 * was inlined through (PtxModule.inl's entry), as last seen */
 	struct LocInl { int file, line, col, inl; } *locmap;
 	int nlocmap, caplocmap;
+	/* { } blocks of the current function (ptx_scope.c) */
+	int blk, nblk;          /* the current block (0: the body), blocks so far */
+	struct Scope { int blk, undo, pend; } *scope;   /* the open ones */
+	int nscope, capscope;
+	struct Undo { const char *s; uint32_t n; int kind, v, blk; } *undo;
+	int nundo, capundo;
+	Hash retired;           /* call-sequence .params of closed blocks */
+	/* .branchtargets tables of the current function (ptx_brx.c) */
+	PtxTok *tnames;         /* their labels, as named */
+	int ntnames, captnames;
+	struct BrTable { int label, first, n; } *tabs;
+	int ntabs, captabs;
+	int *ltab;              /* per label: its table, or -1 */
+	int nltab, capltab;
 } Reader;
 
 #define GROW(ptr, n, cap) do { \
@@ -89,6 +109,38 @@ int64_t rd_integer(Reader *r);              /* optionally negative */
 int64_t rd_count(Reader *r, int64_t limit, const char *what);
 void rd_skip_statement(Reader *r);          /* to its ';', over braces */
 void rd_skip_braces(Reader *r);
+
+/* ---- { } blocks (ptx_scope.c) ------------------------------------------------------ */
+
+/* A name of the current function, declared in the current block: it
+ * hides one of an enclosing block until the block closes. */
+void rd_scope_put(Reader *r, const char *s, size_t n, int kind, int v);
+void rd_scope_open(Reader *r);
+/* Resolves the branches of the block to its own labels (the others go on
+ * to the enclosing block) and takes its names back. */
+void rd_scope_close(Reader *r);
+/* The branches pending from index `from`: to the current block's labels,
+ * or (all) to any visible label, an undeclared one an error. */
+void rd_resolve_labels(Reader *r, int from, bool all);
+void rd_scope_reset(Reader *r);     /* a new function */
+void rd_scope_free(Reader *r);
+
+/* ---- brx.idx (ptx_brx.c) --------------------------------------------------------------- */
+
+/* The table of `label` (the current token: .branchtargets). */
+void rd_branch_table(Reader *r, int label);
+/* Instruction idx, just read, is a brx: lower it. */
+void rd_lower_brx(Reader *r, int idx);
+
+/* ---- constant expressions (ptx_const.c) --------------------------------------------- */
+
+/* Does the current token start an integer constant expression? */
+bool rd_const_starts(Reader *r);
+/* An integer constant expression, C's operators and precedence, on
+ * 64-bit integers; WARP_SZ is 32. */
+int64_t rd_const_expr(Reader *r);
+/* One term of an address offset: unary operators, '*', '/', '%'. */
+int64_t rd_const_term(Reader *r);
 
 /* ---- declarations (ptx_decl.c) -------------------------------------------------- */
 

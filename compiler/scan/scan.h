@@ -5,7 +5,8 @@
  *   scan_cost.c  threads' records into warp instructions, costed (scan_*)
  *   scan_merge.c the scalar accesses ptxas merges (scan_merge_*)
  *   scan_out.c   warnings, totals and JSON (scan_print_*)
- *   scan_spec.c  .tile specs that reproduce the observed addresses */
+ *   scan_spec.c  .tile specs that reproduce the observed addresses
+ *   scan_gate.c  a kernel's excess, for --max-excess */
 #ifndef BANKC_SCAN_H
 #define BANKC_SCAN_H
 
@@ -162,6 +163,13 @@ void scan_where(const PtxModule *m, const PtxInst *in, const ScanCtx *c,
 /* What an unknown value came from, and what to pass. */
 void scan_why(const PtxModule *m, const ScanKernel *k, uint32_t why,
               const ScanCtx *c, char *buf, size_t n);
+
+/* ---- scan_gate.c ---------------------------------------------------------- */
+
+/* The kernel's counted wavefronts and their ideal, as the totals print
+ * them (cp.async aside); returns the excess, wave - ideal. */
+int64_t scan_excess(const PtxModule *m, const ScanKernel *k, int64_t *wave,
+                    int64_t *ideal);
 
 /* ---- scan_spec.c ---------------------------------------------------------- */
 

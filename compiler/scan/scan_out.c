@@ -711,8 +711,8 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
                      const ScanCtx *c)
 {
 	const PtxFunc *fn = &m->func[k->kernel];
-	char sn[256];
-	ptx_short_name(fn->name, sn, sizeof sn);
+	char sn[1024];
+	ptx_kernel_name(fn->name, sn, sizeof sn);   /* with template arguments */
 	for (int i = 0; i < k->nstops; i++) {
 		const ScanStop *s = &k->stops[i];
 		const PtxInst *in = &m->inst[s->inst];
@@ -863,8 +863,8 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 json_t *scan_kernel_json(const PtxModule *m, const ScanKernel *k, const ScanCtx *c)
 {
 	const PtxFunc *fn = &m->func[k->kernel];
-	char sn[256];
-	ptx_short_name(fn->name, sn, sizeof sn);
+	char sn[1024];
+	ptx_kernel_name(fn->name, sn, sizeof sn);   /* with template arguments */
 	json_t *o = json_object();
 	json_object_set_new(o, "kernel", json_string(fn->name));
 	json_object_set_new(o, "name", json_string(sn));

@@ -1,0 +1,26 @@
+/* bankc scan --max-excess: a kernel's wavefronts above the ideal, summed
+ * over the counters the totals print (loads, stores, atomics,
+ * reductions; cp.async is in none of them), so CI can hold a kernel's
+ * bank conflicts under a bound as bankc build --max-excess holds a
+ * tile's. */
+#include "scan/scan.h"
+
+int64_t scan_excess(const PtxModule *m, const ScanKernel *k, int64_t *wave,
+                    int64_t *ideal)
+{
+	int64_t w = 0, id = 0;
+	for (int s = 0; s < m->nslots; s++) {
+		const ScanAcc *a = &k->acc[s];
+		if (!a->count || a->op.kind == OP_CPASYNC)
+			continue;
+		w += a->counted;
+		id += a->ideal;
+		if (a->loop) {
+			w += a->loop_counted;
+			id += a->loop_ideal;
+		}
+	}
+	*wave = w;
+	*ideal = id;
+	return w - id;
+}
