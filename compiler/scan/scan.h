@@ -249,8 +249,6 @@ typedef struct ScanArrays {
 void scan_arrays_find(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
                       ScanArrays *out);
 void scan_arrays_free(ScanArrays *as);
-/* The array of a slot, or NULL. */
-ScanArray *scan_array_of_slot(const ScanArrays *as, int slot);
 /* tile of _ZZ4kernE4tile; the name itself when it is no such name. */
 void scan_array_name(const char *ptx_name, char *buf, size_t n);
 
@@ -261,6 +259,8 @@ void scan_array_name(const char *ptx_name, char *buf, size_t n);
  * and the total (sim wavefronts, as the solve counts them). */
 int64_t scan_fix_prove(const PtxModule *m, const ScanKernel *k, ScanArray *a,
                        const Geom *g, const Layout *l, const Tile *t);
+/* The array of a slot, or NULL. */
+ScanArray *scan_array_of_slot(const ScanArrays *as, int slot);
 /* The warning's array, for its message: " of 'tile' (transpose_naive)". */
 void scan_fix_label(const ScanCtx *c, const ScanAcc *acc, char *buf, size_t n);
 /* After a warning about accesses g[0..n): where their array is declared

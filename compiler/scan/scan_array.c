@@ -591,12 +591,3 @@ void scan_arrays_free(ScanArrays *as)
 	free(as->a);
 	memset(as, 0, sizeof *as);
 }
-
-ScanArray *scan_array_of_slot(const ScanArrays *as, int slot)
-{
-	for (int i = 0; as && i < as->n; i++)
-		for (int j = 0; j < as->a[i].nslot; j++)
-			if (as->a[i].slot[j] == slot)
-				return &as->a[i];
-	return NULL;
-}

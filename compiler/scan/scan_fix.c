@@ -59,6 +59,16 @@ int64_t scan_fix_prove(const PtxModule *m, const ScanKernel *k, ScanArray *a,
 
 /* ---- the notes ------------------------------------------------------------------ */
 
+ScanArray *scan_array_of_slot(const ScanArrays *as, int slot)
+{
+	for (int i = 0; as && i < as->n; i++)
+		for (int j = 0; j < as->a[i].nslot; j++)
+			if (as->a[i].slot[j] == slot)
+				return &as->a[i];
+	return NULL;
+}
+
+
 static const ScanArray *array_of(const ScanCtx *c, const ScanAcc *acc)
 {
 	if (!c->arrays || !c->arrays->k)
