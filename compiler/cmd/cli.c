@@ -100,6 +100,9 @@ static const CmdHelp cmds[] = {
 	 "                          into the vector access ptxas makes of it\n"
 	 "                          where it can prove the vector aligned\n"
 	 "  --emit-spec DIR         write a .tile spec per shared array to DIR\n"
+	 "  --fix                   print on stdout the diff of each declaration\n"
+	 "                          that a padding fix changes (the report goes\n"
+	 "                          to stderr)\n"
 	 "  --json                  the report as JSON (docs/json.md)\n"
 	 "  -- NVCC_FLAGS           the rest goes to nvcc (for a .cu FILE)\n",
 	 true, false},
