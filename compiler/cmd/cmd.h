@@ -75,6 +75,9 @@ int cmd_scan(int argc, char **argv);
  * first sees it). */
 void cmd_scan_fixes(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
                     ScanArrays *as, const Geom *g);
+/* A kernel's JSON gets "arrays", and each of its accesses its "array". */
+void cmd_scan_fix_json(struct json_t *kernel, const PtxModule *m, const ScanKernel *k,
+                       const ScanArrays *as);
 #endif
 
 

@@ -442,7 +442,7 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 			                    (json_int_t)ro.max_steps, "steps_per_thread",
 			                    (json_int_t)(ro.max_steps / (ro.block[0] * ro.block[1] * ro.block[2]))));
 			if (k.complete)
-				json_object_set_new(last, "arrays", scan_fix_json(&arrays));
+				cmd_scan_fix_json(last, m, &k, &arrays);
 			if (!k.complete)
 				scan_print_text(stdout, stderr, m, &k, &c);
 		} else {

@@ -16,6 +16,8 @@
 #include "cmd/cmd.h"
 #include "solve/solve.h"
 
+#include <jansson.h>
+
 /* The array's spec, checked and solved (families: 0 for all). */
 static bool solve_spec(const char *text, size_t len, const Geom *g, unsigned families,
                        Pool *p, Unit *u, Solution *s, char *why, size_t nwhy)
@@ -255,4 +257,21 @@ void cmd_scan_fixes(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
 	for (int i = 0; i < as->n; i++)
 		if (as->a[i].wave > as->a[i].ideal)
 			fix_array(m, k, c, &as->a[i], g);
+}
+
+void cmd_scan_fix_json(json_t *kernel, const PtxModule *m, const ScanKernel *k,
+                       const ScanArrays *as)
+{
+	json_object_set_new(kernel, "arrays", scan_fix_json(as));
+	/* each access names its array: the accesses are the slots that ran */
+	json_t *acc = json_object_get(kernel, "accesses");
+	size_t i = 0;
+	for (int s = 0; s < m->nslots && acc; s++) {
+		if (!k->acc[s].count)
+			continue;
+		const ScanArray *a = scan_array_of_slot(as, s);
+		json_t *e = json_array_get(acc, i++);
+		if (e)
+			json_object_set_new(e, "array", a ? json_string(a->name) : json_null());
+	}
 }
