@@ -87,6 +87,10 @@ static bool is_id(char ch)
 
 /* ---- the dimensions' values: integers, #defines and constants ---------------- */
 
+/* Names defined through names, at most this deep: `#define A A + A`
+ * costs 2^depth scans of the file. */
+enum { MAX_EVAL_DEPTH = 6 };
+
 typedef struct {
 	const char *text;       /* the whole file, for names */
 	const char *p;
@@ -111,9 +115,9 @@ static int64_t eval_name(Eval *e, const char *s, size_t n)
 			r++;
 		if (strncmp(r, s, n) == 0 && !is_id(r[n]) && r[n] != '(') {
 			Eval sub = {e->text, r + n, e->depth + 1, true};
-			int64_t v = e->depth < 16 ? eval_sum(&sub) : 0;
+			int64_t v = e->depth < MAX_EVAL_DEPTH ? eval_sum(&sub) : 0;
 			skip_ws(&sub);
-			if (e->depth < 16 && sub.ok && (*sub.p == '\n' || *sub.p == 0 || *sub.p == '\r' ||
+			if (e->depth < MAX_EVAL_DEPTH && sub.ok && (*sub.p == '\n' || *sub.p == 0 || *sub.p == '\r' ||
 			                                strncmp(sub.p, "//", 2) == 0))
 				return v;
 		}
@@ -129,9 +133,9 @@ static int64_t eval_name(Eval *e, const char *s, size_t n)
 		if ((size_t)(name - q) < n || strncmp(name - n, s, n) != 0 || is_id(name[-(ptrdiff_t)n - 1]))
 			continue;
 		Eval sub = {e->text, r + 1, e->depth + 1, true};
-		int64_t v = e->depth < 16 ? eval_sum(&sub) : 0;
+		int64_t v = e->depth < MAX_EVAL_DEPTH ? eval_sum(&sub) : 0;
 		skip_ws(&sub);
-		if (e->depth < 16 && sub.ok && *sub.p == ';')
+		if (e->depth < MAX_EVAL_DEPTH && sub.ok && *sub.p == ';')
 			return v;
 	}
 	e->ok = false;

@@ -384,9 +384,8 @@ int scan_spec_write(FILE *f, const PtxModule *m, const ScanKernel *k, const Scan
 	        k->block[0], k->block[1], k->block[2], a->name, (long long)a->bytes);
 	if (a->view_decl)
 		fprintf(f, "Its %lld elements of %d bytes are its declaration's\n# rows "
-		        "(%s:%d: %d x %d): element e is row e / %d, column e %% %d.\n",
-		        (long long)elems, a->elem, a->decl.path, a->decl.line, a->rows, a->cols,
-		        a->cols, a->cols);
+		        "(line %d: %d x %d): element e is row e / %d, column e %% %d.\n",
+		        (long long)elems, a->elem, a->decl.line, a->rows, a->cols, a->cols, a->cols);
 	else
 		fprintf(f, "Its %lld elements of %d bytes are viewed as\n# rows of 128 bytes: "
 		        "element e is row e / %d, column e %% %d.\n", (long long)elems, a->elem,
