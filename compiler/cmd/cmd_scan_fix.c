@@ -14,6 +14,7 @@
 
 #include "scan/scan.h"
 #include "cmd/cmd.h"
+#include "model/model.h"
 #include "solve/solve.h"
 
 #include <jansson.h>
@@ -93,7 +94,55 @@ static bool col_expr(const Layout *l, const Tile *t, const char *r0, const char 
 			snprintf(buf, n, "%s ^ (%s)", c, ms);
 		return true;
 	}
+	if (l->kind == L_XOR && layout_xor_cols(l) == t->cols) {
+		/* the chunk c / gran XOR the row bits' masks, as layout_c_expr */
+		char x[1024] = "";
+		int a, nb, b;
+		if (layout_xor_shift(l, &a, &nb, &b))
+			snprintf(x, sizeof x, "((%s >> %d) & %d) << %d", r, a, (1 << nb) - 1, b);
+		for (int k = 0; !x[0] && k < l->nx; k++)
+			if (l->x[k]) {
+				for (int q = k; q < l->nx; q++)
+					if (l->x[q]) {
+						size_t m = strlen(x);
+						snprintf(x + m, sizeof x - m, "%s((%s >> %d) & 1) * %u",
+						         m ? " ^ " : "", r, q, l->x[q]);
+					}
+			}
+		if (!x[0])
+			return false;
+		if (l->gran == 1)
+			snprintf(buf, n, "%s ^ (%s)", c, x);
+		else
+			snprintf(buf, n, "((%s / %d) ^ (%s)) * %d + %s %% %d", c, l->gran, x, l->gran,
+			         c, l->gran);
+		return true;
+	}
 	return false;
+}
+
+/* A one-dimensional array NAME[I]: row I / C, column I % C of the view,
+ * so I becomes I / C * C + the column; the note's form is in i. */
+static void flat_exprs(ScanArray *a, const Tile *t)
+{
+	ScanFix *x = &a->fix;
+	char r[300], c[300], ce[1024], op[200];
+	snprintf(r, sizeof r, "i / %d", a->cols);
+	snprintf(c, sizeof c, "i %% %d", a->cols);
+	if (!col_expr(&x->l, t, r, c, ce, sizeof ce))
+		return;
+	snprintf(x->col_expr, sizeof x->col_expr, "i / %d * %d + (%s)", a->cols, a->cols, ce);
+	for (int i = 0; i < a->nstmt; i++) {
+		ScanStmt *st = &a->stmt[i];
+		if (st->nindex != 1)
+			continue;
+		operand(st->index[0], op, sizeof op);
+		snprintf(r, sizeof r, "%s / %d", op, a->cols);
+		snprintf(c, sizeof c, "%s %% %d", op, a->cols);
+		if (col_expr(&x->l, t, r, c, ce, sizeof ce))
+			snprintf(st->rewrite, sizeof st->rewrite, "%s[%s / %d * %d + (%s)]", a->name, op,
+			         a->cols, a->cols, ce);
+	}
 }
 
 /* Blocks per SM by shared memory: the kernel's arrays, one grown by extra. */
@@ -238,11 +287,13 @@ static void fix_array(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
 				for (int i = 0; i < a->nstmt; i++) {
 					ScanStmt *st = &a->stmt[i];
 					char ce[1024];
-					if (st->index[0][0] && a->decl.ndims == 2 &&
+					if (st->nindex == 2 && a->decl.ndims == 2 &&
 					    col_expr(&x->l, t, st->index[0], st->index[1], ce, sizeof ce))
 						snprintf(st->rewrite, sizeof st->rewrite, "%s[%s][%s]", a->name,
 						         st->index[0], ce);
 				}
+			if (a->flat)
+				flat_exprs(a, t);
 			try_pad(m, k, a, text, len, g);
 		}
 	}

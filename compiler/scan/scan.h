@@ -188,7 +188,8 @@ typedef struct {
 	int64_t wave, ideal, count;
 	int64_t after;          /* under the fix (scan_fix_prove) */
 	char index[2][128];     /* NAME[I][J] as the statement writes it, or "" */
-	char rewrite[1400];      /* the same under the fix, or "" */
+	int nindex;             /* 2, or 1 for NAME[I] (index[1] ""), or 0 */
+	char rewrite[2048];      /* the same under the fix, or "" */
 	char op[16];            /* load, store, atomic, ldmatrix, ... */
 } ScanStmt;
 
@@ -202,7 +203,7 @@ typedef struct {
 	int64_t bytes_before, bytes_after;
 	int blocks_before, blocks_after;
 	char cute[128];         /* "Swizzle<5,0,5> ..." where it is one, else "" */
-	char col_expr[512];     /* the column as an expression of r and c, for
+	char col_expr[1280];     /* the column as an expression of r and c, for
 	                         * a layout that keeps rows, else "" */
 	char header[640];       /* the tile bankc build makes of the spec */
 	char macro[640];        /* its macros' prefix */
@@ -225,6 +226,8 @@ typedef struct ScanArray {
 	int rows, cols;         /* the spec's view: the declaration's shape, or
 	                         * rows of 128 bytes */
 	bool view_decl;
+	bool flat;              /* declared one-dimensional, of its elements:
+	                         * NAME[I] is row I / cols, column I % cols */
 	int *slot, nslot;       /* the accesses that touch it, in source order */
 	ScanStmt *stmt;
 	int nstmt;

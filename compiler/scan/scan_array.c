@@ -329,13 +329,15 @@ static void find_decl(const char *path, const char *name, int line, ScanDecl *d)
 	free(text);
 }
 
-/* NAME[I][J] in a statement's line: I and J as written. */
-static void find_index(const char *path, int line, const char *name, char idx[2][128])
+/* NAME[I][J] (or NAME[I]) in a statement's line: I and J as written, and
+ * how many there are (0: none found). */
+static int find_index(const char *path, int line, const char *name, char idx[2][128])
 {
 	idx[0][0] = idx[1][0] = 0;
+	int found = 0;
 	char *text = read_text(path);
 	if (!text)
-		return;
+		return 0;
 	const char *ls = line_start(text, line), *le = ls;
 	while (*le && *le != '\n')
 		le++;
@@ -358,12 +360,15 @@ static void find_index(const char *path, int line, const char *name, char idx[2]
 			snprintf(got[k++], sizeof got[0], "%.*s", (int)(q - s), s);
 			q++;
 		}
-		if (k == 2 && *q != '[') {
-			memcpy(idx, got, sizeof got);
+		if (k >= 1 && *q != '[') {
+			snprintf(idx[0], sizeof idx[0], "%s", got[0]);
+			snprintf(idx[1], sizeof idx[1], "%s", k == 2 ? got[1] : "");
+			found = k;
 			break;
 		}
 	}
 	free(text);
+	return found;
 }
 
 /* ---- the arrays ---------------------------------------------------------------- */
@@ -444,7 +449,7 @@ static void group_stmts(const PtxModule *m, const ScanKernel *k, const ScanCtx *
 		char path[1024];
 		int line, col;
 		if (split_where(st->where, c, path, sizeof path, &line, &col))
-			find_index(path, line, a->name, st->index);
+			st->nindex = find_index(path, line, a->name, st->index);
 	}
 	memcpy(a->slot, order, (size_t)a->nslot * sizeof *order);
 	free(order);
@@ -529,6 +534,7 @@ static void array_view(const ScanKernel *k, ScanArray *a)
 		}
 	}
 	a->cols = 128 / a->elem;
+	a->flat = d->found && d->ndims == 1 && d->type_bytes == a->elem && d->dimv[0] == elems;
 	int64_t rows = (elems + a->cols - 1) / a->cols;
 	a->rows = rows > MAX_DIM ? MAX_DIM + 1 : (int)rows;
 }

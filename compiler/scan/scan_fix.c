@@ -127,7 +127,12 @@ static void print_fix(FILE *f, const ScanArray *a, const char *at)
 	fprintf(f, "%s: note: %s%s (%+lld bytes; blocks per SM by shared memory: %d -> %d)", at,
 	        x->pad ? "or " : "", x->layout, (long long)(x->bytes_after - x->bytes_before),
 	        x->blocks_before, x->blocks_after);
-	if (x->col_expr[0]) {
+	if (x->col_expr[0] && a->flat) {
+		fprintf(f, ": index %s[i] as %s[%s]\n", a->name, a->name, x->col_expr);
+		for (int s = 0; s < a->nstmt; s++)
+			if (a->stmt[s].rewrite[0])
+				fprintf(f, "    %-44s %s\n", a->stmt[s].where, a->stmt[s].rewrite);
+	} else if (x->col_expr[0]) {
 		fprintf(f, ": index %s[r][c] as %s[r][%s]\n", a->name, a->name, x->col_expr);
 		for (int s = 0; s < a->nstmt; s++)
 			if (a->stmt[s].rewrite[0])
