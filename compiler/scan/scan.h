@@ -233,6 +233,7 @@ typedef struct ScanArray {
 	int nstmt;
 	int64_t wave, ideal;
 	bool partial;           /* not every warp instruction was kept */
+	bool vector;            /* an access is scalar ones that ptxas merges */
 	bool whole;             /* every warp instruction kept, and each
 	                         * instruction's lanes in this array alone */
 	ScanDecl decl;

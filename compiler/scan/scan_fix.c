@@ -140,6 +140,10 @@ static void print_fix(FILE *f, const ScanArray *a, const char *at)
 	} else {
 		fprintf(f, "\n");
 	}
+	if (x->col_expr[0] && a->vector)
+		fprintf(f, "    (counted with the vector accesses ptxas makes of its scalar ones now; "
+		        "an index it cannot prove\n    contiguous splits them: scan the edited "
+		        "kernel again)\n");
 	if (x->cute[0])
 		fprintf(f, "    in CuTe: %s\n", x->cute);
 	char size[96];
