@@ -163,6 +163,8 @@ static int64_t eval_atom(Eval *e)
 		char *end;
 		long long v = strtoll(e->p, &end, 0);
 		e->p = end;
+		if (v > (1LL << 40))
+			e->ok = false;  /* no dimension is this large; no overflow below */
 		while (*e->p == 'u' || *e->p == 'U' || *e->p == 'l' || *e->p == 'L')
 			e->p++;
 		return v;
@@ -187,6 +189,8 @@ static int64_t eval_product(Eval *e)
 			return v;
 		e->p++;
 		int64_t w = eval_atom(e);
+		if (!e->ok)
+			return 0;
 		if (op != '*' && w == 0) {
 			e->ok = false;
 			return 0;
@@ -209,9 +213,11 @@ static int64_t eval_sum(Eval *e)
 			return v;
 		e->p++;
 		int64_t w = eval_product(e);
-		v = op == '+' ? v + w : v - w;
-		if (llabs(v) > (1LL << 40))
+		if (!e->ok || llabs(v) > (1LL << 40) || llabs(w) > (1LL << 40)) {
 			e->ok = false;
+			return 0;
+		}
+		v = op == '+' ? v + w : v - w;
 	}
 }
 
@@ -243,8 +249,12 @@ static bool parse_decl(const char *text, const char *ls, const char *at, const c
 	const char *le = ls;
 	while (*le && *le != '\n' && *le != '\r')
 		le++;
-	const char *sh = strstr(ls, "__shared__");
-	if (!sh || sh > at)
+	/* __shared__ before the name, on its line */
+	const char *sh = NULL;
+	for (const char *q = ls; q + 10 <= at && !sh; q++)
+		if (strncmp(q, "__shared__", 10) == 0)
+			sh = q;
+	if (!sh)
 		return false;
 	/* the type: between __shared__ (and an alignment) and the name */
 	const char *t = sh + 10;
