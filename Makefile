@@ -372,11 +372,19 @@ gpu-bench: bankc
 gpu-scan: bankc
 	bash tests/gpu/scan_measure.sh ./bankc out/gpu-scan
 
+# On a machine with a GPU, nvcc, patch and Nsight Compute: the validation
+# kernels with scan's padding fixes applied, measured against the totals
+# the fixes promised (docs/validation.md).  No prerequisite: a bankc
+# built elsewhere runs here as it is (BANKC=PATH), without re2c or cmocka.
+BANKC_GPU ?= ./bankc
+gpu-fix:
+	bash tests/gpu/fix_validate.sh $(BANKC_GPU) out/gpu-fix
+
 clean:
 	rm -rf build build-san bankc out
 
 FORCE:
 
 .PHONY: all check check-fast $(CHECKS:%=check-%) werror-stamps fuzz fuzz-regress clean \
-	deps run install uninstall bench gpu-probe gpu-check gpu-bench gpu-scan fuzz-ptx \
+	deps run install uninstall bench gpu-probe gpu-check gpu-bench gpu-scan gpu-fix fuzz-ptx \
 	fuzz-ptx-regress FORCE

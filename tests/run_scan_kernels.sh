@@ -8,6 +8,11 @@
 #      completely, its totals exactly the golden file
 #      tests/ptx/validation_predicted.tsv, and --emit-spec's specs costing
 #      what the scan predicted (tests/ptx/roundtrip.sh);
+#   1b. the fixes: every padding diff that --fix prints for them applied
+#      with patch, the fixed program compiled and scanned again, its total
+#      the promised one (tests/gpu/fix_validate.sh, unmeasured); the same
+#      for the kernels of tests/ptx/fix.cu; and the transpose that the
+#      note's swizzle would make (transpose_swizzled) takes its promise;
 #   2. the counters measured on an H200 (tests/data/scan_h200.tsv, and
 #      tests/data/scan_triton_h200.tsv for the Triton kernels, each from
 #      the PTX that ran there: tests/data/scan_h200/ptx/, launched as its
@@ -100,6 +105,41 @@ else
 		bad "tests/ptx/roundtrip.sh ended without its summary"
 		tail -n 5 "$tmp/rt.txt" | indent
 	fi
+fi
+
+# 1b. the fixes hold: diffs applied, compiled and scanned again
+if have nvcc && have patch; then
+	if MEASURE=0 PTXDIR=$ptx bash tests/gpu/fix_validate.sh "$bankc" "$build/fix-validate" \
+		>"$tmp/fv.txt" 2>&1; then
+		n=$(grep -c "$(printf '\t')holds\$" "$build/fix-validate/fix_validation.tsv")
+		pass=$((pass + n))
+	else
+		bad "tests/gpu/fix_validate.sh: a fix of the validation kernels does not hold"
+		indent <"$tmp/fv.txt"
+	fi
+	mkdir -p "$tmp/fx/tests/ptx"
+	cp tests/ptx/fix.cu "$tmp/fx/tests/ptx/"
+	"$bankc" scan tests/ptx/fix.ptx --block 32 --fix >"$tmp/fx.diff" 2>/dev/null
+	(cd "$tmp/fx" && patch -s -p0 <../fx.diff && nvcc -O3 -lineinfo -arch=sm_90 -ptx \
+		-o fixed.ptx tests/ptx/fix.cu) >"$tmp/fx.log" 2>&1 || { bad "tests/ptx/fix.cu: the --fix diff"; indent <"$tmp/fx.log"; }
+	for k in fix_literal fix_double; do
+		"$bankc" scan tests/ptx/fix.ptx --block 32 --kernel $k >"$tmp/k.txt" 2>&1
+		want=$(awk '/^  (loads|stores) / { t += $2 }
+			/note: .* takes [0-9]+ wavefronts per block/ { for (i = 1; i < NF; i++) if ($i == "takes") { cur = $(i + 1); break } }
+			/padding reaches it \(/ { v = $0; sub(/.*reaches it \(/, "", v); sub(/ .*/, "", v); t += v - cur }
+			END { print t + 0 }' "$tmp/k.txt")
+		got=$("$bankc" scan "$tmp/fx/fixed.ptx" --block 32 --kernel $k 2>&1 |
+			awk '/^  (loads|stores) / { t += $2 } END { print t + 0 }')
+		if [ "$want" = "$got" ]; then ok; else bad "$k: the padded kernel takes $got wavefronts, the note promised $want"; fi
+	done
+	# the swizzle of transpose_naive's note is what transpose_swizzled does
+	want=$("$bankc" scan "$ptx/transpose.ptx" --block 32,8 --kernel transpose_naive 2>&1 |
+		sed -n "s/.*the best layout .*, swizzle<5,2,5>, takes \([0-9]*\),.*/\1/p")
+	got=$("$bankc" scan "$ptx/transpose.ptx" --block 32,8 --kernel transpose_swizzled 2>&1 |
+		awk '/^  (loads|stores) / { t += $2 } END { print t + 0 }')
+	if [ -n "$want" ] && [ "$want" = "$got" ]; then ok; else bad "transpose: the swizzle promised $want, transpose_swizzled takes $got"; fi
+else
+	skip "the fixes (no nvcc or no patch)"
 fi
 
 # 2. against the counters measured on an H200, from the PTX that ran there:

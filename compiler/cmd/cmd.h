@@ -69,6 +69,16 @@ int cmd_compare(int argc, char **argv);
 int cmd_build(int argc, char **argv);
 int cmd_words(int argc, char **argv);       /* the language's words (hidden) */
 int cmd_scan(int argc, char **argv);
+#ifdef BANKC_SCAN_H
+/* cmd_scan_fix.c: each array of as with excess wavefronts solved, its
+ * fix proven on the records of k (a file that includes scan/scan.h
+ * first sees it). */
+void cmd_scan_fixes(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
+                    ScanArrays *as, const Geom *g);
+/* A kernel's JSON gets "arrays", and each of its accesses its "array". */
+void cmd_scan_fix_json(struct json_t *kernel, const PtxModule *m, const ScanKernel *k,
+                       const ScanArrays *as);
+#endif
 
 
 #endif

@@ -15,8 +15,8 @@
 
 #include <jansson.h>
 
-#include "cmd/cmd.h"
 #include "scan/scan.h"
+#include "cmd/cmd.h"
 
 extern char **environ;
 
@@ -45,6 +45,7 @@ typedef struct {
 	} data[PTX_MAX_DATA];
 	int ndata;
 	bool json;
+	bool fix;               /* --fix: the diffs on stdout, the rest on stderr */
 	bool no_ptxas_merge;
 	const char *emit;
 	int64_t max_steps;
@@ -115,7 +116,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			break;
 		}
 	enum { O_KERNEL = OPT_CMD, O_BLOCK, O_GRID, O_CTAID, O_PARAM, O_STEPS,
-	       O_EMIT, O_JSON, O_NOVEC, O_DATA, O_EXCESS };
+	       O_EMIT, O_JSON, O_NOVEC, O_DATA, O_EXCESS, O_FIX };
 	static const struct option lo[] = {
 		{"kernel", required_argument, NULL, O_KERNEL},
 		{"block", required_argument, NULL, O_BLOCK},
@@ -128,6 +129,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		{"json", no_argument, NULL, O_JSON},
 		{"no-vectorize", no_argument, NULL, O_NOVEC},
 		{"max-excess", required_argument, NULL, O_EXCESS},
+		{"fix", no_argument, NULL, O_FIX},
 		CLI_GEOM_OPTIONS, CLI_HELP_OPTION, {0}};
 	Cli cl = {"scan", argc, argv, ":h", lo, .geom = &o->geom};
 	char *a;
@@ -216,6 +218,9 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			if (!cli_number("--max-excess", a, 0, 2147483647L, &o->max_excess, &rc))
 				return rc;
 			break;
+		case O_FIX:
+			o->fix = true;
+			break;
 		}
 		if (rc)
 			return rc;
@@ -225,6 +230,9 @@ static int parse_opts(int argc, char **argv, Opts *o)
 	if (optind + 1 < argc)
 		return cli_usage_error("%s", "scan takes one FILE (.ptx or .cu)");
 	o->file = argv[optind];
+	if (o->fix && o->json)
+		return cli_usage_error("%s", "--fix prints diffs; --json holds them already "
+		                       "(fix.padding.diff)");
 	for (int d = 0; d < 3; d++)
 		if (o->ctaid[d] >= o->grid[d])
 			return cli_usage_error("%s", "--ctaid must name a block of the --grid "
@@ -420,7 +428,7 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 	}
 	int rc = 0;
 	json_t *kernels = json_array();
-	ScanCtx c = {input, cu, NULL, o->geom};
+	ScanCtx c = {input, cu, NULL, o->geom, NULL};
 	bool first = true;
 	for (int i = 0; i < m->nfunc; i++) {
 		if (!kernel_selected(m, i, o->kernel))
@@ -512,13 +520,22 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 			continue;
 		}
 		c.ro = &ro;
-		ScanOpts so = {o->emit != NULL, o->geom, !o->no_ptxas_merge};
+		/* every warp instruction kept: the fixes are proven on them */
+		ScanOpts so = {true, o->geom, !o->no_ptxas_merge};
 		ScanKernel k;
 		scan_kernel(m, i, &ro, &so, &k);
 		if (!k.complete)
 			rc = 1;
 		bool over = !gate_ok(o, m, &k, input, sn);
 		rc |= over;
+		ScanArrays arrays = {0};
+		if (k.complete) {
+			scan_arrays_find(m, &k, &c, &arrays);
+			arrays.diff = o->fix;
+			c.arrays = &arrays;
+			cmd_scan_fixes(m, &k, &c, &arrays, &o->geom);
+		}
+		FILE *text = o->fix ? stderr : stdout;
 		if (o->json) {
 			json_array_append_new(kernels, scan_kernel_json(m, &k, &c));
 			json_t *last = json_array_get(kernels, json_array_size(kernels) - 1);
@@ -531,17 +548,23 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 			json_object_set_new(last, "limits", json_pack("{s:I,s:I}", "max_steps",
 			                    (json_int_t)ro.max_steps, "steps_per_thread",
 			                    (json_int_t)(ro.max_steps / (ro.block[0] * ro.block[1] * ro.block[2]))));
+			if (k.complete)
+				cmd_scan_fix_json(last, m, &k, &arrays);
 			if (!k.complete)
 				scan_print_text(stdout, stderr, m, &k, &c);
 		} else {
 			if (!first)
-				putchar('\n');
-			scan_print_text(stdout, stderr, m, &k, &c);
+				fputc('\n', text);
+			scan_print_text(text, stderr, m, &k, &c);
 		}
 		first = false;
 		if (o->emit && k.complete &&
-		    !scan_emit_specs(m, &k, o->emit, &c, o->json ? stderr : stdout, stderr))
+		    !scan_emit_specs(m, &k, o->emit, &c, o->json || o->fix ? stderr : stdout, stderr))
 			rc = 1;
+		if (o->fix)
+			scan_fix_print_diffs(stdout, &arrays);
+		c.arrays = NULL;
+		scan_arrays_free(&arrays);
 		scan_kernel_free(m, &k);
 	}
 	if (o->json) {

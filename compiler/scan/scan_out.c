@@ -485,17 +485,20 @@ static void warn_group(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
 		snprintf(banks + o, sizeof banks - o, nb == 1 ? " serves %d %s)"
 		         : " serve %d %s each)", words, lanes ? "lanes" : "words");
 	}
+	char arr[400];
+	scan_fix_label(c, worst, arr, sizeof arr);     /* the array, named */
 	if (in->op.kind == PO_CPASYNC)
-		fprintf(f, "%s: warning: %s: destinations touch %s 128-byte segments per "
+		fprintf(f, "%s: warning: %s%s: destinations touch %s 128-byte segments per "
 		        "instruction, ideal %s (not in the wavefront counters), %lld "
-		        "instruction%s per block\n", where, w, per, idl, (long long)count,
+		        "instruction%s per block\n", where, w, arr, per, idl, (long long)count,
 		        count == 1 ? "" : "s");
 	else
-		fprintf(f, "%s: warning: %s: %s wavefronts per instruction, ideal %s%s, "
-		        "%lld instruction%s per block\n", where, w, per, idl, banks,
+		fprintf(f, "%s: warning: %s%s: %s wavefronts per instruction, ideal %s%s, "
+		        "%lld instruction%s per block\n", where, w, arr, per, idl, banks,
 		        (long long)count, count == 1 ? "" : "s");
 	show_source(f, m, in, c);
 	show_inlined(f, m, in, c);
+	scan_fix_after_warning(f, m, g, n, c);          /* its declaration and fix */
 }
 
 /* The warp instructions of a group whose cost depends on data: a

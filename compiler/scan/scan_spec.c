@@ -1,14 +1,19 @@
 /* --emit-spec DIR: a .tile spec per shared array a kernel touched, whose
  * accesses reproduce the addresses the scan observed, so that `bankc
- * compare` can propose a layout for the array and say what it saves.
+ * compare` can propose a layout for the array and say what it saves; the
+ * fix notes (scan_fix.c) solve the same spec.
  *
  * An array of E-byte elements (E from the narrowest access and the
- * offsets seen) is viewed as rows of 128 bytes, the bank period: element e
- * is row e / C, column e % C.  Each static shared instruction becomes one
- * access whose loop runs over its warp instructions: a plain expression
- * when the element index is affine in the lane and the instruction,
- * otherwise a table of element indices per lane (-1: inactive), each
- * distinct warp instruction once with its count as weight. */
+ * offsets seen, the type from the instructions: f32 for ld.shared.f32)
+ * is viewed as its declaration's rows when the source declares it
+ * (scan_array.c), else as rows of 128 bytes, the bank period: element e
+ * is row e / C, column e % C.  Each source statement (its shared
+ * instructions of one operation and width: the PTX lines of an unrolled
+ * loop together) becomes one access whose loops run over its warp
+ * instructions: a plain expression when the element index is affine in
+ * the lane, the instruction and the PTX line, otherwise a table of
+ * element indices per lane (-1: inactive), each distinct warp
+ * instruction once with its count as weight. */
 #define _XOPEN_SOURCE 700   /* mkdir, rename */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,20 +24,6 @@
 
 enum { MAX_SPEC_INSTS = 32768 };    /* distinct warp instructions of one access */
 
-/* The name a source gives an array: _ZZ4kernE4tile -> tile. */
-static void array_name(const char *s, char *buf, size_t n)
-{
-	const char *p = strrchr(s, 'E');
-	if (strncmp(s, "_ZZ", 3) == 0 && p && p[1] >= '1' && p[1] <= '9') {
-		long len = strtol(p + 1, (char **)&p, 10);
-		if (len > 0 && (size_t)len <= strlen(p)) {
-			snprintf(buf, n, "%.*s", (int)len, p);
-			return;
-		}
-	}
-	snprintf(buf, n, "%s", s);
-}
-
 /* Letters, digits and '_' only, not starting with a digit. */
 static void ident(char *s)
 {
@@ -42,11 +33,6 @@ static void ident(char *s)
 			*p = '_';
 	if (s[0] >= '0' && s[0] <= '9')
 		s[0] = '_';
-}
-
-static const char *dtype_of(int e)
-{
-	return e == 1 ? "u8" : e == 2 ? "i16" : e == 4 ? "i32" : "i64";
 }
 
 /* One warp instruction: j-th kept of access a. */
@@ -122,13 +108,13 @@ static bool same_inst(const Emit *e, Ref x, Ref y)
 	return true;
 }
 
-static void print_affine(FILE *f, int64_t b, int64_t cl, int64_t ci, bool loop)
+/* let e = b + cl * lane + ci * i + cj * j; */
+static void print_affine(FILE *f, int64_t b, const int64_t co[3])
 {
 	fprintf(f, "        let e = ");
 	bool any = false;
-	const char *var[2] = {"lane", "i"};
-	int64_t co[2] = {cl, loop ? ci : 0};
-	for (int t = 0; t < 2; t++) {
+	const char *var[3] = {"lane", "i", "j"};
+	for (int t = 0; t < 3; t++) {
 		if (!co[t])
 			continue;
 		fprintf(f, "%s", any ? (co[t] < 0 ? " - " : " + ") : co[t] < 0 ? "-" : "");
@@ -142,43 +128,68 @@ static void print_affine(FILE *f, int64_t b, int64_t cl, int64_t ci, bool loop)
 	fprintf(f, ";\n");
 }
 
+/* Is the element of every lane of refs[0..n) (nj runs of n / nj, one
+ * per PTX line of the statement) b + cl * lane + ci * i + cj * j over full
+ * warps?  co: cl, ci, cj. */
+static bool affine_in(const Emit *e, const Ref *refs, int64_t n, int64_t nj, int lanes,
+                      int64_t *b, int64_t co[3])
+{
+	uint32_t want = lanes == WARP ? 0xffffffffu : (1u << lanes) - 1;
+	if (n > MAX_SPEC_INSTS || n % nj)
+		return false;
+	int64_t ni = n / nj;
+	co[0] = co[1] = co[2] = 0;
+	for (int64_t k = 0; k < n; k++) {
+		uint32_t msk = lanes_in(refs[k], e->lo, e->hi);
+		if ((msk & want) != want)
+			return false;
+		int64_t j = k / ni, i = k % ni, e0 = elem_at(e, refs[k], msk, 0);
+		if (k == 0) {
+			*b = e0;
+			co[0] = elem_at(e, refs[k], msk, 1) - e0;
+		} else if (k == 1 && ni > 1) {
+			co[1] = e0 - *b;
+		} else if (i == 0 && j == 1) {
+			co[2] = e0 - *b;
+		}
+		for (int l = 0; l < lanes; l++)
+			if (elem_at(e, refs[k], msk, l) != *b + co[0] * l + co[1] * i + co[2] * j)
+				return false;
+	}
+	return *b >= 0 && *b <= MAX_NUMBER && llabs(co[0]) <= MAX_NUMBER &&
+	       llabs(co[1]) <= MAX_NUMBER && llabs(co[2]) <= MAX_NUMBER;
+}
+
 /* One access of the spec: the warp instructions refs[0..n), all of one
- * operation and width; false if it has too many distinct ones. */
-static bool access(Emit *e, const Ref *refs, int64_t n, bool loop_load, const char *name,
-                   const char *title)
+ * operation and width, nj PTX lines of n / nj each; false if it has too
+ * many distinct ones. */
+static bool access(Emit *e, const Ref *refs, int64_t n, int64_t nj, bool loop_load,
+                   const char *name, const char *title)
 {
 	const ScanAcc *a = refs[0].a;
 	char op[64];
 	spec_op(a, loop_load, e->elem, op, sizeof op);
 	int lanes = op_is_matrix(a->op) ? 8 * a->op.nmat : WARP;
 	uint32_t want = lanes == WARP ? 0xffffffffu : (1u << lanes) - 1;
-	/* affine: element = b + cl * lane + ci * i over full warps */
-	bool affine = n <= MAX_SPEC_INSTS;
-	int64_t b = 0, cl = 0, ci = 0;
-	for (int64_t k = 0; k < n && affine; k++) {
-		uint32_t msk = lanes_in(refs[k], e->lo, e->hi);
-		if ((msk & want) != want) {
-			affine = false;
-			break;
-		}
-		int64_t e0 = elem_at(e, refs[k], msk, 0), e1 = elem_at(e, refs[k], msk, 1);
-		if (k == 0) {
-			b = e0;
-			cl = e1 - e0;
-		} else if (k == 1) {
-			ci = e0 - b;
-		}
-		for (int l = 0; l < lanes && affine; l++)
-			affine = elem_at(e, refs[k], msk, l) == b + cl * l + ci * k;
-	}
-	if (affine && (b < 0 || b > MAX_NUMBER || llabs(cl) > MAX_NUMBER ||
-	               llabs(ci) > MAX_NUMBER))
-		affine = false;
+	int64_t b = 0, co[3];
+	bool affine = affine_in(e, refs, n, nj, lanes, &b, co);
+	if (!affine && nj > 1 && affine_in(e, refs, n, 1, lanes, &b, co))
+		affine = true, nj = 1;
 	if (affine) {
+		int64_t ni = n / nj;
 		fprintf(e->f, "\n    # %s\n    access %s: %s {\n", title, name, op);
-		if (n > 1)
-			fprintf(e->f, "        for i in 0..%lld;\n", (long long)n);
-		print_affine(e->f, b, cl, ci, n > 1);
+		if (nj > 1 && ni > 1)
+			fprintf(e->f, "        for j in 0..%lld, i in 0..%lld;\n", (long long)nj,
+			        (long long)ni);
+		else if (nj > 1)
+			fprintf(e->f, "        for j in 0..%lld;\n", (long long)nj);
+		else if (ni > 1)
+			fprintf(e->f, "        for i in 0..%lld;\n", (long long)ni);
+		if (ni == 1)
+			co[1] = 0;
+		if (nj == 1)
+			co[2] = 0;
+		print_affine(e->f, b, co);
 		fprintf(e->f, "        row = e / %d;\n        col = e %% %d;\n    }\n",
 		        e->cols, e->cols);
 		return true;
@@ -277,76 +288,86 @@ static int64_t refs_of(const Emit *e, const ScanAcc *a, Ref *out)
 	return n;
 }
 
-/* Every access of the array: one per shared instruction, or, past a
- * tile's MAX_ACCESSES, one per operation and width holding all of theirs. */
-static int accesses(Emit *e, const PtxModule *m, const ScanKernel *k, const ScanCtx *c)
+/* The name of an access: its operation and the PTX line it starts at. */
+static void access_name(const PtxModule *m, const ScanAcc *a, const char *from,
+                        char *buf, size_t n)
+{
+	snprintf(buf, n, "%s_%sp%d", op_is_load(a->op) ? "ld" : a->op.kind == OP_CPASYNC ? "cp" :
+	         a->op.kind == OP_ATOM ? "at" : "st", from, m->inst[a->inst].pos.line);
+}
+
+/* Every access of the array: one per source statement, or, past a tile's
+ * MAX_ACCESSES, one per operation and width holding all of theirs. */
+static int accesses(Emit *e, const PtxModule *m, const ScanKernel *k, const ScanArray *ar)
 {
 	int64_t total = 0;
 	int nacc = 0;
-	for (int s = 0; s < m->nslots; s++) {
-		int64_t n = 0;
-		for (int64_t j = 0; j < k->acc[s].nkept && !n; j++)
-			n += lanes_in((Ref){&k->acc[s], j}, e->lo, e->hi) != 0;
-		nacc += n > 0 ? 1 + k->acc[s].loop : 0;     /* a loop's load: one more */
-		total += k->acc[s].nkept;
-	}
+	for (int t = 0; t < ar->nstmt; t++)
+		nacc += 1 + k->acc[ar->slot[ar->stmt[t].first]].loop;  /* a loop's load: one more */
+	for (int s = 0; s < ar->nslot; s++)
+		total += k->acc[ar->slot[s]].nkept;
 	Ref *refs = xmalloc((size_t)(total + 1) * sizeof *refs);
-	bool *done = xcalloc((size_t)m->nslots + 1, sizeof *done);
+	bool *done = xcalloc((size_t)ar->nstmt + 1, sizeof *done);
 	int written = 0;
-	for (int s = 0; s < m->nslots; s++) {
-		if (done[s])
+	for (int t = 0; t < ar->nstmt; t++) {
+		if (done[t])
 			continue;
-		const ScanAcc *a = &k->acc[s];
-		int64_t n = refs_of(e, a, refs);
+		const ScanStmt *st = &ar->stmt[t];
+		const ScanAcc *a = &k->acc[ar->slot[st->first]];
+		int64_t n = 0, nj = st->n, per = -1;
+		for (int q = 0; q < st->n; q++) {
+			int64_t got = refs_of(e, &k->acc[ar->slot[st->first + q]], refs + n);
+			if (per >= 0 && got != per)
+				nj = 1;     /* lines of unequal counts: not a loop over them */
+			per = got;
+			n += got;
+		}
 		if (!n)
 			continue;
-		char where[512], name[64], title[1024], opa[64];
-		const PtxInst *in = &m->inst[a->inst];
-		scan_where(m, in, c, where, sizeof where);
+		char name[64], title[1400], opa[64], lines[256] = "";
 		spec_op(a, false, e->elem, opa, sizeof opa);
+		const PtxInst *in = &m->inst[a->inst];
+		size_t o = 0;
+		for (int q = 0; q < st->n && o < sizeof lines - 16; q++)
+			o += (size_t)snprintf(lines + o, sizeof lines - o, "%s%d", q ? ", " : "",
+			                      m->inst[k->acc[ar->slot[st->first + q]].inst].pos.line);
 		const char *atom = a->loop ? " (one trip of the compare-and-swap loop "
 		                   "that ptxas makes of it)" : "";
 		if (nacc <= MAX_ACCESSES) {
-			snprintf(name, sizeof name, "%s_p%d", op_is_load(a->op) ? "ld" :
-			         a->op.kind == OP_CPASYNC ? "cp" :
-			         a->op.kind == OP_ATOM ? "at" : "st", in->pos.line);
-			snprintf(title, sizeof title, "%s (PTX line %d): %.*s, %lld warp "
-			         "instruction%s%s", where, in->pos.line, in->ntext, in->text,
-			         (long long)n, n == 1 ? "" : "s", atom);
+			access_name(m, a, "", name, sizeof name);
+			snprintf(title, sizeof title, "%s (PTX line%s %s): %.*s, %lld warp "
+			         "instruction%s%s", st->where, st->n > 1 ? "s" : "", lines, in->ntext,
+			         in->text, (long long)n, n == 1 ? "" : "s", atom);
 		} else {
-			/* every instruction of this operation and width, from here on */
-			int ninst = 1;
-			for (int t = s + 1; t < m->nslots; t++) {
+			/* every statement of this operation and width, from here on */
+			int nst = 1;
+			nj = 1;
+			for (int u = t + 1; u < ar->nstmt; u++) {
+				const ScanAcc *b = &k->acc[ar->slot[ar->stmt[u].first]];
 				char opb[64];
-				if (done[t] || !k->acc[t].nkept)
+				spec_op(b, false, e->elem, opb, sizeof opb);
+				if (done[u] || strcmp(opa, opb) != 0 || b->op.kind != a->op.kind ||
+				    b->loop != a->loop)
 					continue;
-				spec_op(&k->acc[t], false, e->elem, opb, sizeof opb);
-				if (strcmp(opa, opb) != 0 || k->acc[t].op.kind != a->op.kind ||
-				    k->acc[t].loop != a->loop)
-					continue;
-				int64_t add = refs_of(e, &k->acc[t], refs + n);
-				if (add) {
-					n += add;
-					ninst++;
-					done[t] = true;
-				}
+				for (int q = 0; q < ar->stmt[u].n; q++)
+					n += refs_of(e, &k->acc[ar->slot[ar->stmt[u].first + q]], refs + n);
+				nst++;
+				done[u] = true;
 			}
-			snprintf(name, sizeof name, "%s_from_p%d", op_is_load(a->op) ? "ld" :
-			         a->op.kind == OP_CPASYNC ? "cp" :
-			         a->op.kind == OP_ATOM ? "at" : "st", in->pos.line);
-			snprintf(title, sizeof title, "%s and %d more: %d shared instructions "
-			         "(%s), %lld warp instructions, as one access (a tile holds %d)%s",
-			         where, ninst - 1, ninst, opa, (long long)n, MAX_ACCESSES, atom);
+			access_name(m, a, "from_", name, sizeof name);
+			snprintf(title, sizeof title, "%s and %d more: %d source statements (%s), %lld "
+			         "warp instructions, as one access (a tile holds %d)%s", st->where,
+			         nst - 1, nst, opa, (long long)n, MAX_ACCESSES, atom);
 		}
-		done[s] = true;
-		written += access(e, refs, n, false, name, title);
+		done[t] = true;
+		written += access(e, refs, n, nj, false, name, title);
 		if (a->loop) {
 			/* the loop's load: the same addresses */
-			char lt[1100];
-			snprintf(lt, sizeof lt, "the load of that loop's trip: %s", where);
+			char lt[1600];
+			snprintf(lt, sizeof lt, "the load of that loop's trip: %s", st->where);
 			name[0] = 'l';
 			name[1] = 'd';
-			written += access(e, refs, n, true, name, lt);
+			written += access(e, refs, n, nj, true, name, lt);
 		}
 	}
 	free(refs);
@@ -354,43 +375,39 @@ static int accesses(Emit *e, const PtxModule *m, const ScanKernel *k, const Scan
 	return written;
 }
 
-/* One array's spec into path (through a temporary and a rename). */
-static bool emit_array(const PtxModule *m, const ScanKernel *k, int sym, const char *path,
-                       const char *tname, const ScanCtx *c, FILE *note, FILE *err)
+int scan_spec_write(FILE *f, const PtxModule *m, const ScanKernel *k, const ScanArray *a,
+                    const char *tname, const ScanCtx *c)
 {
-	const PtxSym *y = &m->sym[sym];
-	/* the accesses that touch it, their narrowest width and the extent */
-	int64_t lo = y->addr, hi = y->size >= 0 ? y->addr + y->size : PTX_SHARED_LIMIT;
-	int elem = 8;
-	int64_t top = lo;
-	for (int s = 0; s < m->nslots; s++) {
-		const ScanAcc *a = &k->acc[s];
-		for (int64_t j = 0; j < a->nkept; j++) {
-			uint32_t msk = lanes_in((Ref){a, j}, lo, hi);
-			if (!msk)
-				continue;
-			int w = a->bytes < 8 ? a->bytes : a->bytes == 8 ? 8 : 4;
-			if (w < elem)
-				elem = w;
-			for (int l = 0; l < WARP; l++)
-				if (msk >> l & 1) {
-					int64_t o = a->addrs[j * WARP + l] - lo;
-					while (o % elem)
-						elem /= 2;
-					if (a->addrs[j * WARP + l] + a->bytes > top)
-						top = a->addrs[j * WARP + l] + a->bytes;
-				}
-		}
-	}
-	if (top == lo)
-		return true;    /* not touched */
-	int64_t bytes = y->size >= 0 ? y->size : top - lo;
-	int cols = 128 / elem;
-	int64_t elems = (bytes + elem - 1) / elem;
-	int64_t rows = (elems + cols - 1) / cols;
-	if (rows > MAX_DIM) {
-		fprintf(err, "bankc: note: %s not written: %lld rows of 128 bytes is beyond "
-		        "a tile's %d\n", path, (long long)rows, MAX_DIM);
+	int64_t elems = (a->bytes + a->elem - 1) / a->elem;
+	fprintf(f, "# Written by bankc scan --emit-spec from %s: kernel %s, block %d,%d,%d,\n"
+	        "# shared array '%s' (%lld bytes).  ", c->cu ? c->cu : c->input, a->kernel,
+	        k->block[0], k->block[1], k->block[2], a->name, (long long)a->bytes);
+	if (a->view_decl)
+		fprintf(f, "Its %lld elements of %d bytes are its declaration's\n# rows "
+		        "(line %d: %d x %d): element e is row e / %d, column e %% %d.\n",
+		        (long long)elems, a->elem, a->decl.line, a->rows, a->cols, a->cols, a->cols);
+	else
+		fprintf(f, "Its %lld elements of %d bytes are viewed as\n# rows of 128 bytes: "
+		        "element e is row e / %d, column e %% %d.\n", (long long)elems, a->elem,
+		        a->cols, a->cols);
+	int threads = k->block[0] * k->block[1] * k->block[2];
+	fprintf(f, "tile %s {\n    shape %d x %d;\n    dtype %s;\n    arch sm_90;\n"
+	        "    threads %d;\n", tname, a->rows, a->cols, tab_dtype[a->dtype].name,
+	        threads < 32 ? 32 : (threads + 31) / 32 * 32);
+	Emit e = {f, a->elem, a->cols, a->base, a->base, a->base + a->bytes};
+	int nacc = accesses(&e, m, k, a);
+	fprintf(f, "}\n");
+	return nacc;
+}
+
+/* One array's spec into path (through a temporary and a rename). */
+static bool emit_array(const PtxModule *m, const ScanKernel *k, const ScanArray *a,
+                       const char *path, const char *tname, const ScanCtx *c, FILE *note,
+                       FILE *err)
+{
+	if (a->rows > MAX_DIM) {
+		fprintf(err, "bankc: note: %s not written: %d rows is beyond a tile's %d\n", path,
+		        a->rows, MAX_DIM);
 		return true;
 	}
 	char tmp[4200];
@@ -400,22 +417,7 @@ static bool emit_array(const PtxModule *m, const ScanKernel *k, int sym, const c
 		fprintf(err, "bankc: error: cannot write '%s': %s\n", tmp, strerror(errno));
 		return false;
 	}
-	const PtxFunc *fn = &m->func[k->kernel];
-	char sn[256], an[256];
-	ptx_short_name(fn->name, sn, sizeof sn);
-	array_name(y->name, an, sizeof an);
-	fprintf(f, "# Written by bankc scan --emit-spec from %s: kernel %s, block "
-	        "%d,%d,%d,\n# shared array '%s' (%lld bytes).  Its %lld elements of "
-	        "%d bytes are viewed as\n# rows of 128 bytes: element e is row e / %d, "
-	        "column e %% %d.\n", c->cu ? c->cu : c->input, sn, k->block[0], k->block[1],
-	        k->block[2], an, (long long)bytes, (long long)elems, elem, cols, cols);
-	fprintf(f, "tile %s {\n    shape %lld x %d;\n    dtype %s;\n    arch sm_90;\n"
-	        "    threads %d;\n", tname, (long long)rows, cols, dtype_of(elem),
-	        k->block[0] * k->block[1] * k->block[2] < 32 ? 32
-	        : (k->block[0] * k->block[1] * k->block[2] + 31) / 32 * 32);
-	Emit e = {f, elem, cols, lo, lo, hi};
-	int nacc = accesses(&e, m, k, c);
-	fprintf(f, "}\n");
+	int nacc = scan_spec_write(f, m, k, a, tname, c);
 	bool ok = !ferror(f);
 	ok &= fclose(f) == 0;
 	if (!ok || rename(tmp, path) != 0) {
@@ -424,17 +426,13 @@ static bool emit_array(const PtxModule *m, const ScanKernel *k, int sym, const c
 		return false;
 	}
 	fprintf(note, "%s: note: wrote %d access%s of shared array '%s'; 'bankc compare %s' "
-	        "proposes a layout\n", path, nacc, nacc == 1 ? "" : "es", an, path);
+	        "proposes a layout\n", path, nacc, nacc == 1 ? "" : "es", a->name, path);
 	return true;
 }
 
-bool scan_emit_specs(const PtxModule *m, const ScanKernel *k, const char *dir,
-                     const ScanCtx *c, FILE *note, FILE *err)
+void scan_spec_tile_name(const PtxModule *m, const ScanKernel *k, const ScanArray *a,
+                         char *buf, size_t n)
 {
-	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-		fprintf(err, "bankc: error: cannot make folder '%s': %s\n", dir, strerror(errno));
-		return false;
-	}
 	const PtxFunc *fn = &m->func[k->kernel];
 	char sn[256], other[256];
 	ptx_short_name(fn->name, sn, sizeof sn);
@@ -449,23 +447,30 @@ bool scan_emit_specs(const PtxModule *m, const ScanKernel *k, const char *dir,
 			break;
 		}
 	}
-	bool ok = true;
-	for (int i = 0; i < m->nsym; i++) {
-		const PtxSym *y = &m->sym[i];
-		if (y->kind != SYM_SHARED || (y->func >= 0 && y->func != k->kernel))
-			continue;
-		/* extern arrays all alias one base: the first stands for all */
-		bool dup = false;
-		for (int j = 0; j < i && y->size < 0; j++)
-			dup |= m->sym[j].kind == SYM_SHARED && m->sym[j].size < 0;
-		if (dup)
-			continue;
-		char an[256], tname[600], path[4096];
-		array_name(y->name, an, sizeof an);
-		snprintf(tname, sizeof tname, "%s_%s", sn, an);
-		ident(tname);
-		snprintf(path, sizeof path, "%s/%s.tile", dir, tname);
-		ok &= emit_array(m, k, i, path, tname, c, note, err);
+	snprintf(buf, n, "%s_%s", sn, a->name);
+	ident(buf);
+}
+
+bool scan_emit_specs(const PtxModule *m, const ScanKernel *k, const char *dir,
+                     const ScanCtx *c, FILE *note, FILE *err)
+{
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+		fprintf(err, "bankc: error: cannot make folder '%s': %s\n", dir, strerror(errno));
+		return false;
 	}
+	ScanArrays own, *as = c->arrays;
+	if (!as) {
+		scan_arrays_find(m, k, c, &own);
+		as = &own;
+	}
+	bool ok = true;
+	for (int i = 0; i < as->n; i++) {
+		char tname[600], path[4096];
+		scan_spec_tile_name(m, k, &as->a[i], tname, sizeof tname);
+		snprintf(path, sizeof path, "%s/%s.tile", dir, tname);
+		ok &= emit_array(m, k, &as->a[i], path, tname, c, note, err);
+	}
+	if (as == &own)
+		scan_arrays_free(&own);
 	return ok;
 }

@@ -739,7 +739,7 @@ static void stop_is(const char *body, StopKind kind, int64_t steps, const char *
 	assert_int_equal(s->k.stops[0].threads, 32);
 	if (why) {
 		char buf[1024];
-		ScanCtx c = {"t.ptx", NULL, &s->ro, sim_geom_default};
+		ScanCtx c = {"t.ptx", NULL, &s->ro, sim_geom_default, NULL};
 		scan_why(&s->p->m, &s->k, s->k.stops[0].why, &c, buf, sizeof buf);
 		assert_string_equal(buf, why);
 	}
