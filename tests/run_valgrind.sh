@@ -43,4 +43,8 @@ vg 0 scan tests/ptx/transpose.ptx --block 32,8 --json
 vg 1 scan tests/ptx/sgemm_tiled.ptx --block 16,16
 vg 1 scan tests/ptx/bad/global_addr.ptx --block 32
 vg 1 scan tests/ptx/bad/unclosed_body.ptx --block 32
+vg 0 scan tests/ptx/syntax.ptx --block 64
+vg 1 scan tests/ptx/instances.ptx --block 32 --kernel 'tiles::tile<2,float,false>'
+vg 1 scan tests/ptx/transpose.ptx --block 32,8 --max-excess 0 --json
+vg 1 scan tests/ptx/bad/brx_table.ptx --block 32
 summary valgrind

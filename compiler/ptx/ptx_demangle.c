@@ -165,6 +165,8 @@ static void name(Dm *d, char *out)
 				d->bad = true;
 				break;
 			}
+			/* a substitution names a candidate already there */
+			bool sub = peek(d, 'S') && !(d->p + 1 < d->end && d->p[1] == 't');
 			if (peek(d, 'I')) {
 				template_args(d, acc);
 			} else {
@@ -182,7 +184,7 @@ static void name(Dm *d, char *out)
 			}
 			first = false;
 			/* each prefix but the whole name may be substituted later */
-			if (!d->bad && !peek(d, 'E'))
+			if (!d->bad && !peek(d, 'E') && !sub)
 				add_sub(d, acc);
 		}
 		eat(d, 'E');
@@ -236,6 +238,12 @@ static void type(Dm *d, char *out)
 			if (!sub)
 				add_sub(d, t);
 			template_args(d, t);
+			sub = false;    /* the template-id is new */
+		}
+		if (sub) {
+			puts_(d, out, t);   /* a candidate already */
+			d->depth--;
+			return;
 		}
 	}
 	add_sub(d, t);

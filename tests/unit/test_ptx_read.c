@@ -331,6 +331,14 @@ static void test_demangle(void **state)
 		{"_Z3fooIN4cute5tupleIJiiEEENS1_IJfEEEEvv",
 		 "foo<cute::tuple<int, int>, cute::tuple<float>>"},
 		{"_Z3fooIS_Evv", "foo<foo>"},
+		/* a substitution used again is no new candidate (as c++filt reads it) */
+		{"_ZN3cub6detail10radix_sort6SingleINS0_5radix3hubIfNS_8NullTypeEyE1PELNS_5OrderE0EfS6_yEEvv",
+		 "cub::detail::radix_sort::Single<cub::detail::radix::hub<float, cub::NullType, "
+		 "unsigned long long>::P, (cub::Order)0, float, cub::detail::radix::hub<float, "
+		 "cub::NullType, unsigned long long>, unsigned long long>"},
+		{"_ZN3cub6detail10radix_sort6SingleINS0_5radix3hubIfNS_8NullTypeEyE1PELNS_5OrderE0EfS5_yEEvv",
+		 "cub::detail::radix_sort::Single<cub::detail::radix::hub<float, cub::NullType, "
+		 "unsigned long long>::P, (cub::Order)0, float, cub::NullType, unsigned long long>"},
 		{"_ZNSt3fooIiEEvv", "std::foo<int>"},
 		{"_Z4kernI13__nv_bfloat16Lb0EEvPT_", "kern<__nv_bfloat16, false>"},
 		{"_Z13trimul_globalIXadL_Z11matmul_tri3PfiPKfiS2_iiifEEEvS0_S2_iii",
