@@ -44,6 +44,22 @@ static void ident(char *s)
 		s[0] = '_';
 }
 
+/* A tile's (and its file's) name: the identifier ident makes, and where
+ * that changed a byte, 8 hex digits of a hash of the name as it was, so
+ * that kernels a$b and a_b do not both write a_b_buf.tile. */
+static void name_file(char *s, size_t n)
+{
+	uint32_t h = 2166136261u;       /* FNV-1a */
+	for (const char *p = s; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	char *raw = xstrdup(s);
+	ident(s);
+	size_t len = strlen(s);
+	if (strcmp(raw, s) != 0 && len + 10 <= n)
+		snprintf(s + len, n - len, "_%08x", (unsigned)h);
+	free(raw);
+}
+
 static const char *dtype_of(int e)
 {
 	return e == 1 ? "u8" : e == 2 ? "i16" : e == 4 ? "i32" : "i64";
@@ -393,22 +409,27 @@ static bool emit_array(const PtxModule *m, const ScanKernel *k, int sym, const c
 		        "a tile's %d\n", path, (long long)rows, MAX_DIM);
 		return true;
 	}
+	/* a temporary of a fresh name: nothing planted in the folder (a
+	 * symlink above all) is written through */
 	char tmp[4200];
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
+	FILE *f = tmp_beside(path, tmp, sizeof tmp);
 	if (!f) {
-		fprintf(err, "bankc: error: cannot write '%s': %s\n", tmp, strerror(errno));
+		fprintf(err, "bankc: error: cannot write '%s': %s\n", path, strerror(errno));
 		return false;
 	}
 	const PtxFunc *fn = &m->func[k->kernel];
 	char sn[256], an[256];
 	ptx_short_name(fn->name, sn, sizeof sn);
 	array_name(y->name, an, sizeof an);
+	/* names as esc_text writes them: none can end the comment's line */
+	char *from = esc_text_dup(c->cu ? c->cu : c->input);
+	char *ksn = esc_text_dup(sn), *kan = esc_text_dup(an);
 	fprintf(f, "# Written by bankc scan --emit-spec from %s: kernel %s, block "
 	        "%d,%d,%d,\n# shared array '%s' (%lld bytes).  Its %lld elements of "
 	        "%d bytes are viewed as\n# rows of 128 bytes: element e is row e / %d, "
-	        "column e %% %d.\n", c->cu ? c->cu : c->input, sn, k->block[0], k->block[1],
-	        k->block[2], an, (long long)bytes, (long long)elems, elem, cols, cols);
+	        "column e %% %d.\n", from, ksn, k->block[0], k->block[1],
+	        k->block[2], kan, (long long)bytes, (long long)elems, elem, cols, cols);
+	free(from), free(ksn), free(kan);
 	fprintf(f, "tile %s {\n    shape %lld x %d;\n    dtype %s;\n    arch sm_90;\n"
 	        "    threads %d;\n", tname, (long long)rows, cols, dtype_of(elem),
 	        k->block[0] * k->block[1] * k->block[2] < 32 ? 32
@@ -463,7 +484,7 @@ bool scan_emit_specs(const PtxModule *m, const ScanKernel *k, const char *dir,
 		char an[256], tname[600], path[4096];
 		array_name(y->name, an, sizeof an);
 		snprintf(tname, sizeof tname, "%s_%s", sn, an);
-		ident(tname);
+		name_file(tname, sizeof tname);
 		snprintf(path, sizeof path, "%s/%s.tile", dir, tname);
 		ok &= emit_array(m, k, i, path, tname, c, note, err);
 	}
