@@ -181,3 +181,15 @@ for s in "$o"/*.tile; do "$bankc" check "$s" >/dev/null 2>&1 && ok || failed "$s
 # 10. the limit of tiles per file, as docs/robustness.md lists it
 awk -v t="$T" 'BEGIN { for (i = 0; i < 1025; i++) printf "tile t%d { %s }\n", i, t }' >"$tmp/many.tile"
 expect_fail "1025 tiles" "many.tile:1025:1: error: too many tiles in one file (limit 1024)" -- "$bankc" check "$tmp/many.tile"
+
+# 11. explain --json streams: 65536 instructions (one access of the limits
+#     file) in a 150 MB address space, where the document built whole took
+#     320 MB (docs/robustness.md has the figures for the whole file)
+sed -n '3,5p' tests/data/limits.tile >"$tmp/one.tile" && echo '}' >>"$tmp/one.tile"
+bash -c "ulimit -v 150000; exec '$bankc' explain --json '$tmp/one.tile'" >"$tmp/one.json" 2>"$tmp/err"
+st=$?
+if [ $st -eq 0 ] && [ "$(tail -n 1 "$tmp/one.json")" = "}" ] && grep -q '"index": 65535,' "$tmp/one.json"; then ok
+else failed "explain --json of 65536 instructions in 150 MB: status $st"; fi
+# and a later file's error leaves no partial document
+expect_fail "explain --json, a bad second file" "no-such.tile" -- "$bankc" explain --json specs/seeds.tile no-such.tile
+[ ! -s "$tmp/out" ] && ok || failed "explain --json wrote a partial document"
