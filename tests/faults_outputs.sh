@@ -193,3 +193,15 @@ else failed "explain --json of 65536 instructions in 150 MB: status $st"; fi
 # and a later file's error leaves no partial document
 expect_fail "explain --json, a bad second file" "no-such.tile" -- "$bankc" explain --json specs/seeds.tile no-such.tile
 [ ! -s "$tmp/out" ] && ok || failed "explain --json wrote a partial document"
+
+# 12. the depfile: names with a space, '$' and '#' read back by make as
+#     the files they are
+if have make; then
+	d="$tmp/a b\$c#d"
+	mkdir -p "$d" && cp specs/seeds.tile "$d/s.tile"
+	"$bankc" build "$d/s.tile" -o "$tmp/o u\$t#" -MD || failed "build with a depfile of odd names"
+	touch -d '+1 minute' "$d/s.tile" 2>/dev/null || touch "$d/s.tile"
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -d -q -f "$tmp/o u\$t#/bankc.d" "$tmp/o u\$t#/column_read.cuh" >"$tmp/make.log" 2>/dev/null
+	if grep -qF "Prerequisite '$d/s.tile' is newer than target '$tmp/o u\$t#/column_read.cuh'" "$tmp/make.log"; then ok
+	else failed "make does not read the depfile's names back"; fi
+fi
