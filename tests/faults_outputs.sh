@@ -130,6 +130,18 @@ while [ $n -le $((steps + 1)) ]; do
 	n=$((n + 1))
 done
 
+# ... and real kill -9 at random moments (30 runs, a few seconds)
+for r in $(seq 30); do
+	rm -rf "$o" && cp "$tmp/v1.tile" "$tmp/s.tile" && "$bankc" build "$tmp/s.tile" -o "$o" || failed "build v1"
+	cp "$tmp/v2.tile" "$tmp/s.tile"
+	{ "$bankc" build "$tmp/s.tile" -o "$o" & pid=$!
+	  sleep "0.0$((RANDOM % 10))"; kill -9 $pid; wait $pid; } 2>/dev/null
+	"$bankc" build "$tmp/s.tile" -o "$o" 2>"$tmp/err" || failed "the build after kill -9 run $r"
+	snapshot "$o" "$tmp/snap"
+	cmp -s "$tmp/snap" "$tmp/snap.fresh" && ok || failed "kill -9 run $r: the next build does not repair"
+	ls -A "$o" | grep -q bankc-tmp && failed "kill -9 run $r: a temporary left" || ok
+done
+
 # 7. a spec path that is not UTF-8: valid JSON, the byte as U+FFFD
 mkdir -p "$tmp/$(printf 'l\377')"
 cp specs/seeds.tile "$tmp/$(printf 'l\377')/s.tile"
