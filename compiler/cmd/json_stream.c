@@ -27,10 +27,14 @@ void js_value(FILE *f, int depth, json_t *v)
 		fputs("null", f);
 		return;
 	}
-	for (const char *p = text; *p; p++) {
-		fputc(*p, f);
-		if (*p == '\n')
-			indent(f, depth);
+	for (const char *p = text, *nl; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl) {
+			fputs(p, f);
+			break;
+		}
+		fwrite(p, 1, (size_t)(nl - p + 1), f);
+		indent(f, depth);
 	}
 	free(text);
 }
