@@ -92,6 +92,7 @@ unchanged "another spec's macro" "$o" "$tmp/snap"
 # the outputs of a spec that is gone are anyone's
 rm "$tmp/a.tile" && echo "tile foo { $T }" >"$tmp/b.tile"
 "$bankc" build "$tmp/b.tile" -o "$o" 2>"$tmp/err" && ok || failed "the outputs of a removed spec stay held"
+grep -q "a.tile" "$o/.bankc-manifest" && failed "the manifest keeps a removed spec's outputs taken over" || ok
 
 # 5. all or nothing: a failure at every step of the commit (each backup,
 #    rename, removal) leaves the folder as it was

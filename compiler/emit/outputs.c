@@ -540,7 +540,11 @@ bool outs_commit(Outs *o, const char *dir, char **specs, int nspecs,
 	     targets_distinct(o, nout, dir, depfile, specs, nspecs, &old);
 	for (int i = 0; i < old.n; i++) {
 		man_add(&both, old.spec[i], old.file[i]);
-		if (!in_list(specs, nspecs, old.spec[i]))
+		/* an output this build takes over (its spec is gone) is its own */
+		bool taken = false;
+		for (int k = 0; k < nout && !taken; k++)
+			taken = o->v[k].spec && strcmp(o->v[k].file, old.file[i]) == 0;
+		if (!in_list(specs, nspecs, old.spec[i]) && !taken)
 			man_add(&next, old.spec[i], old.file[i]);
 	}
 	for (int i = 0; i < nout; i++)
