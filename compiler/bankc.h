@@ -140,6 +140,24 @@ bool read_file(const char *path, const char *name, size_t limit, FILE *diag,
                Src *s);
 void src_free(Src *s);
 
+/* ---- base/escape.c: user text inside generated files ------------------ */
+
+/* s with no line break, no comment opener or closer, no trailing
+ * backslash: printable ASCII kept, the backslash, other bytes and the
+ * slash of a star-slash pair as \xNN (escape.c says why). */
+void esc_text(FILE *f, const char *s);
+char *esc_text_dup(const char *s);              /* malloc'ed */
+/* esc_text's output back to the bytes; NULL if it is not such output. */
+char *esc_decode(const char *s);
+/* s as UTF-8: each byte of a malformed sequence becomes U+FFFD. */
+char *esc_utf8(const char *s);
+
+/* ---- base/tmpfile.c: a temporary beside its target ------------------- */
+
+/* A new file named PATH.tmp.XXXXXX (its name in tmp, n bytes) open for
+ * writing, made with O_EXCL; NULL (errno set) if it cannot be made. */
+FILE *tmp_beside(const char *path, char *tmp, size_t n);
+
 /* ---- base/tables.c: element types, targets, operations ---------------- */
 
 typedef enum {

@@ -21,8 +21,11 @@ expect_fail() {
 	else ok; fi
 }
 
-# previous outputs, kept to compare with after each fault
-"$bankc" build specs/seeds.tile -o "$tmp/prev" -MD || failed "first build"
+# previous outputs, kept to compare with after each fault; the builds
+# that fault are of the same spec file, changed (another spec's outputs
+# a build refuses to replace)
+cp specs/seeds.tile "$tmp/changed.tile"
+"$bankc" build "$tmp/changed.tile" -o "$tmp/prev" -MD || failed "first build"
 cp -r "$tmp/prev" "$tmp/saved"
 sed 's/shape 32 x 32;/shape 32 x 64;/' specs/seeds.tile >"$tmp/changed.tile"
 intact() {
@@ -38,7 +41,7 @@ expect_fail "folder that cannot be written" "cannot create a file in '/proc'" --
 expect_fail "output is a file" "exists and is not a folder" -- \
 	"$bankc" build specs/seeds.tile -o specs/seeds.tile
 expect_fail "depfile that cannot be written" "/proc/bankc.d" -- \
-	"$bankc" build specs/seeds.tile -o "$tmp/prev" -MD -MF /proc/bankc.d
+	"$bankc" build "$tmp/changed.tile" -o "$tmp/prev" -MD -MF /proc/bankc.d
 intact "unwritable depfile"
 
 # a full disk: writes fail (EFBIG) past a 1 KiB file-size limit
@@ -82,4 +85,7 @@ if [ -w /dev/full ]; then
 	if [ $? -eq 1 ] && grep -q "cannot write the output" "$tmp/err"; then ok
 	else failed "compare to /dev/full"; fi
 fi
+# hostile names and interrupted commits (tests/faults_outputs.sh)
+. "$(dirname "$0")/faults_outputs.sh"
+
 summary faults

@@ -81,4 +81,19 @@ void cmd_scan_fix_json(struct json_t *kernel, const PtxModule *m, const ScanKern
 #endif
 
 
+/* ---- json_stream.c: JSON written as it is made ---------------------------- */
+
+/* An object or array being written; depth is its nesting (0: the root). */
+typedef struct {
+	char close;
+	long n;
+} JsLevel;
+struct json_t;
+/* v (the reference taken) as report_write would write it at depth. */
+void js_value(FILE *f, int depth, struct json_t *v);
+void js_open(FILE *f, JsLevel *l, char bracket);       /* '{' or '[' */
+/* Before each member: key (NULL in an array), in sorted order. */
+void js_next(FILE *f, JsLevel *l, int depth, const char *key);
+void js_close(FILE *f, JsLevel *l, int depth);
+
 #endif

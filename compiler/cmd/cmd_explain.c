@@ -1,7 +1,9 @@
 /* bankc explain: every warp instruction of a spec's accesses, with its
  * wavefronts, its ideal, and the banks that make it conflict. */
+#include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bankc.h"
@@ -103,15 +105,46 @@ static json_t *vars_json(const Access *a, int i)
 	return o;
 }
 
-/* explain --json: the same facts as the text, per access; with --summary
- * only the totals. */
-static json_t *access_json(const Geom *g, const Layout *l, const Tile *t,
-                           const Access *a, bool summary)
+/* Instruction i of access a as JSON: its cost, phase by phase. */
+static json_t *inst_json(const Geom *g, const Layout *l, const Tile *t,
+                         const Access *a, int i, const SimResult *r)
+{
+	int bytes = (int)(a->vec * tile_elem_bytes(t));
+	int64_t addr[WARP];
+	layout_inst_addrs(l, t, &a->inst[i], addr);
+	json_t *phases = json_array();
+	for (int k = 0; k < r->nphase; k++) {
+		json_t *conf = json_array();
+		if (a->op.kind != OP_CPASYNC && r->phase[k].wavefronts > 1) {
+			int count[64];
+			sim_phase_banks(g, a->op, bytes, r->phase[k].lanes, addr, count);
+			for (int b = 0; b < g->banks; b++)
+				if (count[b] > 1)
+					json_array_append_new(conf, json_pack("{s:i, s:i}",
+					                      "bank", b, "words", count[b]));
+		}
+		char lanes[16];
+		snprintf(lanes, sizeof lanes, "%08x", r->phase[k].lanes);
+		json_array_append_new(phases, json_pack("{s:s, s:i, s:i, s:o}",
+		                      "lanes", lanes, "wavefronts",
+		                      r->phase[k].wavefronts, "ideal",
+		                      r->phase[k].ideal, "conflicts", conf));
+	}
+	return json_pack("{s:i, s:o, s:i, s:i, s:i, s:b, s:o}", "index", i,
+	                 "vars", vars_json(a, i), "wavefronts", r->wavefronts,
+	                 "ideal", r->ideal, "counted", r->counted, "merged",
+	                 r->merged, "phases", phases);
+}
+
+/* explain --json: the same facts as the text, per access (an object at
+ * depth), streamed: the totals first, then each instruction as it is
+ * costed, so memory stays that of one instruction; with --summary only
+ * the totals.  Keys in sorted order, as report_write writes them. */
+static void access_json(FILE *f, int depth, const Geom *g, const Layout *l,
+                        const Tile *t, const Access *a, bool summary)
 {
 	char opn[32];
 	tab_op_name(a->op, opn, sizeof opn);
-	int bytes = (int)(a->vec * tile_elem_bytes(t));
-	json_t *insts = json_array();
 	int64_t tw = 0, ti = 0, tc = 0;
 	for (int i = 0; i < a->ninst; i++) {
 		SimResult r;
@@ -119,49 +152,48 @@ static json_t *access_json(const Geom *g, const Layout *l, const Tile *t,
 		tw += r.wavefronts;
 		ti += r.ideal;
 		tc += r.counted;
-		if (summary)
-			continue;
-		int64_t addr[WARP];
-		layout_inst_addrs(l, t, &a->inst[i], addr);
-		json_t *phases = json_array();
-		for (int k = 0; k < r.nphase; k++) {
-			json_t *conf = json_array();
-			if (a->op.kind != OP_CPASYNC && r.phase[k].wavefronts > 1) {
-				int count[64];
-				sim_phase_banks(g, a->op, bytes, r.phase[k].lanes, addr, count);
-				for (int b = 0; b < g->banks; b++)
-					if (count[b] > 1)
-						json_array_append_new(conf, json_pack("{s:i, s:i}",
-						                      "bank", b, "words", count[b]));
-			}
-			char lanes[16];
-			snprintf(lanes, sizeof lanes, "%08x", r.phase[k].lanes);
-			json_array_append_new(phases, json_pack("{s:s, s:i, s:i, s:o}",
-			                      "lanes", lanes, "wavefronts",
-			                      r.phase[k].wavefronts, "ideal",
-			                      r.phase[k].ideal, "conflicts", conf));
-		}
-		json_array_append_new(insts, json_pack("{s:i, s:o, s:i, s:i, s:i, "
-		                      "s:b, s:o}", "index", i, "vars", vars_json(a, i),
-		                      "wavefronts", r.wavefronts, "ideal", r.ideal,
-		                      "counted", r.counted, "merged", r.merged,
-		                      "phases", phases));
 	}
-	json_t *o = json_pack("{s:s, s:s, s:i, s:i, s:I, s:I, s:I}", "name",
-	                      a->name, "op", opn, "bytes_per_lane", bytes,
-	                      "instructions", a->ninst, "wavefronts",
-	                      (json_int_t)tw, "ideal", (json_int_t)ti, "counted",
-	                      (json_int_t)tc);
-	if (!summary)
-		json_object_set_new(o, "per_instruction", insts);
-	else
-		json_decref(insts);
-	return o;
+	JsLevel o;
+	js_open(f, &o, '{');
+	js_next(f, &o, depth, "bytes_per_lane");
+	js_value(f, depth + 1, json_integer(a->vec * tile_elem_bytes(t)));
+	js_next(f, &o, depth, "counted");
+	js_value(f, depth + 1, json_integer(tc));
+	js_next(f, &o, depth, "ideal");
+	js_value(f, depth + 1, json_integer(ti));
+	js_next(f, &o, depth, "instructions");
+	js_value(f, depth + 1, json_integer(a->ninst));
+	js_next(f, &o, depth, "name");
+	js_value(f, depth + 1, json_string(a->name));
+	js_next(f, &o, depth, "op");
+	js_value(f, depth + 1, json_string(opn));
+	if (!summary) {
+		js_next(f, &o, depth, "per_instruction");
+		JsLevel v;
+		js_open(f, &v, '[');
+		for (int i = 0; i < a->ninst; i++) {
+			SimResult r;
+			layout_sim_inst(g, l, t, a, &a->inst[i], &r);
+			js_next(f, &v, depth + 1, NULL);
+			js_value(f, depth + 2, inst_json(g, l, t, a, i, &r));
+		}
+		js_close(f, &v, depth + 1);
+	}
+	js_next(f, &o, depth, "wavefronts");
+	js_value(f, depth + 1, json_integer(tw));
+	js_close(f, &o, depth);
 }
+
+/* One tile of explain --json, an element of "tiles" (an object at depth
+ * 2); the accesses shown are those access_ok takes. */
+typedef struct {
+	FILE *f;            /* NULL: text */
+	JsLevel tiles;
+} JsOut;
 
 static int explain_file(const Geom *g, const char *file, const char *tname,
                         const char *aname, bool summary, bool chosen,
-                        json_t *tiles, int64_t work)
+                        JsOut *js, int64_t work)
 {
 	Pool *p = pool_new();
 	Src src;
@@ -185,25 +217,41 @@ static int explain_file(const Geom *g, const char *file, const char *tname,
 			l = s.best.l;
 			t = solution_tile(&s, t);   /* a 1-D tile: the view chosen */
 		}
-		json_t *accs = tiles ? json_array() : NULL;
+		FILE *f = js ? js->f : NULL;
+		JsLevel to, accs;
+		if (f) {
+			js_next(f, &js->tiles, 1, NULL);
+			js_open(f, &to, '{');
+			js_next(f, &to, 2, "accesses");
+			js_open(f, &accs, '[');
+		}
 		for (int j = 0; j < t->nacc; j++)
 			if (!aname || strcmp(aname, t->acc[j].name) == 0) {
-				if (accs)
-					json_array_append_new(accs, access_json(g, &l, t,
-					                      &t->acc[j], summary));
-				else if (summary)
+				if (f) {
+					js_next(f, &accs, 3, NULL);
+					access_json(f, 4, g, &l, t, &t->acc[j], summary);
+				} else if (summary) {
 					summary_access(g, &l, t, &t->acc[j]);
-				else
+				} else {
 					explain_access(g, &l, t, &t->acc[j]);
+				}
 				shown++;
 			}
-		if (accs) {
+		if (f) {
+			js_close(f, &accs, 3);
 			char lname[160];
 			layout_describe(&l, t, lname, sizeof lname);
-			json_array_append_new(tiles, json_pack("{s:s, s:s, s:s, s:o, s:o}",
-			                      "name", t->name, "spec", src.name, "layout",
-			                      lname, "params", report_layout(&l, t),
-			                      "accesses", accs));
+			js_next(f, &to, 2, "layout");
+			js_value(f, 3, json_string(lname));
+			js_next(f, &to, 2, "name");
+			js_value(f, 3, json_string(t->name));
+			js_next(f, &to, 2, "params");
+			js_value(f, 3, report_layout(&l, t));
+			js_next(f, &to, 2, "spec");
+			char *spec = esc_utf8(src.name);     /* JSON holds UTF-8 */
+			js_value(f, 3, json_string(spec));
+			free(spec);
+			js_close(f, &to, 2);
 		}
 		solve_free(&s);
 	}
@@ -262,20 +310,44 @@ int cmd_explain(int argc, char **argv)
 	if (summary && !json)
 		printf("%-18s %-16s %-18s %6s %10s %8s %8s\n", "tile", "access", "op",
 		       "insts", "wavefronts", "ideal", "ratio");
-	json_t *tiles = json ? json_array() : NULL;
-	rc = 0;
-	for (int i = 0; i < nfiles; i++)
-		if (explain_file(&g, argv[i], tname, aname, summary, chosen, tiles,
-		                 work))
-			rc = 1;
+	/* the document is written as it is made, into a temporary file,
+	 * and copied out only when every file went well: no partial output */
+	JsOut js = {0};
+	if (json && !(js.f = tmpfile())) {
+		fprintf(stderr, "bankc: error: cannot make a temporary file: %s\n",
+		        strerror(errno));
+		return 1;
+	}
 	if (json) {
 		json_t *root = report_new();
-		json_object_update_new(root, json_pack("{s:o, s:o}", "geometry",
-		                       report_geometry(&g), "tiles", tiles));
-		if (rc == 0)
-			report_write(stdout, root);
-		else
-			json_decref(root);
+		json_object_set_new(root, "geometry", report_geometry(&g));
+		char *head = json_dumps(root, JSON_INDENT(2) | JSON_SORT_KEYS);
+		json_decref(root);
+		/* "tiles" sorts last: the root without it, less its "\n}" */
+		fwrite(head, 1, strlen(head) - 2, js.f);
+		free(head);
+		fputs(",\n  \"tiles\": ", js.f);
+		js_open(js.f, &js.tiles, '[');
+	}
+	rc = 0;
+	for (int i = 0; i < nfiles; i++)
+		if (explain_file(&g, argv[i], tname, aname, summary, chosen,
+		                 json ? &js : NULL, work))
+			rc = 1;
+	if (json) {
+		js_close(js.f, &js.tiles, 1);
+		fputs("\n}\n", js.f);
+		if (rc == 0 && (fflush(js.f) != 0 || ferror(js.f))) {
+			fprintf(stderr, "bankc: error: cannot write a temporary file: "
+			        "%s\n", strerror(errno));
+			rc = 1;
+		}
+		rewind(js.f);
+		char buf[65536];
+		size_t n;
+		while (rc == 0 && (n = fread(buf, 1, sizeof buf, js.f)) > 0)
+			fwrite(buf, 1, n, stdout);
+		fclose(js.f);
 	}
 	return rc;
 }

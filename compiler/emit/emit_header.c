@@ -38,8 +38,11 @@ static void account(FILE *f, const Geom *g, const Tile *t,
 	const Cand *c = &s->best;
 	char name[160];
 	layout_describe(&c->l, t, name, sizeof name);
-	fprintf(f, " * spec:    %s, tile %s: %d x %d %s", spec, t->name, t->rows,
-	        t->cols, tab_dtype[t->dtype].name);
+	/* the path as esc_text writes it: no name can end this comment */
+	fputs(" * spec:    ", f);
+	esc_text(f, spec);
+	fprintf(f, ", tile %s: %d x %d %s", t->name, t->rows, t->cols,
+	        tab_dtype[t->dtype].name);
 	if (t->stages > 1)
 		fprintf(f, ", %d stages", t->stages);
 	fprintf(f, ", %s", tab_arch[t->arch].name);

@@ -19,6 +19,7 @@
  * it was; SIGKILL can leave temporaries, which the next run's step 2
  * removes.  An output whose contents did not change is not rewritten, so
  * make and Ninja see an unchanged time stamp. */
+#define _XOPEN_SOURCE 700   /* realpath, S_ISVTX */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +32,7 @@
 #include <unistd.h>
 
 #include "bankc.h"
+#include "emit/manifest.h"
 
 #define TMP_PREFIX ".bankc-tmp."
 #define MANIFEST ".bankc-manifest"
@@ -240,51 +242,7 @@ static bool write_tmp(const char *target, const char *data, size_t len,
 	return ok;
 }
 
-/* ---- the manifest -------------------------------------------------------------- */
-
-/* DIR/.bankc-manifest: "SPEC\tFILE" per output a build made, SPEC the
- * spec file's real path (or "-"), FILE a name inside DIR. */
-typedef struct {
-	char **spec, **file;
-	int n, cap;
-} Manifest;
-
-static void man_add(Manifest *m, const char *spec, const char *file)
-{
-	if (m->n == m->cap) {
-		m->cap = m->cap ? 2 * m->cap : 64;
-		m->spec = xrealloc(m->spec, (size_t)m->cap * sizeof *m->spec);
-		m->file = xrealloc(m->file, (size_t)m->cap * sizeof *m->file);
-	}
-	m->spec[m->n] = xstrdup(spec);
-	m->file[m->n++] = xstrdup(file);
-}
-
-static void man_free(Manifest *m)
-{
-	for (int i = 0; i < m->n; i++)
-		free(m->spec[i]), free(m->file[i]);
-	free(m->spec);
-	free(m->file);
-}
-
-static void man_read(const char *path, Manifest *m)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return;
-	char line[PATH_MAX + 512];
-	while (fgets(line, sizeof line, f)) {
-		char *tab = strchr(line, '\t');
-		char *nl = strchr(line, '\n');
-		if (line[0] == '#' || !tab || !nl)
-			continue;
-		*tab = *nl = 0;
-		if (!strchr(tab + 1, '/') && tab[1] && tab[1] != '.')
-			man_add(m, line, tab + 1);
-	}
-	fclose(f);
-}
+/* ---- the manifest's outputs ------------------------------------------------------ */
 
 /* Is this one of the names a build writes (so that removing it, because
  * the manifest says a build made it, cannot take a user's file)? */
@@ -300,13 +258,6 @@ static bool output_name(const char *file)
 	return false;
 }
 
-static int cmp_lines(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* ---- the commit ---------------------------------------------------------------- */
-
 static bool in_list(char **v, int n, const char *s)
 {
 	for (int i = 0; i < n; i++)
@@ -315,6 +266,249 @@ static bool in_list(char **v, int n, const char *s)
 	return false;
 }
 
+/* ---- what each target is before anything is replaced -------------------------- */
+
+/* A path with its folder resolved (the file itself need not exist), to
+ * tell whether two names name one file; NULL if the folder is missing. */
+static char *canon(const char *path)
+{
+	char *dir = dir_of(path), *r = realpath(dir, NULL);
+	free(dir);
+	if (!r)
+		return NULL;
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	size_t n = strlen(r) + strlen(base) + 2;
+	char *c = xmalloc(n);
+	snprintf(c, n, "%s/%s", r, base);
+	free(r);
+	return c;
+}
+
+/* No output may be an input, and the depfile may be none of the outputs,
+ * the manifest, the lock, an input or another spec's output. */
+static bool targets_distinct(const Outs *o, int nout, const char *dir,
+                             const char *depfile, char **specs, int nspecs,
+                             const Manifest *old)
+{
+	bool ok = true;
+	char *dep = depfile ? canon(depfile) : NULL;
+	for (int i = 0; i < nout + 2 + old->n; i++) {
+		char buf[PATH_MAX];
+		const char *name = buf;
+		if (i < nout)
+			name = o->v[i].path;
+		else if (i < nout + 2)
+			snprintf(buf, sizeof buf, "%s/%s", dir, i == nout ? MANIFEST : LOCK);
+		else
+			snprintf(buf, sizeof buf, "%s/%s", dir, old->file[i - nout - 2]);
+		char *c = canon(name);
+		if (c && i < nout && in_list(specs, nspecs, c)) {
+			fprintf(stderr, "bankc: error: the output '%s' would replace its "
+			        "input\n", name);
+			ok = false;
+		} else if (c && dep && strcmp(c, dep) == 0) {
+			fprintf(stderr, "bankc: error: the depfile '%s' would replace "
+			        "%s '%s'\n", depfile, i < nout ? "the output" : i == nout ?
+			        "the manifest" : i == nout + 1 ? "the lock" :
+			        "another build's output", name);
+			ok = false;
+			free(dep);
+			dep = NULL;
+		}
+		free(c);
+	}
+	if (dep && in_list(specs, nspecs, dep)) {
+		fprintf(stderr, "bankc: error: the depfile '%s' would replace an "
+		        "input\n", depfile);
+		ok = false;
+	}
+	free(dep);
+	return ok;
+}
+
+/* Can target be replaced by a rename?  Not if it is a folder, nor, in a
+ * sticky folder (/tmp), if it is another user's: checked before the first
+ * rename, so that a build does not stop halfway for either. */
+static bool replaceable(const char *target)
+{
+	struct stat st, ds;
+	if (lstat(target, &st) != 0)
+		return true;
+	if (S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "bankc: error: cannot write '%s': it is a folder\n",
+		        target);
+		return false;
+	}
+	char *dir = dir_of(target);
+	bool sticky = stat(dir, &ds) == 0 && (ds.st_mode & S_ISVTX);
+	free(dir);
+	uid_t me = geteuid();
+	if (sticky && me != 0 && st.st_uid != me && ds.st_uid != me) {
+		fprintf(stderr, "bankc: error: cannot replace '%s': another user's "
+		        "file in a sticky folder\n", target);
+		return false;
+	}
+	return true;
+}
+
+/* ---- the commit ---------------------------------------------------------------- */
+
+/* BANKC_TEST_COMMIT=kill:N or fail:N: at the Nth step of the commit (a
+ * backup, a rename, a removal), SIGKILL, or fail as if the file system
+ * had (EIO); for tests/faults_outputs.sh, which checks that every state a
+ * kill leaves is repaired by the next build and that a failure undoes
+ * every step before it. */
+static long test_at;
+static bool test_kill;
+
+static bool step(void)
+{
+	if (test_at > 0 && --test_at == 0) {
+		if (test_kill)
+			raise(SIGKILL);
+		errno = EIO;
+		return false;
+	}
+	return true;
+}
+
+static void test_hook(void)
+{
+	const char *e = getenv("BANKC_TEST_COMMIT");
+	test_at = 0;
+	if (e && (strncmp(e, "kill:", 5) == 0 || strncmp(e, "fail:", 5) == 0)) {
+		test_kill = e[0] == 'k';
+		test_at = strtol(e + 5, NULL, 10);
+	}
+}
+
+/* A copy of target under a fresh temporary name beside it (*bak), to put
+ * back if the commit fails: a hard link, or where links are refused, a
+ * copy of its bytes. */
+static bool backup(const char *target, char **bak)
+{
+	struct stat st;
+	if (lstat(target, &st) != 0)
+		return errno == ENOENT;      /* nothing to keep */
+	if (!step())
+		return false;
+	char *dir = dir_of(target);
+	size_t n = strlen(dir) + sizeof TMP_PREFIX + 32;
+	char *t = xmalloc(n);
+	snprintf(t, n, "%s/" TMP_PREFIX "%ld.XXXXXX", dir, (long)getpid());
+	free(dir);
+	pending[npending] = t;
+	npending++;
+	int fd = mkstemp(t);
+	*bak = t;
+	if (fd < 0)
+		return false;
+	close(fd);
+	if (unlink(t) == 0 && link(target, t) == 0)
+		return true;
+	char *data = NULL;
+	size_t len = 0;
+	FILE *f = fopen(target, "rb"), *m = xmemstream(&data, &len);
+	char chunk[8192];
+	size_t k;
+	while (f && (k = fread(chunk, 1, sizeof chunk, f)) > 0)
+		fwrite(chunk, 1, k, m);
+	bool ok = f && !ferror(f);
+	if (f)
+		fclose(f);
+	fclose(m);
+	int fdw = ok ? open(t, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600) : -1;
+	ok = fdw >= 0 && write(fdw, data, len) == (ssize_t)len;
+	if (fdw >= 0)
+		ok &= close(fdw) == 0 && chmod(t, st.st_mode & 07777) == 0;
+	free(data);
+	return ok;
+}
+
+typedef struct {
+	char *target, *from, *bak;  /* rename from over target; bak: target's old copy */
+	bool done, restored;
+} Move;
+
+/* Undo moves [0, n) in reverse: each target back to its old copy, or
+ * removed where it did not exist. */
+static void roll_back(Move *mv, int n)
+{
+	for (int i = n - 1; i >= 0; i--) {
+		if (!mv[i].done)
+			continue;
+		if (mv[i].bak ? rename(mv[i].bak, mv[i].target) == 0
+		              : !mv[i].from || unlink(mv[i].target) == 0 || errno == ENOENT)
+			mv[i].restored = true;
+		else
+			fprintf(stderr, "bankc: error: cannot put back '%s': %s\n",
+			        mv[i].target, strerror(errno));
+	}
+}
+
+/* Make every move (from NULL: remove target), all or nothing. */
+static bool move_all(Move *mv, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!backup(mv[i].target, &mv[i].bak)) {
+			fprintf(stderr, "bankc: error: cannot keep a copy of '%s': %s\n",
+			        mv[i].target, strerror(errno));
+			return false;
+		}
+	for (int i = 0; i < n; i++) {
+		int r = !step() ? -1 : mv[i].from ? rename(mv[i].from, mv[i].target)
+		        : mv[i].bak ? unlink(mv[i].target) : 0;
+		if (r != 0) {
+			fprintf(stderr, "bankc: error: cannot %s '%s': %s\n", mv[i].from ?
+			        "write" : "remove", mv[i].target, strerror(errno));
+			roll_back(mv, i);
+			return false;
+		}
+		mv[i].done = true;
+	}
+	return true;
+}
+
+/* The manifest, from a list: malloc'ed text. */
+static void add_manifest(Outs *o, const char *dir, const Manifest *m)
+{
+	size_t len;
+	char *text = man_render(m, &len);
+	outs_add(o, dir, MANIFEST, text, len, NULL);
+}
+
+/* The lock: a file in dir that builds into dir hold in turn.  Never
+ * through a symlink: one planted there would make bankc create a file
+ * wherever it points. */
+static int take_lock(const char *dir)
+{
+	char lockpath[PATH_MAX];
+	snprintf(lockpath, sizeof lockpath, "%s/" LOCK, dir);
+	int lock = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
+	struct stat st;
+	if (lock >= 0 && (fstat(lock, &st) != 0 || !S_ISREG(st.st_mode))) {
+		close(lock);
+		lock = -1;
+		errno = EINVAL;
+	}
+	if (lock < 0) {
+		fprintf(stderr, "bankc: error: cannot create a file in '%s': %s\n",
+		        dir, errno == ELOOP ? "'" LOCK "' is a symbolic link" :
+		        strerror(errno));
+		return -1;
+	}
+	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+	while (fcntl(lock, F_SETLKW, &fl) != 0 && errno == EINTR)
+		;
+	return lock;
+}
+
+/* The order of the commit, so that a kill at any point leaves a state the
+ * next build repairs: first a manifest that lists the old outputs and the
+ * new (so whatever is on disk is listed), then the outputs, then the old
+ * outputs this build no longer makes are removed, and last the manifest
+ * of exactly what is there. */
 bool outs_commit(Outs *o, const char *dir, char **specs, int nspecs,
                  const char *depfile, char *dep, size_t deplen)
 {
@@ -322,112 +516,119 @@ bool outs_commit(Outs *o, const char *dir, char **specs, int nspecs,
 	char *depdir = depfile ? dir_of(depfile) : NULL;
 	if (ok && depdir)
 		ok = make_dirs(depdir);
-	if (!ok) {
-		free(depdir);
-		return false;
-	}
-	char lockpath[PATH_MAX];
-	snprintf(lockpath, sizeof lockpath, "%s/" LOCK, dir);
-	int lock = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	int lock = ok ? take_lock(dir) : -1;
 	if (lock < 0) {
-		fprintf(stderr, "bankc: error: cannot create a file in '%s': %s\n",
-		        dir, strerror(errno));
 		free(depdir);
+		free(dep);
 		return false;
 	}
-	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
-	while (fcntl(lock, F_SETLKW, &fl) != 0 && errno == EINTR)
-		;
 	remove_stale(dir);
 	if (depdir && strcmp(depdir, dir) != 0)
 		remove_stale(depdir);
 	free(depdir);
+	test_hook();
 
-	/* the manifest: what other specs' builds made stays; this build's
-	 * specs get exactly what it makes now */
+	/* the manifests: what other specs' builds made stays; this build's
+	 * specs get exactly what it makes now (next), and while it replaces
+	 * them, old and new (both) */
 	char manpath[PATH_MAX];
 	snprintf(manpath, sizeof manpath, "%s/" MANIFEST, dir);
-	Manifest old = {0}, next = {0};
+	Manifest old = {0}, next = {0}, both = {0};
 	man_read(manpath, &old);
-	for (int i = 0; i < old.n; i++)
-		if (!in_list(specs, nspecs, old.spec[i]))
+	int nout = o->n;
+	ok = man_owners_ok(&old, specs, nspecs, dir, o->v, nout) &&
+	     targets_distinct(o, nout, dir, depfile, specs, nspecs, &old);
+	for (int i = 0; i < old.n; i++) {
+		man_add(&both, old.spec[i], old.file[i]);
+		/* an output this build takes over (its spec is gone) is its own */
+		bool taken = false;
+		for (int k = 0; k < nout && !taken; k++)
+			taken = o->v[k].spec && strcmp(o->v[k].file, old.file[i]) == 0;
+		if (!in_list(specs, nspecs, old.spec[i]) && !taken)
 			man_add(&next, old.spec[i], old.file[i]);
-	for (int i = 0; i < o->n; i++)
-		if (o->v[i].spec)
+	}
+	for (int i = 0; i < nout; i++)
+		if (o->v[i].spec) {
 			man_add(&next, o->v[i].spec, o->v[i].file);
+			man_add(&both, o->v[i].spec, o->v[i].file);
+		}
 	char **stale = xcalloc((size_t)old.n + 1, sizeof *stale);
 	int nstale = 0;
 	for (int i = 0; i < old.n; i++) {
-		bool kept = false;
-		for (int k = 0; k < next.n && !kept; k++)
-			kept = strcmp(next.file[k], old.file[i]) == 0;
-		if (!kept && output_name(old.file[i]))
-			stale[nstale++] = old.file[i];
+		bool kept = in_list(next.file, next.n, old.file[i]);
+		struct stat st;
+		char path[PATH_MAX];
+		snprintf(path, sizeof path, "%s/%s", dir, old.file[i]);
+		if (!kept && output_name(old.file[i]) && !in_list(stale, nstale, path) &&
+		    lstat(path, &st) == 0 && !S_ISDIR(st.st_mode))
+			stale[nstale++] = xstrdup(path);
 	}
-	char **lines = xcalloc((size_t)next.n + 1, sizeof *lines);
-	size_t mlen = 0;
-	for (int i = 0; i < next.n; i++) {
-		size_t n = strlen(next.spec[i]) + strlen(next.file[i]) + 3;
-		lines[i] = xmalloc(n);
-		snprintf(lines[i], n, "%s\t%s\n", next.spec[i], next.file[i]);
-		mlen += n - 1;
-	}
-	qsort(lines, (size_t)next.n, sizeof *lines, cmp_lines);
-	static const char head[] = "# outputs of bankc build in this folder, by "
-	                           "spec; do not edit\n";
-	char *man = xmalloc(mlen + sizeof head);
-	size_t k = 0;
-	memcpy(man, head, sizeof head - 1);
-	k = sizeof head - 1;
-	for (int i = 0; i < next.n; i++) {
-		size_t n = strlen(lines[i]);
-		memcpy(man + k, lines[i], n);
-		k += n;
-		free(lines[i]);
-	}
-	free(lines);
-	outs_add(o, dir, MANIFEST, man, k, NULL);
+	add_manifest(o, dir, &both);        /* o->v[nout] */
+	add_manifest(o, dir, &next);        /* o->v[nout + 1] */
 	if (depfile)
 		outs_add(o, NULL, depfile, dep, deplen, NULL);
+	else
+		free(dep);
 
-	/* 3: every changed output to a temporary */
-	pending = xcalloc((size_t)o->n + 1, sizeof *pending);
+	/* every changed output to a temporary */
+	pending = xcalloc(2 * (size_t)o->n + (size_t)nstale + 1, sizeof *pending);
 	npending = 0;
 	catch_signals();
+	bool same_both = o->v[nout].len == o->v[nout + 1].len &&
+	                 memcmp(o->v[nout].data, o->v[nout + 1].data,
+	                        o->v[nout].len) == 0;
 	for (int i = 0; ok && i < o->n; i++) {
 		OutFile *x = &o->v[i];
+		if (i == nout && same_both)
+			continue;   /* nothing to remove: the final manifest will do */
 		if (!same_contents(x->path, x->data, x->len))
 			ok = write_tmp(x->path, x->data, x->len, &x->tmp);
 	}
-	/* 4: rename them all in, with the termination signals held off */
+	for (int i = 0; ok && i < o->n; i++)
+		if (o->v[i].tmp && !replaceable(o->v[i].path))
+			ok = false;
+
+	/* the moves, in the order above */
+	Move *mv = xcalloc((size_t)o->n + (size_t)nstale + 1, sizeof *mv);
+	int nm = 0;
+	if (o->v[nout].tmp)
+		mv[nm++] = (Move){manpath, o->v[nout].tmp, NULL, false, false};
+	for (int i = 0; i < o->n; i++)
+		if (i != nout && i != nout + 1 && o->v[i].tmp)
+			mv[nm++] = (Move){o->v[i].path, o->v[i].tmp, NULL, false, false};
+	for (int i = 0; i < nstale; i++)
+		mv[nm++] = (Move){stale[i], NULL, NULL, false, false};
+	if (o->v[nout + 1].tmp)
+		mv[nm++] = (Move){manpath, o->v[nout + 1].tmp, NULL, false, false};
 	sigset_t oldmask;
 	block_signals(true, &oldmask);
-	for (int i = 0; ok && i < o->n; i++) {
-		OutFile *x = &o->v[i];
-		if (x->tmp && rename(x->tmp, x->path) != 0) {
-			fprintf(stderr, "bankc: error: cannot write '%s': %s\n", x->path,
-			        strerror(errno));
-			ok = false;
-		} else if (x->tmp) {
-			free(x->tmp);
-			x->tmp = NULL;
-		}
-	}
-	for (int i = 0; ok && i < nstale; i++) {
-		char path[PATH_MAX];
-		snprintf(path, sizeof path, "%s/%s", dir, stale[i]);
-		unlink(path);
+	if (ok)
+		ok = move_all(mv, nm);
+	/* what is left: temporaries not renamed, the old copies */
+	npending = 0;
+	for (int i = 0; i < nm; i++) {
+		if (mv[i].bak && !mv[i].restored)
+			unlink(mv[i].bak);
+		free(mv[i].bak);
+		for (int k = 0; mv[i].done && mv[i].from && k < o->n; k++)
+			if (o->v[k].tmp == mv[i].from) {
+				free(o->v[k].tmp);
+				o->v[k].tmp = NULL;
+			}
 	}
 	for (int i = 0; i < o->n; i++)
 		if (o->v[i].tmp)
 			unlink(o->v[i].tmp);
-	npending = 0;
 	block_signals(false, &oldmask);
+	for (int i = 0; i < nstale; i++)
+		free(stale[i]);
+	free(stale);
+	free(mv);
 	free((void *)pending);
 	pending = NULL;
-	free(stale);
 	man_free(&old);
 	man_free(&next);
+	man_free(&both);
 	close(lock);
 	return ok;
 }

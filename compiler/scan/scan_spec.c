@@ -35,6 +35,22 @@ static void ident(char *s)
 		s[0] = '_';
 }
 
+/* A tile's (and its file's) name: the identifier ident makes, and where
+ * that changed a byte, 8 hex digits of a hash of the name as it was, so
+ * that kernels a$b and a_b do not both write a_b_buf.tile. */
+static void name_file(char *s, size_t n)
+{
+	uint32_t h = 2166136261u;       /* FNV-1a */
+	for (const char *p = s; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	char *raw = xstrdup(s);
+	ident(s);
+	size_t len = strlen(s);
+	if (strcmp(raw, s) != 0 && len + 10 <= n)
+		snprintf(s + len, n - len, "_%08x", (unsigned)h);
+	free(raw);
+}
+
 /* One warp instruction: j-th kept of access a. */
 typedef struct {
 	const ScanAcc *a;
@@ -379,9 +395,13 @@ int scan_spec_write(FILE *f, const PtxModule *m, const ScanKernel *k, const Scan
                     const char *tname, const ScanCtx *c)
 {
 	int64_t elems = (a->bytes + a->elem - 1) / a->elem;
+	/* names as esc_text writes them: none can end the comment's line */
+	char *from = esc_text_dup(c->cu ? c->cu : c->input);
+	char *ksn = esc_text_dup(a->kernel), *kan = esc_text_dup(a->name);
 	fprintf(f, "# Written by bankc scan --emit-spec from %s: kernel %s, block %d,%d,%d,\n"
-	        "# shared array '%s' (%lld bytes).  ", c->cu ? c->cu : c->input, a->kernel,
-	        k->block[0], k->block[1], k->block[2], a->name, (long long)a->bytes);
+	        "# shared array '%s' (%lld bytes).  ", from, ksn,
+	        k->block[0], k->block[1], k->block[2], kan, (long long)a->bytes);
+	free(from), free(ksn), free(kan);
 	if (a->view_decl)
 		fprintf(f, "Its %lld elements of %d bytes are its declaration's\n# rows "
 		        "(line %d: %d x %d): element e is row e / %d, column e %% %d.\n",
@@ -410,11 +430,12 @@ static bool emit_array(const PtxModule *m, const ScanKernel *k, const ScanArray 
 		        a->rows, MAX_DIM);
 		return true;
 	}
+	/* a temporary of a fresh name: nothing planted in the folder (a
+	 * symlink above all) is written through */
 	char tmp[4200];
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
+	FILE *f = tmp_beside(path, tmp, sizeof tmp);
 	if (!f) {
-		fprintf(err, "bankc: error: cannot write '%s': %s\n", tmp, strerror(errno));
+		fprintf(err, "bankc: error: cannot write '%s': %s\n", path, strerror(errno));
 		return false;
 	}
 	int nacc = scan_spec_write(f, m, k, a, tname, c);
@@ -448,7 +469,7 @@ void scan_spec_tile_name(const PtxModule *m, const ScanKernel *k, const ScanArra
 		}
 	}
 	snprintf(buf, n, "%s_%s", sn, a->name);
-	ident(buf);
+	name_file(buf, n);
 }
 
 bool scan_emit_specs(const PtxModule *m, const ScanKernel *k, const char *dir,
