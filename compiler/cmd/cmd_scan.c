@@ -7,18 +7,15 @@
 #define _XOPEN_SOURCE 700   /* mkdtemp */
 #include <errno.h>
 #include <getopt.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
 #include "cmd/cmd.h"
+#include "cmd/scan_nvcc.h"
 #include "scan/scan.h"
-
-extern char **environ;
 
 enum { MAX_KERNEL_PARAMS = PTX_MAX_PARAMS };
 
@@ -46,14 +43,39 @@ typedef struct {
 	Geom geom;
 } Opts;
 
+/* A whole number in lo..hi: decimal, 0x hex or 0 octal, an optional '-'
+ * and nothing else (no spaces, no '+'); one out of range is refused, not
+ * wrapped. */
 static bool parse_int(const char *s, int64_t lo, int64_t hi, int64_t *v)
 {
+	const char *d = *s == '-' ? s + 1 : s;
+	if (*d < '0' || *d > '9')
+		return false;
 	char *end;
 	errno = 0;
 	long long x = strtoll(s, &end, 0);
-	if (!*s || *end || errno || x < lo || x > hi)
+	if (*end || errno || x < lo || x > hi)
 		return false;
 	*v = x;
+	return true;
+}
+
+/* A --param VALUE: any 64-bit integer, signed or not (up to 2^64 - 1). */
+static bool parse_value(const char *s, uint64_t *v)
+{
+	int64_t x;
+	if (parse_int(s, INT64_MIN, INT64_MAX, &x)) {
+		*v = (uint64_t)x;
+		return true;
+	}
+	if (*s < '0' || *s > '9')
+		return false;
+	char *end;
+	errno = 0;
+	unsigned long long u = strtoull(s, &end, 0);
+	if (*end || errno)
+		return false;
+	*v = u;
 	return true;
 }
 
@@ -65,7 +87,8 @@ static int parse_dims(const char *opt, const char *s, int lo, int64_t hi, int b[
 	bool block = strcmp(opt, "--block") == 0;
 	const char *bad = block ? "--block takes positive X[,Y[,Z]], not '%s'"
 	                : strcmp(opt, "--grid") == 0
-	                ? "--grid takes up to three positive sizes X[,Y[,Z]], not '%s'"
+	                ? "--grid takes up to three positive sizes X[,Y[,Z]] (X at most "
+	                  "2147483647, Y and Z at most 65535), not '%s'"
 	                : "--ctaid takes up to three indices X[,Y[,Z]] from 0, not '%s'";
 	char buf[64];
 	if (strlen(s) >= sizeof buf)
@@ -77,7 +100,8 @@ static int parse_dims(const char *opt, const char *s, int lo, int64_t hi, int b[
 		if (q)
 			*q = 0;
 		int64_t v;
-		if (!parse_int(p, lo, hi, &v))
+		/* CUDA's limits: a grid's Y and Z at most 65535 */
+		if (!parse_int(p, lo, n && hi > 65535 ? 65535 : hi, &v))
 			return cli_usage_error(bad, s);
 		b[n++] = (int)v;
 		if (!q)
@@ -134,17 +158,17 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			o->block_given = true;
 			break;
 		case O_GRID:
-			rc = parse_dims("--grid", a, 1, 1LL << 31, o->grid);
+			rc = parse_dims("--grid", a, 1, INT32_MAX, o->grid);
 			break;
 		case O_CTAID:
-			rc = parse_dims("--ctaid", a, 0, (1LL << 31) - 1, o->ctaid);
+			rc = parse_dims("--ctaid", a, 0, INT32_MAX - 1, o->ctaid);
 			break;
 		case O_PARAM: {
 			const char *eq = strchr(a, '=');
-			int64_t v;
+			uint64_t v;
 			if (!eq || eq == a)
 				return cli_usage_error("--param takes NAME=VALUE, not '%s'", a);
-			if (!parse_int(eq + 1, INT64_MIN, INT64_MAX, &v))
+			if (!parse_value(eq + 1, &v))
 				return cli_usage_error("--param needs an integer VALUE, not '%s'", a);
 			if (o->nparam == MAX_KERNEL_PARAMS)
 				return cli_usage_error("%s", "too many --param options");
@@ -173,7 +197,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			o->param[o->nparam].n = (size_t)((plus ? plus : eq) - a);
 			o->param[o->nparam].off = off;
 			o->param[o->nparam].bytes = (int)bytes;
-			o->param[o->nparam++].value = (uint64_t)v;
+			o->param[o->nparam++].value = v;
 			break;
 		}
 		case O_STEPS:
@@ -210,51 +234,6 @@ static bool ends_with(const char *s, const char *suf)
 {
 	size_t n = strlen(s), k = strlen(suf);
 	return n >= k && strcmp(s + n - k, suf) == 0;
-}
-
-/* nvcc -ptx -lineinfo [-arch=sm_90] FLAGS -o OUT FILE, without a shell. */
-static bool run_nvcc(const Opts *o, const char *out)
-{
-	const char *nvcc = getenv("NVCC") && *getenv("NVCC") ? getenv("NVCC") : "nvcc";
-	char **argv = xcalloc((size_t)o->nnvcc + 10, sizeof *argv);
-	int n = 0;
-	argv[n++] = (char *)nvcc;
-	argv[n++] = "-ptx";
-	argv[n++] = "-lineinfo";
-	bool arch = false;
-	for (int i = 0; i < o->nnvcc; i++)
-		arch |= strncmp(o->nvcc[i], "-arch", 5) == 0 ||
-		        strncmp(o->nvcc[i], "--gpu-architecture", 18) == 0 ||
-		        strncmp(o->nvcc[i], "-gencode", 8) == 0 ||
-		        strncmp(o->nvcc[i], "--generate-code", 15) == 0;
-	if (!arch)
-		argv[n++] = "-arch=sm_90";
-	for (int i = 0; i < o->nnvcc; i++)
-		argv[n++] = o->nvcc[i];
-	argv[n++] = "-o";
-	argv[n++] = (char *)out;
-	argv[n++] = (char *)o->file;
-	argv[n] = NULL;
-	pid_t pid;
-	int err = posix_spawnp(&pid, nvcc, NULL, NULL, argv, environ);
-	free(argv);
-	if (err) {
-		fprintf(stderr, "bankc: error: cannot run '%s': %s (set NVCC, or scan "
-		        "the PTX: nvcc -ptx -lineinfo)\n", nvcc, strerror(err));
-		return false;
-	}
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR) {
-			fprintf(stderr, "bankc: error: waiting for nvcc: %s\n", strerror(errno));
-			return false;
-		}
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		fprintf(stderr, "bankc: error: nvcc failed on '%s' (status %d)\n", o->file,
-		        WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-		return false;
-	}
-	return true;
 }
 
 /* --param NAME: a parameter's index, or its name in the PTX. */
@@ -457,42 +436,35 @@ int cmd_scan(int argc, char **argv)
 	bool cu = ends_with(o.file, ".cu");
 	if (o.nnvcc && !cu)
 		return cli_usage_error("%s", "flags after -- are nvcc's: give a .cu FILE");
-	char dir[4096] = "", ptx[4200] = "";
+	ScanNvcc nv = {0};
 	const char *path = o.file;
 	if (cu) {
-		const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-		snprintf(dir, sizeof dir, "%s/bankc-scan-XXXXXX", tmp);
-		if (!mkdtemp(dir)) {
-			fprintf(stderr, "bankc: error: cannot make a temporary folder in %s: %s\n",
-			        tmp, strerror(errno));
+		/* nothing of the user's reaches nvcc's shell (scan_nvcc.c) */
+		if (!scan_nvcc_run(o.file, o.nvcc, o.nnvcc, &nv)) {
+			scan_nvcc_cleanup(&nv);
 			return 1;
 		}
-		snprintf(ptx, sizeof ptx, "%s/scan.ptx", dir);
-		if (!run_nvcc(&o, ptx)) {
-			remove(ptx);
-			rmdir(dir);
-			return 1;
-		}
-		path = ptx;
+		path = nv.ptx;
 	}
 	Src src = {0};
 	char name[4300];
 	snprintf(name, sizeof name, cu ? "%s (its PTX)" : "%s", o.file);
 	bool ok = read_file(path, cu ? name : o.file, PTX_MAX_BYTES, stderr, &src);
-	if (cu) {
-		remove(ptx);
-		rmdir(dir);
-	}
-	if (!ok)
+	if (!ok) {
+		scan_nvcc_cleanup(&nv);
 		return 1;
+	}
 	Pool *p = pool_new();
 	Diag d = {.src = &src, .out = stderr};
 	PtxModule m;
 	volatile int status = 1;
 	if (!setjmp(d.jb)) {
 		ptx_read(p, &d, &m);
+		scan_nvcc_map_files(&nv, &m);
+		scan_nvcc_cleanup(&nv);
 		status = scan_module(&o, &m, src.name, cu ? o.file : NULL);
 	}
+	scan_nvcc_cleanup(&nv);
 	pool_free(p);
 	free((char *)src.text);
 	return status;

