@@ -100,6 +100,8 @@ static const CmdHelp cmds[] = {
 	 "                          into the vector access ptxas makes of it\n"
 	 "                          where it can prove the vector aligned\n"
 	 "  --emit-spec DIR         write a .tile spec per shared array to DIR\n"
+	 "  --source-dir DIR        show source lines of files under DIR too\n"
+	 "                          (besides the .cu and the FILE's folder)\n"
 	 "  --json                  the report as JSON (docs/json.md)\n"
 	 "  -- NVCC_FLAGS           the rest goes to nvcc (for a .cu FILE)\n",
 	 true, false},

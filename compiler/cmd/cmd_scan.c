@@ -15,6 +15,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/scan_nvcc.h"
+#include "scan/scan_source.h"
 #include "scan/scan.h"
 
 enum { MAX_KERNEL_PARAMS = PTX_MAX_PARAMS };
@@ -38,6 +39,8 @@ typedef struct {
 	bool no_ptxas_merge;
 	const char *emit;
 	int64_t max_steps;
+	const char *source_dir[SCAN_SOURCE_MAX_DIRS];   /* --source-dir */
+	int nsource_dir;
 	char **nvcc;            /* flags after -- */
 	int nnvcc;
 	Geom geom;
@@ -130,7 +133,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			break;
 		}
 	enum { O_KERNEL = OPT_CMD, O_BLOCK, O_GRID, O_CTAID, O_PARAM, O_STEPS,
-	       O_EMIT, O_JSON, O_NOVEC };
+	       O_EMIT, O_JSON, O_NOVEC, O_SOURCE_DIR };
 	static const struct option lo[] = {
 		{"kernel", required_argument, NULL, O_KERNEL},
 		{"block", required_argument, NULL, O_BLOCK},
@@ -141,6 +144,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		{"emit-spec", required_argument, NULL, O_EMIT},
 		{"json", no_argument, NULL, O_JSON},
 		{"no-vectorize", no_argument, NULL, O_NOVEC},
+		{"source-dir", required_argument, NULL, O_SOURCE_DIR},
 		CLI_GEOM_OPTIONS, CLI_HELP_OPTION, {0}};
 	Cli cl = {"scan", argc, argv, ":h", lo, .geom = &o->geom};
 	char *a;
@@ -213,6 +217,11 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			break;
 		case O_NOVEC:
 			o->no_ptxas_merge = true;
+			break;
+		case O_SOURCE_DIR:
+			if (o->nsource_dir == SCAN_SOURCE_MAX_DIRS)
+				return cli_usage_error("%s", "too many --source-dir options (at most 16)");
+			o->source_dir[o->nsource_dir++] = a;
 			break;
 		}
 		if (rc)
@@ -462,9 +471,18 @@ int cmd_scan(int argc, char **argv)
 		ptx_read(p, &d, &m);
 		scan_nvcc_map_files(&nv, &m);
 		scan_nvcc_cleanup(&nv);
+		/* source lines: the .cu, the folder of the file given, --source-dir */
+		char *folder = strcmp(o.file, "-") ? xstrdup(o.file) : NULL;
+		char *slash = folder ? strrchr(folder, '/') : NULL;
+		if (folder)
+			strcpy(slash ? (slash == folder ? slash + 1 : slash) : folder,
+			       slash ? "" : ".");
+		scan_source_allow(cu ? o.file : NULL, folder, o.source_dir, o.nsource_dir);
+		free(folder);
 		status = scan_module(&o, &m, src.name, cu ? o.file : NULL);
 	}
 	scan_nvcc_cleanup(&nv);
+	scan_source_free();
 	pool_free(p);
 	free((char *)src.text);
 	return status;

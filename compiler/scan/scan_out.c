@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "scan/scan.h"
+#include "scan/scan_source.h"
 
 /* ---- where ------------------------------------------------------------------- */
 
@@ -119,55 +120,25 @@ static void show_source(FILE *f, const PtxModule *m, const PtxInst *in,
 {
 	int line, col;
 	const char *path = source_of(m, in, &line, &col);
-	const char *text;
+	const char *p;
 	size_t len;
-	if (path) {
-		/* the last source read is kept: warnings come in source order */
-		static char *cached, *cached_path;
-		static size_t cached_len;
-		const char *shown = display_path(path, c);
-		if (!cached_path || strcmp(cached_path, shown) != 0) {
-			free(cached);
-			free(cached_path);
-			cached = NULL;
-			cached_path = xstrdup(shown);
-			FILE *s = fopen(shown, "rb");
-			if (s) {
-				cached = xmalloc(16 << 20);
-				cached_len = fread(cached, 1, (16 << 20) - 1, s);
-				cached[cached_len] = 0;
-				fclose(s);
-			}
-		}
-		if (!cached)
-			return;
-		text = cached;
-		len = cached_len;
-	} else {
-		text = m->src->text;
-		len = m->src->len;
-		line = in->pos.line;
+	/* only files the user pointed to, each indexed once (scan_source.c) */
+	if (path ? !scan_source_line(display_path(path, c), line, &p, &len)
+	         : !scan_source_text_line(m->src, line = in->pos.line, &p, &len))
+		return;
+	if (!path)
 		col = in->pos.col;
-	}
-	const char *p = text, *e = text + len;
-	for (int l = 1; l < line && p < e; p++)
-		if (*p == '\n')
-			l++;
-	const char *q = p;
-	while (q < e && *q != '\n' && *q != '\r')
-		q++;
-	if (p < e) {
-		fputs("    ", f);
-		for (const char *s = p; s < q; s++)
-			fputc(*s == '\t' || (*s >= 32 && *s < 127) || (unsigned char)*s >= 128 ? *s : ' ', f);
-		fputs("\n    ", f);
-		for (int i = 1; i < col && p + i - 1 < q; i++)
-			fputc(p[i - 1] == '\t' ? '\t' : ' ', f);
-		if (col > 0)
-			fputs("^\n", f);
-		else
-			fputs("\n", f);
-	}
+	const char *q = p + len;
+	fputs("    ", f);
+	for (const char *s = p; s < q; s++)
+		fputc(*s == '\t' || (*s >= 32 && *s < 127) || (unsigned char)*s >= 128 ? *s : ' ', f);
+	fputs("\n    ", f);
+	for (int i = 1; i < col && p + i - 1 < q; i++)
+		fputc(p[i - 1] == '\t' ? '\t' : ' ', f);
+	if (col > 0)
+		fputs("^\n", f);
+	else
+		fputs("\n", f);
 }
 
 /* ---- what ------------------------------------------------------------------------ */
