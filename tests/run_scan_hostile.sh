@@ -161,6 +161,41 @@ shows yes "$tmp/other/k.cu" --source-dir "$tmp/other"
 # a relative .file is read from the working folder: run from $tmp/src
 cd "$tmp/src" && shows yes k.cu && cd - >/dev/null || exit 2
 
+# 5. control bytes and bytes that are not UTF-8 in names: escaped
+esc=$(printf 'a\033]0;x\007\033[31m\377\302\233.cu')
+sh "$gen" 3 "$esc" >"$tmp/src/e.ptx"
+cp "$tmp/src/e.ptx" "$tmp/src/$(printf 'n\033[2J\376.ptx')"
+want='a\x1b]0;x\x07\x1b[31m\xff\xc2\x9b.cu:1:1: warning: 4-byte shared store'
+"$bankc" scan "$tmp/src/e.ptx" >"$tmp/out" 2>&1
+if LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177\200-\377]')" "$tmp/out"; then
+	bad "scan wrote a control byte or a byte that is not ASCII of a .file name"
+elif ! grep -qF "$want" "$tmp/out"; then bad "scan did not show the .file name escaped: $(head -n 1 "$tmp/out")"
+else ok; fi
+for f in e.ptx "$(printf 'n\033[2J\376.ptx')"; do
+	"$bankc" scan "$tmp/src/$f" --json >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc != 0 ]; then bad "scan --json of $f: status $rc"
+	elif have python3; then
+		python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+k = d["kernels"][0]
+acc = k["accesses"]
+assert len(acc) == 3 and k["totals"]["st"]["instructions"] == 3, acc
+assert acc[0]["where"].startswith("a\\x1b]0;x\\x07\\x1b[31m\\xff\\xc2\\x9b.cu:1:1"), acc[0]["where"]
+assert d["file"].endswith(".ptx") and "\x1b" not in d["file"], d["file"]
+' "$tmp/out" && ok || bad "scan --json of $f: not a valid document with the three accesses"
+	elif [ -s "$tmp/out" ] && grep -q '"accesses": \[$' "$tmp/out"; then ok
+	else bad "scan --json of $f: no accesses"; fi
+done
+# the same of a .cu name holding them, with nvcc
+if have nvcc; then
+	cp "$src/called.cu" "$tmp/sh/$(printf 'c\033[31m\377.cu')"
+	"$bankc" scan "$tmp/sh/$(printf 'c\033[31m\377.cu')" --block 32 --param 1=1 --json >"$tmp/out" 2>"$tmp/err"
+	if [ $? = 0 ] && grep -qF '"file": "'"$tmp"'/sh/c\\x1b[31m\\xff.cu"' "$tmp/out"; then ok
+	else bad "scan --json of a .cu named c<ESC>[31m<0xff>.cu: $(grep '"file"' "$tmp/out") $(head -n 1 "$tmp/err")"; fi
+fi
+
 # 6a. source lines in linear time: 40,000 warnings of one file (before
 # the index, 7.6 s of CPU for 25,000), 20,000 of /dev/zero (refused now)
 awk 'BEGIN { for (i = 1; i <= 40000; i++) print "s[threadIdx.x * 2] = " i ";" }' >"$tmp/src/big.cu"

@@ -283,8 +283,10 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		nk += kernel_selected(m, i, o->kernel);
 	if (!nk) {
 		fprintf(stderr, "bankc: error: %s", input);
+		char want[256];
 		if (o->kernel)
-			fprintf(stderr, " has no kernel '%s'; its kernels:", o->kernel);
+			fprintf(stderr, " has no kernel '%s'; its kernels:",
+			        scan_escape(o->kernel, want, sizeof want));
 		else
 			fprintf(stderr, " has no kernel (.entry)");
 		for (int i = 0; i < m->nfunc; i++)
@@ -427,7 +429,9 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 	}
 	if (o->json) {
 		/* file: as given; ptx: where the PTX came from */
-		json_t *top = json_pack("{s:s,s:o,s:s}", "file", cu ? cu : input, "kernels",
+		char file[1024];
+		scan_escape(cu ? cu : input, file, sizeof file);
+		json_t *top = json_pack("{s:s,s:o,s:s}", "file", file, "kernels",
 		                        kernels, "ptx", cu ? "nvcc -ptx -lineinfo" : input);
 		report_write(stdout, top);
 	} else {
@@ -457,8 +461,11 @@ int cmd_scan(int argc, char **argv)
 	}
 	Src src = {0};
 	char name[4300];
-	snprintf(name, sizeof name, cu ? "%s (its PTX)" : "%s", o.file);
-	bool ok = read_file(path, cu ? name : o.file, PTX_MAX_BYTES, stderr, &src);
+	/* the name shown: escaped for the terminal and JSON (scan_escape.c) */
+	char shown[1024];
+	scan_escape(o.file, shown, sizeof shown);
+	snprintf(name, sizeof name, cu ? "%s (its PTX)" : "%s", shown);
+	bool ok = read_file(path, name, PTX_MAX_BYTES, stderr, &src);
 	if (!ok) {
 		scan_nvcc_cleanup(&nv);
 		return 1;

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "cmd/scan_nvcc.h"
+#include "scan/scan_source.h"
 
 extern char **environ;
 
@@ -49,19 +50,20 @@ static bool literal(const char *s)
 	return true;
 }
 
+/* A name for a message (scan_escape.c: no control or non-UTF-8 byte). */
+static const char *shown(const char *s)
+{
+	static char buf[1024];
+	return scan_escape(s, buf, sizeof buf);
+}
+
 bool scan_nvcc_flag_ok(const char *flag)
 {
 	if (literal(flag))
 		return true;
-	fprintf(stderr, "bankc: error: nvcc flag '");
-	for (const unsigned char *p = (const unsigned char *)flag; *p; p++)
-		if (*p >= 32 && *p < 127)
-			fputc(*p, stderr);
-		else
-			fprintf(stderr, "\\x%02x", *p);
-	fprintf(stderr, "' refused: nvcc runs its stages through a shell, and flags "
-	        "may hold only letters, digits and _-+=.,/:@%% (no spaces, quotes or "
-	        "$)\n");
+	fprintf(stderr, "bankc: error: nvcc flag '%s' refused: nvcc runs its stages "
+	        "through a shell, and flags may hold only letters, digits and "
+	        "_-+=.,/:@%% (no spaces, quotes or $)\n", shown(flag));
 	return false;
 }
 
@@ -165,7 +167,7 @@ static bool copy_source(const char *file, const char *to)
 	int in = open(file, O_RDONLY | O_NONBLOCK | O_NOCTTY);
 	struct stat st;
 	if (in < 0 || fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
-		fprintf(stderr, "bankc: error: cannot open '%s': %s\n", file,
+		fprintf(stderr, "bankc: error: cannot open '%s': %s\n", shown(file),
 		        in < 0 ? strerror(errno) : "not a regular file");
 		if (in >= 0)
 			close(in);
@@ -179,7 +181,7 @@ static bool copy_source(const char *file, const char *to)
 		ok = write(out, buf, (size_t)n) == n;
 	ok = ok && n == 0;
 	if (!ok)
-		fprintf(stderr, "bankc: error: cannot copy '%s' into %s: %s\n", file, to,
+		fprintf(stderr, "bankc: error: cannot copy '%s' into %s: %s\n", shown(file), to,
 		        strerror(errno));
 	close(in);
 	if (out >= 0 && close(out) != 0)
@@ -241,7 +243,7 @@ static bool wait_nvcc(pid_t pid, const char *file)
 	if (got_sig)
 		return false;
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		fprintf(stderr, "bankc: error: nvcc failed on '%s' (status %d)\n", file,
+		fprintf(stderr, "bankc: error: nvcc failed on '%s' (status %d)\n", shown(file),
 		        WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 		return false;
 	}
@@ -269,7 +271,7 @@ bool scan_nvcc_run(const char *file, char **flags, int nflags, ScanNvcc *r)
 	 * literal, and not read as an option */
 	char *abs = realpath(file, NULL);
 	if (!abs) {
-		fprintf(stderr, "bankc: error: cannot open '%s': %s\n", file, strerror(errno));
+		fprintf(stderr, "bankc: error: cannot open '%s': %s\n", shown(file), strerror(errno));
 		return false;
 	}
 	bool own = literal(file) && literal(abs) && file[0] != '-';

@@ -96,8 +96,9 @@ static void show_inlined(FILE *f, const PtxModule *m, const PtxInst *in,
 		const char *p = ptx_file_path(m, e->file);
 		if (!p || e->line <= 0)
 			break;
-		fprintf(f, "%s:%d:%d: note: inlined from this call\n", display_path(p, c),
-		        e->line, e->col);
+		char shown[1024];
+		fprintf(f, "%s:%d:%d: note: inlined from this call\n",
+		        scan_escape(display_path(p, c), shown, sizeof shown), e->line, e->col);
 	}
 }
 
@@ -106,12 +107,17 @@ void scan_where(const PtxModule *m, const PtxInst *in, const ScanCtx *c,
 {
 	int line, col;
 	const char *path = source_of(m, in, &line, &col);
+	/* names as the terminal and JSON can take them (scan_escape.c) */
+	char shown[1024];
+	size_t cap = n > 48 ? n - 24 : n;   /* room for ":LINE:COL", cut whole */
+	scan_escape(path ? display_path(path, c) : c->input, shown,
+	            cap < sizeof shown ? cap : sizeof shown);
 	if (path && col > 0)
-		snprintf(buf, n, "%s:%d:%d", display_path(path, c), line, col);
+		snprintf(buf, n, "%s:%d:%d", shown, line, col);
 	else if (path)
-		snprintf(buf, n, "%s:%d", display_path(path, c), line);
+		snprintf(buf, n, "%s:%d", shown, line);
 	else
-		snprintf(buf, n, "%s:%d:%d", c->input, in->pos.line, in->pos.col);
+		snprintf(buf, n, "%s:%d:%d", shown, in->pos.line, in->pos.col);
 }
 
 /* The source line of a position, with a caret, if the file can be read. */
