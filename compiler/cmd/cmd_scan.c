@@ -275,6 +275,59 @@ static bool kernel_selected(const PtxModule *m, int i, const char *want)
 	return strcmp(m->func[i].name, want) == 0 || strcmp(sn, want) == 0;
 }
 
+/* --json, streamed: the document {"file", "kernels": [...], "ptx"} as
+ * report_write would print it (sorted keys, two-space indents), each
+ * kernel written and freed as it is done, so that memory holds one
+ * kernel's JSON, never the module's. */
+typedef struct {
+	FILE *f;
+	int nkernels;
+} JsonOut;
+
+static int indented(const char *buf, size_t n, void *data)
+{
+	FILE *f = data;
+	for (const char *p = buf, *e = buf + n; p < e;) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		size_t k = nl ? (size_t)(nl - p) + 1 : (size_t)(e - p);
+		fwrite(p, 1, k, f);
+		if (nl)
+			fputs("    ", f);
+		p += k;
+	}
+	return 0;
+}
+
+static void json_string_out(FILE *f, const char *s)
+{
+	json_t *j = json_string(s);
+	json_dumpf(j, f, JSON_ENCODE_ANY);
+	json_decref(j);
+}
+
+static void json_begin(JsonOut *j, const char *file)
+{
+	char shown[1024];
+	fputs("{\n  \"file\": ", j->f);
+	json_string_out(j->f, scan_escape(file, shown, sizeof shown));
+	fputs(",\n  \"kernels\": [", j->f);
+}
+
+static void json_kernel(JsonOut *j, json_t *k)
+{
+	fputs(j->nkernels++ ? ",\n    " : "\n    ", j->f);
+	json_dump_callback(k, indented, j->f, JSON_INDENT(2) | JSON_SORT_KEYS);
+	json_decref(k);
+}
+
+static void json_end(JsonOut *j, const char *ptx)
+{
+	char shown[1024];
+	fputs(j->nkernels ? "\n  ],\n  \"ptx\": " : "],\n  \"ptx\": ", j->f);
+	json_string_out(j->f, scan_escape(ptx, shown, sizeof shown));
+	fputs("\n}\n", j->f);
+}
+
 static int scan_module(const Opts *o, const PtxModule *m, const char *input,
                        const char *cu)
 {
@@ -311,7 +364,9 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		}
 	}
 	int rc = 0;
-	json_t *kernels = json_array();
+	JsonOut js = {stdout, 0};
+	if (o->json)
+		json_begin(&js, cu ? cu : input);
 	ScanCtx c = {input, cu, NULL, o->geom};
 	bool first = true;
 	for (int i = 0; i < m->nfunc; i++) {
@@ -322,7 +377,7 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		ro.max_steps = o->max_steps;
 		memcpy(ro.grid, o->grid, sizeof ro.grid);
 		memcpy(ro.ctaid, o->ctaid, sizeof ro.ctaid);
-		ro.max_records = 1 << 22;
+		ro.max_records = 1 << 20;  /* a warp's records and groups: < 300 MiB */
 		char sn[256];
 		ptx_short_name(f->name, sn, sizeof sn);
 		if (o->block_given) {
@@ -409,11 +464,11 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		if (!k.complete)
 			rc = 1;
 		if (o->json) {
-			json_array_append_new(kernels, scan_kernel_json(m, &k, &c));
-			json_t *last = json_array_get(kernels, json_array_size(kernels) - 1);
+			json_t *last = scan_kernel_json(m, &k, &c);
 			json_object_set_new(last, "limits", json_pack("{s:I,s:I}", "max_steps",
 			                    (json_int_t)ro.max_steps, "steps_per_thread",
 			                    (json_int_t)(ro.max_steps / (ro.block[0] * ro.block[1] * ro.block[2]))));
+			json_kernel(&js, last);
 			if (!k.complete)
 				scan_print_text(stdout, stderr, m, &k, &c);
 		} else {
@@ -427,16 +482,8 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 			rc = 1;
 		scan_kernel_free(m, &k);
 	}
-	if (o->json) {
-		/* file: as given; ptx: where the PTX came from */
-		char file[1024];
-		scan_escape(cu ? cu : input, file, sizeof file);
-		json_t *top = json_pack("{s:s,s:o,s:s}", "file", file, "kernels",
-		                        kernels, "ptx", cu ? "nvcc -ptx -lineinfo" : input);
-		report_write(stdout, top);
-	} else {
-		json_decref(kernels);
-	}
+	if (o->json)    /* file: as given; ptx: where the PTX came from */
+		json_end(&js, cu ? "nvcc -ptx -lineinfo" : input);
 	return rc;
 }
 

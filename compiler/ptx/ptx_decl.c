@@ -193,7 +193,6 @@ void rd_reg_decl(Reader *r)
 	int align, vec;
 	Ty ty;
 	var_attrs(r, &align, &ty, &vec);
-	PtxFunc *f = &r->m->func[r->cur];
 	for (;;) {
 		if (r->tok.kind != PT_NAME)
 			rd_expected(r, "a register name");
@@ -207,25 +206,17 @@ void rd_reg_decl(Reader *r)
 			rd_expect(r, PT_GT);
 			arr = true;
 		}
-		if (f->nregs + n > MAX_REGS)
-			diag_error(r->d, name.pos, "more than %d registers in one function",
-			           MAX_REGS);
 		HEnt *e = names_find(&r->local, name.s, name.n);
 		if (e && ((arr && e->kind == NK_REGARR && r->arr[e->v].count >= n) ||
 		          (!arr && e->kind == NK_REG))) {
 			/* declared again in a nested block: the same registers */
+		} else if (arr) {
+			/* its registers are made as they are used (rd_find_reg) */
+			GROW(r->arr, r->narr, r->caparr);
+			r->arr[r->narr] = (RegArr){-1, n, ty};
+			names_put(&r->local, name.s, name.n, NK_REGARR, r->narr++);
 		} else {
-			if (arr) {
-				GROW(r->arr, r->narr, r->caparr);
-				r->arr[r->narr] = (RegArr){f->nregs, n};
-				names_put(&r->local, name.s, name.n, NK_REGARR, r->narr++);
-			} else {
-				names_put(&r->local, name.s, name.n, NK_REG, f->nregs);
-			}
-			GROW(f->regty, f->nregs + n, r->caps_regty);
-			for (int i = 0; i < n; i++)
-				f->regty[f->nregs + i] = ty;
-			f->nregs += n;
+			names_put(&r->local, name.s, name.n, NK_REG, rd_new_reg(r, &name.pos, ty));
 		}
 		if (r->tok.kind != PT_COMMA)
 			break;

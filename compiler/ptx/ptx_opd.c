@@ -75,13 +75,32 @@ int rd_find_reg(Reader *r, const PtxTok *t)
 	long idx = strtol(t->s + k, NULL, 10);
 	if (idx >= r->arr[e->v].count)
 		return -1;
-	return r->arr[e->v].base + (int)idx;
+	/* first use of this element: a register of its own, found by its
+	 * whole name from now on */
+	int reg = rd_new_reg(r, &t->pos, r->arr[e->v].ty);
+	names_put(&r->local, t->s, t->n, NK_REG, reg);
+	return reg;
+}
+
+/* A register of the current function, within the limits. */
+int rd_new_reg(Reader *r, const Pos *at, Ty ty)
+{
+	PtxFunc *f = &r->m->func[r->cur];
+	if (f->nregs >= MAX_REGS)
+		diag_error(r->d, *at, "more than %d registers in one function", MAX_REGS);
+	if (r->module_regs >= MAX_MODULE_REGS)
+		diag_error(r->d, *at, "more than %d registers in one module (each declared "
+		           "by name, and each element of a %%r<N> array used)", MAX_MODULE_REGS);
+	r->module_regs++;
+	GROW(f->regty, f->nregs, r->caps_regty);
+	f->regty[f->nregs] = ty;
+	return f->nregs++;
 }
 
 void rd_add_vec(Reader *r, const PtxOpd *o)
 {
 	PtxModule *m = r->m;
-	if (m->nvec >= MAX_PTX_INSTS)
+	if (m->nvec >= MAX_PTX_VEC)
 		diag_error(r->d, r->tok.pos, "too many operands in this module");
 	GROW(m->vec, m->nvec, r->caps_vec);
 	m->vec[m->nvec++] = *o;

@@ -117,6 +117,10 @@ static void instruction(Reader *r)
 		if (a >= in->nopd || in->opd[a].kind != OPD_MEM)
 			diag_error(r->d, in->pos, "'%.*s' needs an address in brackets as "
 			           "operand %d", in->ntext, in->text, a + 1);
+		if ((in->op.space == SP_SHARED || in->op.space == SP_GENERIC) &&
+		    m->nslots >= MAX_SLOTS)
+			diag_error(r->d, in->pos, "more than %d shared-memory instructions in "
+			           "one module", MAX_SLOTS);
 		if (in->op.space == SP_SHARED || in->op.space == SP_GENERIC)
 			in->slot = m->nslots++;
 	}
