@@ -323,7 +323,11 @@ bool scan_nvcc_run(const char *file, char **flags, int nflags, ScanNvcc *r)
 	group = pid;
 	if (got_sig)            /* came before the group was known */
 		kill(-pid, got_sig);
-	return wait_nvcc(pid, file);
+	bool ok = wait_nvcc(pid, file);
+	if (!ok && !got_sig && !own)
+		fprintf(stderr, "bankc: note: nvcc compiled '%s' as its copy %s, as its "
+		        "path holds characters nvcc's shell would read\n", shown(file), r->cu);
+	return ok;
 }
 
 /* ---- the names nvcc wrote ------------------------------------------------------------- */
