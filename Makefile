@@ -194,6 +194,7 @@ check-docs: $(BIN)
 	@echo "== docs"; sh tests/run_docs.sh $(BANKC)
 check-scan: $(BIN)
 	@echo "== scan"; sh tests/run_scan.sh $(BANKC)
+	@echo "== scan, hostile input"; sh tests/run_scan_hostile.sh $(BANKC)
 check-scan-kernels: $(BIN)
 	@echo "== scan kernels"; sh tests/run_scan_kernels.sh $(BANKC) $(B)
 check-nvcc:

@@ -43,8 +43,8 @@ for k in transpose_naive ldsm_rowmajor histogram_atom histogram_u64 fix_narrow; 
 	case $k in transpose*) f=transpose b=32,8 ;; ldsm*) f=ldmatrix b=32 ;; fix*) f=fix b=32 ;;
 	*) f=histogram b=256 ;; esac
 	rm -rf "$tmp/spec"
-	"$bankc" scan "tests/ptx/$f.ptx" --block $b --kernel $k --emit-spec "$tmp/spec" >/dev/null 2>&1 ||
-		bad "scan --emit-spec $k"
+	"$bankc" scan "tests/ptx/$f.ptx" --block $b --kernel $k --emit-spec "$tmp/spec" \
+		--source-dir tests/gpu/scan_kernels >/dev/null 2>&1 || bad "scan --emit-spec $k"
 	for s in "$tmp"/spec/*.tile; do
 		golden "tests/ptx/expected/spec_${s##*/}" "$s" "the ${s##*/} that --emit-spec wrote for $k"
 		echo "spec_${s##*/}" >>"$tmp/goldens"
@@ -79,7 +79,8 @@ if have patch; then
 	cp tests/ptx/fix.cu "$tmp/fx/tests/ptx/"
 	cp tests/gpu/scan_kernels/transpose.cu "$tmp/fx/tests/gpu/scan_kernels/"
 	"$bankc" scan tests/ptx/fix.ptx --block 32 --fix >"$tmp/fx.diff" 2>/dev/null
-	"$bankc" scan tests/ptx/transpose.ptx --block 32,8 --fix >>"$tmp/fx.diff" 2>/dev/null
+	"$bankc" scan tests/ptx/transpose.ptx --block 32,8 --fix --source-dir tests/gpu/scan_kernels \
+		>>"$tmp/fx.diff" 2>/dev/null
 	if (cd "$tmp/fx" && patch -s -p0 <../fx.diff) >"$tmp/patch.log" 2>&1 &&
 		grep -q '__shared__ float t\[32\]\[36\];' "$tmp/fx/tests/ptx/fix.cu" &&
 		grep -q '__shared__ double d\[N\]\[N + 2\];' "$tmp/fx/tests/ptx/fix.cu" &&
@@ -115,8 +116,10 @@ if have cc; then
 		b=${rest%%:*} rest=${rest#*:}
 		kern=${rest%%:*} arr=${rest#*:}
 		rm -rf "$tmp/spec" "$tmp/gen"
-		"$bankc" scan "tests/ptx/$f" --block "$b" --kernel "$kern" --emit-spec "$tmp/spec" >/dev/null 2>&1
-		col=$("$bankc" scan "tests/ptx/$f" --block "$b" --kernel "$kern" --json 2>/dev/null |
+		"$bankc" scan "tests/ptx/$f" --block "$b" --kernel "$kern" --emit-spec "$tmp/spec" \
+			--source-dir tests/gpu/scan_kernels >/dev/null 2>&1
+		col=$("$bankc" scan "tests/ptx/$f" --block "$b" --kernel "$kern" --json \
+			--source-dir tests/gpu/scan_kernels 2>/dev/null |
 			sed -n 's/^ *"column": "\(.*\)",$/\1/p')
 		t=${kern}_$arr
 		up=$(echo "$t" | tr 'a-z' 'A-Z')

@@ -106,6 +106,8 @@ static const CmdHelp cmds[] = {
 	 "  --fix                   print on stdout the diff of each declaration\n"
 	 "                          that a padding fix changes (the report goes\n"
 	 "                          to stderr)\n"
+	 "  --source-dir DIR        show source lines of files under DIR too\n"
+	 "                          (besides the .cu and the FILE's folder)\n"
 	 "  --json                  the report as JSON (docs/json.md)\n"
 	 "  --max-excess N          fail for a kernel whose wavefronts exceed\n"
 	 "                          their ideal by more than N\n"

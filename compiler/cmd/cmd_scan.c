@@ -7,18 +7,16 @@
 #define _XOPEN_SOURCE 700   /* mkdtemp */
 #include <errno.h>
 #include <getopt.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
 #include "scan/scan.h"
 #include "cmd/cmd.h"
-
-extern char **environ;
+#include "cmd/scan_nvcc.h"
+#include "scan/scan_source.h"
 
 enum { MAX_KERNEL_PARAMS = PTX_MAX_PARAMS };
 
@@ -50,19 +48,46 @@ typedef struct {
 	const char *emit;
 	int64_t max_steps;
 	long max_excess;        /* --max-excess; -1: no gate */
+	const char *source_dir[SCAN_SOURCE_MAX_DIRS];   /* --source-dir */
+	int nsource_dir;
 	char **nvcc;            /* flags after -- */
 	int nnvcc;
 	Geom geom;
 } Opts;
 
+/* A whole number in lo..hi: decimal, 0x hex or 0 octal, an optional '-'
+ * and nothing else (no spaces, no '+'); one out of range is refused, not
+ * wrapped. */
 static bool parse_int(const char *s, int64_t lo, int64_t hi, int64_t *v)
 {
+	const char *d = *s == '-' ? s + 1 : s;
+	if (*d < '0' || *d > '9')
+		return false;
 	char *end;
 	errno = 0;
 	long long x = strtoll(s, &end, 0);
-	if (!*s || *end || errno || x < lo || x > hi)
+	if (*end || errno || x < lo || x > hi)
 		return false;
 	*v = x;
+	return true;
+}
+
+/* A --param VALUE: any 64-bit integer, signed or not (up to 2^64 - 1). */
+static bool parse_value(const char *s, uint64_t *v)
+{
+	int64_t x;
+	if (parse_int(s, INT64_MIN, INT64_MAX, &x)) {
+		*v = (uint64_t)x;
+		return true;
+	}
+	if (*s < '0' || *s > '9')
+		return false;
+	char *end;
+	errno = 0;
+	unsigned long long u = strtoull(s, &end, 0);
+	if (*end || errno)
+		return false;
+	*v = u;
 	return true;
 }
 
@@ -74,7 +99,8 @@ static int parse_dims(const char *opt, const char *s, int lo, int64_t hi, int b[
 	bool block = strcmp(opt, "--block") == 0;
 	const char *bad = block ? "--block takes positive X[,Y[,Z]], not '%s'"
 	                : strcmp(opt, "--grid") == 0
-	                ? "--grid takes up to three positive sizes X[,Y[,Z]], not '%s'"
+	                ? "--grid takes up to three positive sizes X[,Y[,Z]] (X at most "
+	                  "2147483647, Y and Z at most 65535), not '%s'"
 	                : "--ctaid takes up to three indices X[,Y[,Z]] from 0, not '%s'";
 	char buf[64];
 	if (strlen(s) >= sizeof buf)
@@ -86,7 +112,8 @@ static int parse_dims(const char *opt, const char *s, int lo, int64_t hi, int b[
 		if (q)
 			*q = 0;
 		int64_t v;
-		if (!parse_int(p, lo, hi, &v))
+		/* CUDA's limits: a grid's Y and Z at most 65535 */
+		if (!parse_int(p, lo, n && hi > 65535 ? 65535 : hi, &v))
 			return cli_usage_error(bad, s);
 		b[n++] = (int)v;
 		if (!q)
@@ -116,7 +143,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			break;
 		}
 	enum { O_KERNEL = OPT_CMD, O_BLOCK, O_GRID, O_CTAID, O_PARAM, O_STEPS,
-	       O_EMIT, O_JSON, O_NOVEC, O_DATA, O_EXCESS, O_FIX };
+	       O_EMIT, O_JSON, O_NOVEC, O_DATA, O_EXCESS, O_FIX, O_SOURCE_DIR };
 	static const struct option lo[] = {
 		{"kernel", required_argument, NULL, O_KERNEL},
 		{"block", required_argument, NULL, O_BLOCK},
@@ -130,6 +157,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		{"no-vectorize", no_argument, NULL, O_NOVEC},
 		{"max-excess", required_argument, NULL, O_EXCESS},
 		{"fix", no_argument, NULL, O_FIX},
+		{"source-dir", required_argument, NULL, O_SOURCE_DIR},
 		CLI_GEOM_OPTIONS, CLI_HELP_OPTION, {0}};
 	Cli cl = {"scan", argc, argv, ":h", lo, .geom = &o->geom};
 	char *a;
@@ -147,17 +175,17 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			o->block_given = true;
 			break;
 		case O_GRID:
-			rc = parse_dims("--grid", a, 1, 1LL << 31, o->grid);
+			rc = parse_dims("--grid", a, 1, INT32_MAX, o->grid);
 			break;
 		case O_CTAID:
-			rc = parse_dims("--ctaid", a, 0, (1LL << 31) - 1, o->ctaid);
+			rc = parse_dims("--ctaid", a, 0, INT32_MAX - 1, o->ctaid);
 			break;
 		case O_PARAM: {
 			const char *eq = strchr(a, '=');
-			int64_t v;
+			uint64_t v;
 			if (!eq || eq == a)
 				return cli_usage_error("--param takes NAME=VALUE, not '%s'", a);
-			if (!parse_int(eq + 1, INT64_MIN, INT64_MAX, &v))
+			if (!parse_value(eq + 1, &v))
 				return cli_usage_error("--param needs an integer VALUE, not '%s'", a);
 			if (o->nparam == MAX_KERNEL_PARAMS)
 				return cli_usage_error("%s", "too many --param options");
@@ -186,7 +214,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			o->param[o->nparam].n = (size_t)((plus ? plus : eq) - a);
 			o->param[o->nparam].off = off;
 			o->param[o->nparam].bytes = (int)bytes;
-			o->param[o->nparam++].value = (uint64_t)v;
+			o->param[o->nparam++].value = v;
 			break;
 		}
 		case O_DATA: {
@@ -221,6 +249,11 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		case O_FIX:
 			o->fix = true;
 			break;
+		case O_SOURCE_DIR:
+			if (o->nsource_dir == SCAN_SOURCE_MAX_DIRS)
+				return cli_usage_error("%s", "too many --source-dir options (at most 16)");
+			o->source_dir[o->nsource_dir++] = a;
+			break;
 		}
 		if (rc)
 			return rc;
@@ -244,51 +277,6 @@ static bool ends_with(const char *s, const char *suf)
 {
 	size_t n = strlen(s), k = strlen(suf);
 	return n >= k && strcmp(s + n - k, suf) == 0;
-}
-
-/* nvcc -ptx -lineinfo [-arch=sm_90] FLAGS -o OUT FILE, without a shell. */
-static bool run_nvcc(const Opts *o, const char *out)
-{
-	const char *nvcc = getenv("NVCC") && *getenv("NVCC") ? getenv("NVCC") : "nvcc";
-	char **argv = xcalloc((size_t)o->nnvcc + 10, sizeof *argv);
-	int n = 0;
-	argv[n++] = (char *)nvcc;
-	argv[n++] = "-ptx";
-	argv[n++] = "-lineinfo";
-	bool arch = false;
-	for (int i = 0; i < o->nnvcc; i++)
-		arch |= strncmp(o->nvcc[i], "-arch", 5) == 0 ||
-		        strncmp(o->nvcc[i], "--gpu-architecture", 18) == 0 ||
-		        strncmp(o->nvcc[i], "-gencode", 8) == 0 ||
-		        strncmp(o->nvcc[i], "--generate-code", 15) == 0;
-	if (!arch)
-		argv[n++] = "-arch=sm_90";
-	for (int i = 0; i < o->nnvcc; i++)
-		argv[n++] = o->nvcc[i];
-	argv[n++] = "-o";
-	argv[n++] = (char *)out;
-	argv[n++] = (char *)o->file;
-	argv[n] = NULL;
-	pid_t pid;
-	int err = posix_spawnp(&pid, nvcc, NULL, NULL, argv, environ);
-	free(argv);
-	if (err) {
-		fprintf(stderr, "bankc: error: cannot run '%s': %s (set NVCC, or scan "
-		        "the PTX: nvcc -ptx -lineinfo)\n", nvcc, strerror(err));
-		return false;
-	}
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR) {
-			fprintf(stderr, "bankc: error: waiting for nvcc: %s\n", strerror(errno));
-			return false;
-		}
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		fprintf(stderr, "bankc: error: nvcc failed on '%s' (status %d)\n", o->file,
-		        WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-		return false;
-	}
-	return true;
 }
 
 static int param_index(const PtxModule *m, int k, const char *s, size_t n);
@@ -380,6 +368,59 @@ static bool gate_ok(const Opts *o, const PtxModule *m, const ScanKernel *k,
 	return false;
 }
 
+/* --json, streamed: the document {"file", "kernels": [...], "ptx"} as
+ * report_write would print it (sorted keys, two-space indents), each
+ * kernel written and freed as it is done, so that memory holds one
+ * kernel's JSON, never the module's. */
+typedef struct {
+	FILE *f;
+	int nkernels;
+} JsonOut;
+
+static int indented(const char *buf, size_t n, void *data)
+{
+	FILE *f = data;
+	for (const char *p = buf, *e = buf + n; p < e;) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		size_t k = nl ? (size_t)(nl - p) + 1 : (size_t)(e - p);
+		fwrite(p, 1, k, f);
+		if (nl)
+			fputs("    ", f);
+		p += k;
+	}
+	return 0;
+}
+
+static void json_string_out(FILE *f, const char *s)
+{
+	json_t *j = json_string(s);
+	json_dumpf(j, f, JSON_ENCODE_ANY);
+	json_decref(j);
+}
+
+static void json_begin(JsonOut *j, const char *file)
+{
+	char shown[1024];
+	fputs("{\n  \"file\": ", j->f);
+	json_string_out(j->f, scan_escape(file, shown, sizeof shown));
+	fputs(",\n  \"kernels\": [", j->f);
+}
+
+static void json_kernel(JsonOut *j, json_t *k)
+{
+	fputs(j->nkernels++ ? ",\n    " : "\n    ", j->f);
+	json_dump_callback(k, indented, j->f, JSON_INDENT(2) | JSON_SORT_KEYS);
+	json_decref(k);
+}
+
+static void json_end(JsonOut *j, const char *ptx)
+{
+	char shown[1024];
+	fputs(j->nkernels ? "\n  ],\n  \"ptx\": " : "],\n  \"ptx\": ", j->f);
+	json_string_out(j->f, scan_escape(ptx, shown, sizeof shown));
+	fputs("\n}\n", j->f);
+}
+
 static int scan_module(const Opts *o, const PtxModule *m, const char *input,
                        const char *cu)
 {
@@ -388,8 +429,10 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		nk += kernel_selected(m, i, o->kernel);
 	if (!nk) {
 		fprintf(stderr, "bankc: error: %s", input);
+		char want[256];
 		if (o->kernel)
-			fprintf(stderr, " has no kernel '%s'; its kernels:", o->kernel);
+			fprintf(stderr, " has no kernel '%s'; its kernels:",
+			        scan_escape(o->kernel, want, sizeof want));
 		else
 			fprintf(stderr, " has no kernel (.entry)");
 		for (int i = 0; i < m->nfunc; i++)
@@ -427,7 +470,9 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		}
 	}
 	int rc = 0;
-	json_t *kernels = json_array();
+	JsonOut js = {stdout, 0};
+	if (o->json)
+		json_begin(&js, cu ? cu : input);
 	ScanCtx c = {input, cu, NULL, o->geom, NULL};
 	bool first = true;
 	for (int i = 0; i < m->nfunc; i++) {
@@ -438,7 +483,7 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		ro.max_steps = o->max_steps;
 		memcpy(ro.grid, o->grid, sizeof ro.grid);
 		memcpy(ro.ctaid, o->ctaid, sizeof ro.ctaid);
-		ro.max_records = 1 << 22;
+		ro.max_records = 1 << 20;  /* a warp's records and groups: < 300 MiB */
 		char sn[1024];
 		ptx_kernel_name(f->name, sn, sizeof sn);
 		if (o->block_given) {
@@ -537,8 +582,7 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		}
 		FILE *text = o->fix ? stderr : stdout;
 		if (o->json) {
-			json_array_append_new(kernels, scan_kernel_json(m, &k, &c));
-			json_t *last = json_array_get(kernels, json_array_size(kernels) - 1);
+			json_t *last = scan_kernel_json(m, &k, &c);
 			if (o->max_excess >= 0 && k.complete) {
 				int64_t w, id;
 				json_object_set_new(last, "gate", json_pack("{s:I,s:I,s:b}", "max_excess",
@@ -550,6 +594,7 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 			                    (json_int_t)(ro.max_steps / (ro.block[0] * ro.block[1] * ro.block[2]))));
 			if (k.complete)
 				cmd_scan_fix_json(last, m, &k, &arrays);
+			json_kernel(&js, last);
 			if (!k.complete)
 				scan_print_text(stdout, stderr, m, &k, &c);
 		} else {
@@ -567,14 +612,8 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		scan_arrays_free(&arrays);
 		scan_kernel_free(m, &k);
 	}
-	if (o->json) {
-		/* file: as given; ptx: where the PTX came from */
-		json_t *top = json_pack("{s:s,s:o,s:s}", "file", cu ? cu : input, "kernels",
-		                        kernels, "ptx", cu ? "nvcc -ptx -lineinfo" : input);
-		report_write(stdout, top);
-	} else {
-		json_decref(kernels);
-	}
+	if (o->json)    /* file: as given; ptx: where the PTX came from */
+		json_end(&js, cu ? "nvcc -ptx -lineinfo" : input);
 	return rc;
 }
 
@@ -606,42 +645,47 @@ int cmd_scan(int argc, char **argv)
 static int scan_path(Opts *op, bool cu)
 {
 	Opts o = *op;
-	char dir[4096] = "", ptx[4200] = "";
+	ScanNvcc nv = {0};
 	const char *path = o.file;
 	if (cu) {
-		const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-		snprintf(dir, sizeof dir, "%s/bankc-scan-XXXXXX", tmp);
-		if (!mkdtemp(dir)) {
-			fprintf(stderr, "bankc: error: cannot make a temporary folder in %s: %s\n",
-			        tmp, strerror(errno));
+		/* nothing of the user's reaches nvcc's shell (scan_nvcc.c) */
+		if (!scan_nvcc_run(o.file, o.nvcc, o.nnvcc, &nv)) {
+			scan_nvcc_cleanup(&nv);
 			return 1;
 		}
-		snprintf(ptx, sizeof ptx, "%s/scan.ptx", dir);
-		if (!run_nvcc(&o, ptx)) {
-			remove(ptx);
-			rmdir(dir);
-			return 1;
-		}
-		path = ptx;
+		path = nv.ptx;
 	}
 	Src src = {0};
 	char name[4300];
-	snprintf(name, sizeof name, cu ? "%s (its PTX)" : "%s", o.file);
-	bool ok = read_file(path, cu ? name : o.file, PTX_MAX_BYTES, stderr, &src);
-	if (cu) {
-		remove(ptx);
-		rmdir(dir);
-	}
-	if (!ok)
+	/* the name shown: escaped for the terminal and JSON (scan_escape.c) */
+	char shown[1024];
+	scan_escape(o.file, shown, sizeof shown);
+	snprintf(name, sizeof name, cu ? "%s (its PTX)" : "%s", shown);
+	bool ok = read_file(path, name, PTX_MAX_BYTES, stderr, &src);
+	if (!ok) {
+		scan_nvcc_cleanup(&nv);
 		return 1;
+	}
 	Pool *p = pool_new();
 	Diag d = {.src = &src, .out = stderr};
 	PtxModule m;
 	volatile int status = 1;
 	if (!setjmp(d.jb)) {
 		ptx_read(p, &d, &m);
+		scan_nvcc_map_files(&nv, &m);
+		scan_nvcc_cleanup(&nv);
+		/* source lines: the .cu, the folder of the file given, --source-dir */
+		char *folder = strcmp(o.file, "-") ? xstrdup(o.file) : NULL;
+		char *slash = folder ? strrchr(folder, '/') : NULL;
+		if (folder)
+			strcpy(slash ? (slash == folder ? slash + 1 : slash) : folder,
+			       slash ? "" : ".");
+		scan_source_allow(cu ? o.file : NULL, folder, o.source_dir, o.nsource_dir);
+		free(folder);
 		status = scan_module(&o, &m, src.name, cu ? o.file : NULL);
 	}
+	scan_nvcc_cleanup(&nv);
+	scan_source_free();
 	pool_free(p);
 	free((char *)src.text);
 	return status;

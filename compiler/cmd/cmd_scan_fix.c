@@ -19,6 +19,8 @@
 
 #include <jansson.h>
 
+enum { MAX_FIX_STMTS = 64 };     /* a tile's accesses (the spec language's limit) */
+
 /* The array's spec, checked and solved (families: 0 for all). */
 static bool solve_spec(const char *text, size_t len, const Geom *g, unsigned families,
                        Pool *p, Unit *u, Solution *s, char *why, size_t nwhy)
@@ -235,6 +237,13 @@ static void fix_array(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
 	}
 	if (a->rows > MAX_DIM) {
 		snprintf(x->why, sizeof x->why, "%d rows is beyond a tile's %d", a->rows, MAX_DIM);
+		return;
+	}
+	/* a spec holds 64 accesses (one per statement): past that no solve,
+	 * which also keeps the scan's time linear in its statements */
+	if (a->nstmt > MAX_FIX_STMTS) {
+		snprintf(x->why, sizeof x->why, "its %d statements are more than the %d accesses "
+		         "of a tile", a->nstmt, MAX_FIX_STMTS);
 		return;
 	}
 	char tname[600];

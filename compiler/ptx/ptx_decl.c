@@ -209,7 +209,6 @@ void rd_reg_decl(Reader *r)
 	int align, vec;
 	Ty ty;
 	var_attrs(r, &align, &ty, &vec);
-	PtxFunc *f = &r->m->func[r->cur];
 	for (;;) {
 		if (r->tok.kind != PT_NAME)
 			rd_expected(r, "a register name");
@@ -223,29 +222,28 @@ void rd_reg_decl(Reader *r)
 			rd_expect(r, PT_GT);
 			arr = true;
 		}
-		if (f->nregs + n > MAX_REGS)
-			diag_error(r->d, name.pos, "more than %d registers in one function",
-			           MAX_REGS);
-		if (vec > 1 && !arr)
-			n = vec;    /* a vector register: its elements side by side */
 		HEnt *e = names_find(&r->local, name.s, name.n);
-		if (e && e->blk == r->blk && !(vec > 1 && !arr) &&
+		bool vreg = vec > 1 && !arr;
+		if (e && e->blk == r->blk && !vreg &&
 		    ((arr && e->kind == NK_REGARR && r->arr[e->v].count >= n) ||
 		     (!arr && e->kind == NK_REG))) {
 			/* declared again in its block: the same registers */
+		} else if (arr) {
+			/* new, or hiding an enclosing block's until this one closes;
+			 * its registers are made as they are used (rd_find_reg) */
+			GROW(r->arr, r->narr, r->caparr);
+			r->arr[r->narr] = (RegArr){-1, n, ty};
+			rd_scope_put(r, name.s, name.n, NK_REGARR, r->narr++);
+		} else if (vreg) {
+			/* a vector register: its elements side by side */
+			int base = rd_new_reg(r, &name.pos, ty);
+			for (int i = 1; i < vec; i++)
+				rd_new_reg(r, &name.pos, ty);
+			GROW(r->arr, r->narr, r->caparr);
+			r->arr[r->narr] = (RegArr){base, vec, ty};
+			rd_scope_put(r, name.s, name.n, NK_REGVEC, r->narr++);
 		} else {
-			/* new, or hiding an enclosing block's until this one closes */
-			if (arr || vec > 1) {
-				GROW(r->arr, r->narr, r->caparr);
-				r->arr[r->narr] = (RegArr){f->nregs, n};
-				rd_scope_put(r, name.s, name.n, arr ? NK_REGARR : NK_REGVEC, r->narr++);
-			} else {
-				rd_scope_put(r, name.s, name.n, NK_REG, f->nregs);
-			}
-			GROW(f->regty, f->nregs + n, r->caps_regty);
-			for (int i = 0; i < n; i++)
-				f->regty[f->nregs + i] = ty;
-			f->nregs += n;
+			rd_scope_put(r, name.s, name.n, NK_REG, rd_new_reg(r, &name.pos, ty));
 		}
 		if (r->tok.kind != PT_COMMA)
 			break;

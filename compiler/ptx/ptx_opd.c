@@ -56,6 +56,35 @@ static int special_of(const PtxTok *t)
 	return -1;
 }
 
+/* The register of element idx of array a, made at its first use. */
+static int elem_reg(Reader *r, int a, long idx, const Pos *at)
+{
+	if ((r->emap_len + 1) * 2 > r->emap_cap) {
+		size_t cap = r->emap_cap ? r->emap_cap * 2 : 256;
+		struct ElemReg *n = xcalloc(cap, sizeof *n);
+		for (size_t i = 0; i < r->emap_cap; i++) {
+			if (!r->emap[i].key)
+				continue;
+			size_t j = (size_t)(r->emap[i].key * 0x9E3779B97F4A7C15ull >> 32) & (cap - 1);
+			while (n[j].key)
+				j = (j + 1) & (cap - 1);
+			n[j] = r->emap[i];
+		}
+		free(r->emap);
+		r->emap = n;
+		r->emap_cap = cap;
+	}
+	uint64_t key = (uint64_t)(a + 1) << 32 | (uint64_t)idx;
+	size_t j = (size_t)(key * 0x9E3779B97F4A7C15ull >> 32) & (r->emap_cap - 1);
+	while (r->emap[j].key && r->emap[j].key != key)
+		j = (j + 1) & (r->emap_cap - 1);
+	if (!r->emap[j].key) {
+		r->emap[j] = (struct ElemReg){key, rd_new_reg(r, at, r->arr[a].ty)};
+		r->emap_len++;
+	}
+	return r->emap[j].reg;
+}
+
 /* A register by name: declared as such, or NAME<digits> of a %r<N> array. */
 int rd_find_reg(Reader *r, const PtxTok *t)
 {
@@ -84,13 +113,30 @@ int rd_find_reg(Reader *r, const PtxTok *t)
 	long idx = strtol(t->s + k, NULL, 10);
 	if (idx >= r->arr[e->v].count)
 		return -1;
-	return r->arr[e->v].base + (int)idx;
+	/* first use of this element: a register of its own, kept by its
+	 * array (an inner block's array of the same name has others) */
+	return elem_reg(r, e->v, idx, &t->pos);
+}
+
+/* A register of the current function, within the limits. */
+int rd_new_reg(Reader *r, const Pos *at, Ty ty)
+{
+	PtxFunc *f = &r->m->func[r->cur];
+	if (f->nregs >= MAX_REGS)
+		diag_error(r->d, *at, "more than %d registers in one function", MAX_REGS);
+	if (r->module_regs >= MAX_MODULE_REGS)
+		diag_error(r->d, *at, "more than %d registers in one module (each declared "
+		           "by name, and each element of a %%r<N> array used)", MAX_MODULE_REGS);
+	r->module_regs++;
+	GROW(f->regty, f->nregs, r->caps_regty);
+	f->regty[f->nregs] = ty;
+	return f->nregs++;
 }
 
 void rd_add_vec(Reader *r, const PtxOpd *o)
 {
 	PtxModule *m = r->m;
-	if (m->nvec >= MAX_PTX_INSTS)
+	if (m->nvec >= MAX_PTX_VEC)
 		diag_error(r->d, r->tok.pos, "too many operands in this module");
 	GROW(m->vec, m->nvec, r->caps_vec);
 	m->vec[m->nvec++] = *o;

@@ -137,6 +137,10 @@ static void instruction(Reader *r)
 		if (a >= in->nopd || in->opd[a].kind != OPD_MEM)
 			diag_error(r->d, in->pos, "'%.*s' needs an address in brackets as "
 			           "operand %d", in->ntext, in->text, a + 1);
+		if ((in->op.space == SP_SHARED || in->op.space == SP_GENERIC) &&
+		    m->nslots >= MAX_SLOTS)
+			diag_error(r->d, in->pos, "more than %d shared-memory instructions in "
+			           "one module", MAX_SLOTS);
 		if (in->op.space == SP_SHARED || in->op.space == SP_GENERIC)
 			in->slot = m->nslots++;
 	}
@@ -361,6 +365,9 @@ static void function(Reader *r, bool entry)
 	bool has_ret = !entry && r->tok.kind == PT_LPAREN;
 	names_clear(&r->local);
 	r->narr = 0;
+	free(r->emap);
+	r->emap = NULL;
+	r->emap_cap = r->emap_len = 0;
 	r->nlabels = 0;
 	r->npend = 0;
 	rd_scope_reset(r);
@@ -468,6 +475,7 @@ static void reader_free(Reader *r, bool module)
 	names_clear(&r->global);
 	names_clear(&r->local);
 	free(r->arr);
+	free(r->emap);
 	free(r->labels);
 	free(r->pend);
 	free(r->locmap);

@@ -39,9 +39,16 @@ void names_clear(Hash *h);
 
 /* ---- the reader's state (ptx_read.c) ------------------------------------------ */
 
-enum { MAX_REGS = 1 << 20, MAX_PTX_INSTS = 1 << 22, MAX_SYMS = 1 << 20 };
+/* what one module may hold, so that a scan of any PTX within them stays
+ * under 1 GiB of memory (docs/robustness.md measures the worst) */
+enum { MAX_REGS = 1 << 20, MAX_PTX_INSTS = 1 << 20, MAX_SYMS = 1 << 20 };
+enum { MAX_PTX_VEC = 1 << 21,       /* vector elements and call arguments */
+       MAX_SLOTS = 1 << 16 };       /* shared-memory instructions */
+/* registers used in one module, all functions together: a %r<N> array's
+ * registers exist only once used (ptx_opd.c), so memory follows use */
+enum { MAX_MODULE_REGS = 1 << 21 };
 
-typedef struct { int base, count; } RegArr;
+typedef struct { int base, count; Ty ty; } RegArr;    /* base: unused (-1) */
 typedef struct { int inst, opd; PtxTok name; } Pending;
 
 typedef struct {
@@ -56,6 +63,11 @@ typedef struct {
 	Hash local;             /* registers, parameters, labels, local variables */
 	RegArr *arr;
 	int narr, caparr;
+	/* the registers made for %r<N> elements used: (array + 1) << 32 | index
+	 * to register, open addressing (ptx_opd.c), per function */
+	struct ElemReg { uint64_t key; int reg; } *emap;
+	size_t emap_cap, emap_len;
+	int64_t module_regs;    /* registers of every function so far */
 	int caps_inst, caps_sym, caps_vec, caps_func, caps_file, caps_regty;
 	int *labels;            /* per label: instruction index */
 	int nlabels, caplabels;
@@ -153,6 +165,9 @@ void rd_reg_decl(Reader *r);
 /* ---- operands (ptx_opd.c) ---------------------------------------------------------- */
 
 int rd_find_reg(Reader *r, const PtxTok *t);
+/* A new register of the current function of type ty (errors at *at past
+ * MAX_REGS in it or MAX_MODULE_REGS in the module). */
+int rd_new_reg(Reader *r, const Pos *at, Ty ty);
 void rd_add_vec(Reader *r, const PtxOpd *o);
 void rd_add_pending(Pending **list, int *n, int *cap, int inst, int opd,
                     const PtxTok *name);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "scan/scan.h"
+#include "scan/scan_source.h"
 
 void scan_array_name(const char *s, char *buf, size_t n)
 {
@@ -26,30 +27,11 @@ void scan_array_name(const char *s, char *buf, size_t n)
 
 /* ---- the source ------------------------------------------------------------ */
 
-/* A source file whole (at most 16 MiB), or NULL. */
+/* A source file whole, or NULL: only one the user pointed to (the .cu,
+ * the FILE's folder, --source-dir; scan_source.c), as warnings show. */
 static char *read_text(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 1 << 16, n = 0;
-	char *t = xmalloc(cap + 1);
-	size_t got;
-	while ((got = fread(t + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			if (cap >= (16u << 20)) {
-				free(t);
-				fclose(f);
-				return NULL;
-			}
-			cap *= 2;
-			t = xrealloc(t, cap + 1);
-		}
-	}
-	fclose(f);
-	t[n] = 0;
-	return t;
+	return scan_source_text(path);
 }
 
 /* "path:line[:col]" (scan_where) split; false for a PTX position. */
@@ -69,15 +51,6 @@ static bool split_where(const char *w, const ScanCtx *c, char *path, size_t n,
 	*col = nv == 2 ? v[0] : 0;
 	snprintf(path, n, "%s", buf);
 	return true;
-}
-
-static const char *line_start(const char *t, int line)
-{
-	const char *p = t;
-	for (int l = 1; l < line && *p; p++)
-		if (*p == '\n')
-			l++;
-	return p;
 }
 
 static bool is_id(char ch)
@@ -345,12 +318,13 @@ static int find_index(const char *path, int line, const char *name, char idx[2][
 {
 	idx[0][0] = idx[1][0] = 0;
 	int found = 0;
-	char *text = read_text(path);
-	if (!text)
+	/* the line from the index of the file the warnings show (each file
+	 * read once, whatever the statements) */
+	const char *ls;
+	size_t len;
+	if (!scan_source_line(path, line, &ls, &len))
 		return 0;
-	const char *ls = line_start(text, line), *le = ls;
-	while (*le && *le != '\n')
-		le++;
+	const char *le = ls + len;
 	size_t n = strlen(name);
 	for (const char *p = ls; p + n < le; p++) {
 		if (strncmp(p, name, n) != 0 || (p > ls && is_id(p[-1])) || is_id(p[n]))
@@ -377,7 +351,6 @@ static int find_index(const char *path, int line, const char *name, char idx[2][
 			break;
 		}
 	}
-	free(text);
 	return found;
 }
 
@@ -423,47 +396,89 @@ static int slot_cmp(const void *x, const void *y)
 	return (a->ptxline > b->ptxline) - (a->ptxline < b->ptxline);
 }
 
-/* Statements: slots of one source position, operation and width. */
+/* Statements: slots of one source position, operation and width.  Each
+ * slot's position is made once, the slots sorted by what makes them one
+ * statement, and the statements taken in the order of their first slot:
+ * linear but for the sort. */
+typedef struct {
+	const char *where;
+	const ScanAcc *acc;
+	int i;                  /* its index in the array's slots */
+	int group;              /* its statement's first slot */
+} StmtKey;
+
+static int stmt_key_cmp(const void *pa, const void *pb)
+{
+	const StmtKey *a = pa, *b = pb;
+	int c = strcmp(a->where, b->where);
+	if (c)
+		return c;
+	const ScanAcc *x = a->acc, *y = b->acc;
+	if (x->op.kind != y->op.kind) return x->op.kind < y->op.kind ? -1 : 1;
+	if (x->bytes != y->bytes) return x->bytes < y->bytes ? -1 : 1;
+	if (x->loop != y->loop) return x->loop ? 1 : -1;
+	if (x->op.nmat != y->op.nmat) return x->op.nmat < y->op.nmat ? -1 : 1;
+	if (x->op.trans != y->op.trans) return x->op.trans ? 1 : -1;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+static int stmt_group_cmp(const void *pa, const void *pb)
+{
+	const StmtKey *a = pa, *b = pb;
+	if (a->group != b->group)
+		return a->group < b->group ? -1 : 1;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
 static void group_stmts(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
                         ScanArray *a)
 {
-	a->stmt = xcalloc((size_t)a->nslot + 1, sizeof *a->stmt);
-	int *order = xmalloc(((size_t)a->nslot + 1) * sizeof *order);
-	bool *used = xcalloc((size_t)a->nslot + 1, sizeof *used);
-	int no = 0;
-	for (int i = 0; i < a->nslot; i++) {
-		if (used[i])
-			continue;
-		ScanStmt *st = &a->stmt[a->nstmt++];
+	int n = a->nslot;
+	a->stmt = xcalloc((size_t)n + 1, sizeof *a->stmt);
+	char (*wh)[512] = xmalloc(((size_t)n + 1) * sizeof *wh);
+	StmtKey *key = xmalloc(((size_t)n + 1) * sizeof *key);
+	for (int i = 0; i < n; i++) {
 		const ScanAcc *x = &k->acc[a->slot[i]];
-		scan_where(m, &m->inst[x->inst], c, st->where, sizeof st->where);
-		st->first = no;
+		scan_where(m, &m->inst[x->inst], c, wh[i], sizeof wh[i]);
+		key[i] = (StmtKey){wh[i], x, i, i};
+	}
+	qsort(key, (size_t)n, sizeof *key, stmt_key_cmp);
+	for (int i = 1; i < n; i++) {
+		const StmtKey *p = &key[i - 1], *q = &key[i];
+		StmtKey t = *q;
+		t.i = p->i;     /* the same statement if only the index differs */
+		if (stmt_key_cmp(p, &t) == 0)
+			key[i].group = p->group;
+		else
+			key[i].group = q->i;
+	}
+	/* a run's first is its least index: sorted by index within a run */
+	qsort(key, (size_t)n, sizeof *key, stmt_group_cmp);
+	int *order = xmalloc(((size_t)n + 1) * sizeof *order);
+	for (int i = 0; i < n;) {
+		ScanStmt *st = &a->stmt[a->nstmt++];
+		const ScanAcc *x = key[i].acc;
+		snprintf(st->where, sizeof st->where, "%s", key[i].where);
+		st->first = i;
 		tab_op_name(x->op, st->op, sizeof st->op);
-		for (int j = i; j < a->nslot; j++) {
-			const ScanAcc *y = &k->acc[a->slot[j]];
-			char w[512];
-			if (used[j])
-				continue;
-			scan_where(m, &m->inst[y->inst], c, w, sizeof w);
-			if (strcmp(w, st->where) != 0 || y->op.kind != x->op.kind ||
-			    y->bytes != x->bytes || y->loop != x->loop || y->op.nmat != x->op.nmat ||
-			    y->op.trans != x->op.trans)
-				continue;
-			used[j] = true;
-			order[no++] = a->slot[j];
+		int g = key[i].group;
+		for (; i < n && key[i].group == g; i++) {
+			const ScanAcc *y = key[i].acc;
+			order[i] = a->slot[key[i].i];
 			st->wave += y->wave;
 			st->ideal += y->ideal;
 			st->count += y->count;
 		}
-		st->n = no - st->first;
+		st->n = i - st->first;
 		char path[1024];
 		int line, col;
 		if (split_where(st->where, c, path, sizeof path, &line, &col))
 			st->nindex = find_index(path, line, a->name, st->index);
 	}
-	memcpy(a->slot, order, (size_t)a->nslot * sizeof *order);
+	memcpy(a->slot, order, (size_t)n * sizeof *order);
 	free(order);
-	free(used);
+	free(key);
+	free(wh);
 }
 
 /* Which slots touch array y, their sums, and whether they stay in it. */

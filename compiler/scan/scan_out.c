@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "scan/scan.h"
+#include "scan/scan_source.h"
 
 /* ---- where ------------------------------------------------------------------- */
 
@@ -95,8 +96,9 @@ static void show_inlined(FILE *f, const PtxModule *m, const PtxInst *in,
 		const char *p = ptx_file_path(m, e->file);
 		if (!p || e->line <= 0)
 			break;
-		fprintf(f, "%s:%d:%d: note: inlined from this call\n", display_path(p, c),
-		        e->line, e->col);
+		char shown[1024];
+		fprintf(f, "%s:%d:%d: note: inlined from this call\n",
+		        scan_escape(display_path(p, c), shown, sizeof shown), e->line, e->col);
 	}
 }
 
@@ -105,12 +107,17 @@ void scan_where(const PtxModule *m, const PtxInst *in, const ScanCtx *c,
 {
 	int line, col;
 	const char *path = source_of(m, in, &line, &col);
+	/* names as the terminal and JSON can take them (scan_escape.c) */
+	char shown[1024];
+	size_t cap = n > 48 ? n - 24 : n;   /* room for ":LINE:COL", cut whole */
+	scan_escape(path ? display_path(path, c) : c->input, shown,
+	            cap < sizeof shown ? cap : sizeof shown);
 	if (path && col > 0)
-		snprintf(buf, n, "%s:%d:%d", display_path(path, c), line, col);
+		snprintf(buf, n, "%s:%d:%d", shown, line, col);
 	else if (path)
-		snprintf(buf, n, "%s:%d", display_path(path, c), line);
+		snprintf(buf, n, "%s:%d", shown, line);
 	else
-		snprintf(buf, n, "%s:%d:%d", c->input, in->pos.line, in->pos.col);
+		snprintf(buf, n, "%s:%d:%d", shown, in->pos.line, in->pos.col);
 }
 
 /* The source line of a position, with a caret, if the file can be read. */
@@ -119,55 +126,25 @@ static void show_source(FILE *f, const PtxModule *m, const PtxInst *in,
 {
 	int line, col;
 	const char *path = source_of(m, in, &line, &col);
-	const char *text;
+	const char *p;
 	size_t len;
-	if (path) {
-		/* the last source read is kept: warnings come in source order */
-		static char *cached, *cached_path;
-		static size_t cached_len;
-		const char *shown = display_path(path, c);
-		if (!cached_path || strcmp(cached_path, shown) != 0) {
-			free(cached);
-			free(cached_path);
-			cached = NULL;
-			cached_path = xstrdup(shown);
-			FILE *s = fopen(shown, "rb");
-			if (s) {
-				cached = xmalloc(16 << 20);
-				cached_len = fread(cached, 1, (16 << 20) - 1, s);
-				cached[cached_len] = 0;
-				fclose(s);
-			}
-		}
-		if (!cached)
-			return;
-		text = cached;
-		len = cached_len;
-	} else {
-		text = m->src->text;
-		len = m->src->len;
-		line = in->pos.line;
+	/* only files the user pointed to, each indexed once (scan_source.c) */
+	if (path ? !scan_source_line(display_path(path, c), line, &p, &len)
+	         : !scan_source_text_line(m->src, line = in->pos.line, &p, &len))
+		return;
+	if (!path)
 		col = in->pos.col;
-	}
-	const char *p = text, *e = text + len;
-	for (int l = 1; l < line && p < e; p++)
-		if (*p == '\n')
-			l++;
-	const char *q = p;
-	while (q < e && *q != '\n' && *q != '\r')
-		q++;
-	if (p < e) {
-		fputs("    ", f);
-		for (const char *s = p; s < q; s++)
-			fputc(*s == '\t' || (*s >= 32 && *s < 127) || (unsigned char)*s >= 128 ? *s : ' ', f);
-		fputs("\n    ", f);
-		for (int i = 1; i < col && p + i - 1 < q; i++)
-			fputc(p[i - 1] == '\t' ? '\t' : ' ', f);
-		if (col > 0)
-			fputs("^\n", f);
-		else
-			fputs("\n", f);
-	}
+	const char *q = p + len;
+	fputs("    ", f);
+	for (const char *s = p; s < q; s++)
+		fputc(*s == '\t' || (*s >= 32 && *s < 127) || (unsigned char)*s >= 128 ? *s : ' ', f);
+	fputs("\n    ", f);
+	for (int i = 1; i < col && p + i - 1 < q; i++)
+		fputc(p[i - 1] == '\t' ? '\t' : ' ', f);
+	if (col > 0)
+		fputs("^\n", f);
+	else
+		fputs("\n", f);
 }
 
 /* ---- what ------------------------------------------------------------------------ */

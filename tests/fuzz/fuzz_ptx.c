@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "scan/scan.h"
+#include "scan/scan_source.h"
 
 static FILE *sink;
 
@@ -45,6 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			scan_kernel_free(&m, &k);
 		}
 	}
+	scan_source_free();    /* the PTX's line index */
 	pool_free(p);
 	free(text);
 	return 0;
