@@ -91,7 +91,7 @@ for p in $(cut -f 1 "$tmp/manifest" | sort -u); do
 	while IFS="$tab" read -r prog kern block opts; do
 		[ "$prog" = "$p" ] || continue
 		# shellcheck disable=SC2086
-		"$bankc" scan "$tmp/$p.ptx" --kernel "$kern" --block "$block" $opts --fix \
+		"$bankc" scan "$tmp/$p.ptx" --kernel "$kern" --block "$block" $opts --fix --source-dir "$src" \
 			>"$tmp/d" 2>"$tmp/t" || continue
 		[ -s "$tmp/d" ] || continue
 		cat "$tmp/d" >>"$tmp/$p.diff"
@@ -133,7 +133,7 @@ for p in $(cut -f 1 "$tmp/manifest" | sort -u); do
 		set -- $nums
 		before=$1 promised=$2
 		# shellcheck disable=SC2086
-		"$bankc" scan "$tmp/$p.fixed.ptx" --kernel "$kern" --block "$block" $opts >"$tmp/s" 2>&1
+		"$bankc" scan "$tmp/$p.fixed.ptx" --kernel "$kern" --block "$block" $opts --source-dir "$out/fixed" >"$tmp/s" 2>&1
 		scanned=$(total_of "$tmp/s")
 		measured=NA
 		if [ "$MEASURE" = 1 ]; then
