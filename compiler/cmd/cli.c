@@ -273,8 +273,9 @@ int cli_next(Cli *c, char **arg, int *rc)
 		opterr = 0;
 		c->started = true;
 	}
-	int ch;
+	int ch, before;
 	for (;;) {
+		before = optind;
 		ch = getopt_long(c->argc, c->argv, c->shortopts, c->longopts, NULL);
 		*arg = optarg;
 		if (!(c->geom && geom_option(ch, optarg, c->geom, rc)) &&
@@ -300,9 +301,17 @@ int cli_next(Cli *c, char **arg, int *rc)
 		return CLI_STOP;
 	} else if (ln && elem[0] == '-' && elem[1] == '-')
 		fprintf(stderr, "bankc: error: --%s takes no value\n", ln);
-	else
-		fprintf(stderr, "bankc: error: unknown option '-%c' for %s\n",
-		        optopt, c->cmd);
+	else {
+		/* an unknown letter: the whole element it starts or sits in
+		 * (-fdiagnostics-color, -MM), not the letter alone.  getopt
+		 * steps past an element only when its last letter is read. */
+		size_t n = strlen(elem);
+		if ((optind - 1 < before || elem[0] != '-' || n < 2 ||
+		     elem[n - 1] != optopt) && optind < c->argc)
+			elem = c->argv[optind];
+		bad_option(c, elem);
+		return CLI_STOP;
+	}
 	fprintf(stderr, "(see 'bankc %s --help')\n", c->cmd);
 	return CLI_STOP;
 }
