@@ -18,6 +18,8 @@
 #     absolute path;
 #   - one tile name in two files of one call (tests/cmake/names): an error
 #     at configure time naming both, file:line:col;
+#   - the README's "Using bankc in a CMake project": its CMakeLists.txt,
+#     taken from the README, on the installed package: builds and runs;
 # and with the CUDA compiler, for the package and in place: CHECK_PROGRAMS,
 # the check program built and registered with CTest (`ctest` runs it on a
 # GPU machine; tests/gpu/ctest_example.sh; without a GPU, CTest shows it
@@ -270,6 +272,22 @@ run_names() {
 	else bad_log "$tag the error should name b.tile:4:6 and a.tile:3:6" "$w/configure.log"; fi
 }
 
+# run_readme_project GENERATOR DIR: the README's CMake project, as written.
+run_readme_project() {
+	w=$2 tag="[README's CMake project, $1]"
+	mkdir -p "$w/src"
+	awk '/^## Using bankc in a CMake project/ { on = 1 } on && /^    cmake_minimum_required/ { blk = 1 }
+		blk && /^$/ { exit } blk { print substr($0, 5) }' "$root/README.md" >"$w/src/CMakeLists.txt"
+	cp "$root/examples/cmake/main.c" "$root/examples/cmake/demo.tile" "$w/src/"
+	if ! grep -q "bankc_add_tiles(TARGET app TILES demo.tile)" "$w/src/CMakeLists.txt"; then
+		bad "$tag no CMakeLists.txt found in the README's section"
+		return
+	fi
+	if (cd "$w/src" && cmake -S . -B build -G "$1" -DCMAKE_PREFIX_PATH="$prefix" &&
+		cmake --build build && ./build/app) >"$w/log" 2>&1 && grep -q "^DEMO_ROWS = 32," "$w/log"; then ok
+	else bad_log "$tag configure, build and run as the README says" "$w/log"; fi
+}
+
 # run_check_programs FLAVOR GENERATOR DIR: CHECK_PROGRAMS with CTest.
 run_check_programs() {
 	g=$2 w=$3 tag="[CHECK_PROGRAMS, $1, $2]"
@@ -323,6 +341,7 @@ for g in "Unix Makefiles" Ninja; do
 	run_names "$g" "$tmp/$n-names"
 	if [ -n "$prefix" ]; then
 		run_sequence package "$g" "$tmp/$n-package"
+		run_readme_project "$g" "$tmp/$n-readme"
 		run_space "$g" "$tmp/$n-space"
 	fi
 done
