@@ -44,7 +44,7 @@
 
 /* Is there a CUDA device?  If not, say so (for a tile named): the check
  * is not run. */
-static bool bankc_have_device(const char *tile)
+static inline bool bankc_have_device(const char *tile)
 {
 	int n = 0;
 	cudaError_t e = cudaGetDeviceCount(&n);
