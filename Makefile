@@ -292,9 +292,9 @@ fuzz: $(B)/fuzz_pipeline
 # CMake package (bankcConfig.cmake, its version file and the module) and
 # the man page; as docs, README.md, the guides a user of the installed
 # bankc reads beside the man page (DOCS) and the CMake example.
-# The CMake package finds its files relative to itself, so a tree staged
-# with DESTDIR or moved elsewhere as a whole still works; the pkg-config
-# file names $(prefix), as pkg-config files do.
+# The CMake package and the pkg-config file find their files relative to
+# themselves, so a tree staged with DESTDIR or moved elsewhere as a whole
+# still works.
 DOCS = README.md docs/build.md docs/install.md docs/json.md docs/model.md \
 	docs/scan.md docs/solver.md
 INSTALLED = $(bindir)/bankc $(includedir)/bankc/bankc_runtime.h \
@@ -313,8 +313,12 @@ space := $(empty) $(empty)
 cmake_up = $(if $(filter $(prefix)/%,$(cmakedir)),$${CMAKE_CURRENT_LIST_DIR}/$(subst $(space),/,$(patsubst %,..,$(subst /, ,$(patsubst $(prefix)/%,%,$(cmakedir))))),$(prefix))
 pc_rel = $(if $(filter $(prefix)/%,$(1)),$${prefix}/$(patsubst $(prefix)/%,%,$(1)),$(1))
 
+# bankc.pc's prefix: relative to its own folder (${pcfiledir}) where the
+# file lies under prefix, so that the tree may be moved.
+pc_up = $(if $(filter $(prefix)/%,$(pkgconfigdir)),$${pcfiledir}/$(subst $(space),/,$(patsubst %,..,$(subst /, ,$(patsubst $(prefix)/%,%,$(pkgconfigdir))))),$(prefix))
 $(B)/bankc.pc: runtime/bankc.pc.in compiler/bankc.h FORCE | $(B)
-	@sed -e 's|@prefix@|$(prefix)|' -e 's|@includedir@|$(call pc_rel,$(includedir))|' \
+	@sed -e 's|@prefix@|$(pc_up)|' -e 's|@includedir@|$(call pc_rel,$(includedir))|' \
+		-e 's|@bindir@|$(call pc_rel,$(bindir))|' \
 		-e 's|@VERSION@|$(VERSION)|' runtime/bankc.pc.in >$@
 
 $(B)/bankcConfig.cmake: cmake/bankcConfig.cmake.in FORCE | $(B)

@@ -15,6 +15,7 @@
 # For every FILE.tile the build runs
 #
 #     <bankc> build FILE.tile -o <dir>/<stem> -MD -MF <dir>/<stem>.d
+#             -MQ <dir>/<stem>.stamp --path-prefix-map <top source dir>/=
 #
 # and then touches <dir>/<stem>.stamp.  <stem> is the file's name without
 # its last extension (tiles/gemm.tile -> gemm).  For every tile NAME in the
@@ -27,14 +28,28 @@
 #     <dir>/<stem>/NAME.svg         a picture of the layout's banks
 #
 # and code includes a tile's header by the tile's name: #include "NAME.cuh".
-# Tile names should therefore be unique among all the files a target sees.
+# Tile names should therefore be unique among all the files a target sees;
+# within one bankc_add_tiles call they must be: a name defined in two of
+# its files fails configuring with bankc's error at both definitions
+# (file:line:col).
 #
-# These names are known only once bankc has parsed the file, so they are
-# not declared as the command's OUTPUT or BYPRODUCTS (but with
-# CHECK_PROGRAMS, below); <dir>/<stem>.stamp is its declared output instead.  The command reruns when the .tile file, the
-# bankc executable or this module changes.  bankc rewrites an output only
-# when its contents change, so an edit that leaves every output as it was
-# (a comment, say) reruns bankc and recompiles nothing.
+# The outputs record the spec's path relative to the top source folder
+# (CMAKE_SOURCE_DIR), so two checkouts in different places build the same
+# bytes.
+#
+# While configuring, `bankc build --list-outputs` names each file's outputs,
+# and the command declares them as BYPRODUCTS (its OUTPUT is the stamp
+# <dir>/<stem>.stamp).  Every generator then knows where the headers come
+# from: Ninja checks, after bankc ran, the objects whose compiler depfiles
+# name a header, and recompiles those and only those in the same build,
+# whichever target the sources belong to (an INTERFACE library's users,
+# sources added by target_sources after bankc_add_tiles).  The .tile files
+# are configure dependencies, since an edit may rename a tile; a file with
+# an error lists nothing and the build then fails with bankc's diagnostic.
+# The command reruns when the .tile file, the bankc executable or this
+# module changes.  bankc rewrites an output only when its contents change,
+# so an edit that leaves every output as it was (a comment, say) reruns
+# bankc and recompiles nothing.
 #
 # bankc_add_tiles also
 #   - adds a custom target <target>_bankc_tiles (_2, _3, ... when called
@@ -44,17 +59,15 @@
 #     by default PRIVATE for an executable, INTERFACE for an interface
 #     library and PUBLIC for any other library, as build-tree paths only
 #     ($<BUILD_INTERFACE:...>);
-#   - makes the sources <target> has when bankc_add_tiles is called depend
+#   - only where BANKC is an executable target of this project (which
+#     cannot run while configuring, so the outputs are not listed): makes
+#     the sources <target> has when bankc_add_tiles is called depend
 #     (OBJECT_DEPENDS) on <dir>/<stem>.changed, a file touched only when
-#     bankc actually changed one of <dir>/<stem>'s files.  Ninja decides
-#     what is out of date before it runs anything and does not know that
-#     the headers come from bankc, so without this a build that changes a
-#     header would recompile the sources including it only on the next
-#     build.  So call bankc_add_tiles after the target's sources are listed.
-#     (Make builds one target after another and needs none of this.)
-#     Sources of other targets that include these headers (through a PUBLIC
-#     or INTERFACE library) can do the same with the markers listed in
-#     <target>'s BANKC_TILES_CHANGED property:
+#     bankc actually changed one of <dir>/<stem>'s files, since Ninja would
+#     otherwise see a changed header only on the next build; then call
+#     bankc_add_tiles after the target's sources are listed.  Sources of
+#     other targets can do the same with the markers in <target>'s
+#     BANKC_TILES_CHANGED property:
 #         get_target_property(changed tiles_lib BANKC_TILES_CHANGED)
 #         set_property(SOURCE main.c APPEND PROPERTY OBJECT_DEPENDS ${changed})
 #   - lists the outputs, stamps and dependency files for `clean`.
@@ -80,7 +93,8 @@
 #               also build every tile's NAME_check.cu as an executable
 #               NAME_check and register it as the test NAME_check, so that
 #               `ctest` runs the check programs (on a machine with a GPU;
-#               without one they fail).  The project must enable CUDA
+#               without one a program exits 77, the tests' SKIP_RETURN_CODE,
+#               and CTest shows it skipped).  The project must enable CUDA
 #               (project(... LANGUAGES ... CUDA) or enable_language(CUDA))
 #               and call enable_testing() (or include(CTest)) for the tests
 #               to be registered.  The tile names are needed while
@@ -96,16 +110,13 @@
 #               tile's own arch (sm_80 -> 80, which CMake compiles to sm_80
 #               code and compute_80 PTX, so it also runs on later GPUs).
 #
-# Dependency files: bankc's depfile <dir>/<stem>.d names the outputs as its
-# targets, which is right for make but not for a custom command whose
-# declared output is the stamp (Ninja rejects a depfile that names outputs
-# it was not told of).  After bankc runs, the build writes
-# <dir>/<stem>.stamp.d, the same prerequisites with the stamp as the
-# target, and that file is the command's DEPFILE, used by the Makefile and
+# Dependency files: bankc's depfile <dir>/<stem>.d has the stamp as its one
+# target (-MQ, quoted as GCC quotes it), the command's declared output, as
+# Ninja wants, and is the command's DEPFILE, used by the Makefile and
 # Ninja generators (and from CMake 3.21 on by Visual Studio and Xcode; with
 # other generators it is left out).  The .tile file is a declared
 # dependency in every case.  bankc escapes the depfile's paths as GCC does
-# (a space as "\ ", "$" as "$$"), so they are copied through unchanged.
+# (a space as "\ ", "$" as "$$").
 #
 # Example:
 #     add_executable(app main.c)
@@ -117,41 +128,12 @@ if(CMAKE_VERSION VERSION_LESS 3.20)
     "BankcTiles.cmake needs CMake 3.20 or later; this is CMake ${CMAKE_VERSION}")
 endif()
 
-# Script mode, run by the build after bankc (cmake -P this file):
-#   BANKC_TILES_STEP=after-build  STEM_D  STAMP  STAMP_D  OUT  CHANGED
-# writes STAMP_D, a depfile with one rule, STAMP: the prerequisites of bankc's
-# depfile STEM_D (Ninja wants a depfile to name the command's output and no
-# file it does not know), and touches CHANGED when a file in OUT is newer
-# than it.
+# Script mode, run by the build after bankc (cmake -P this file) when the
+# outputs' names could not be listed while configuring (BANKC a target of
+# this project):
+#   BANKC_TILES_STEP=after-build  OUT  CHANGED
+# touches CHANGED when a file in OUT is newer than it.
 if(CMAKE_SCRIPT_MODE_FILE AND BANKC_TILES_STEP STREQUAL "after-build")
-  set(prereqs "")
-  if(EXISTS "${STEM_D}")
-    file(READ "${STEM_D}" text)
-    string(REGEX REPLACE "\\\\\r?\n" " " text "${text}")
-    # Each line is TARGETS: PREREQUISITES; the first ':' followed by white
-    # space or the end of the line ends the targets (C:\ does not).
-    while(NOT text STREQUAL "")
-      string(FIND "${text}" "\n" nl)
-      if(nl EQUAL -1)
-        set(line "${text}")
-        set(text "")
-      else()
-        string(SUBSTRING "${text}" 0 ${nl} line)
-        math(EXPR nl "${nl} + 1")
-        string(SUBSTRING "${text}" ${nl} -1 text)
-      endif()
-      if(line MATCHES "^([^:]|:[^ \t\r])*:([ \t\r].*)?$")
-        string(APPEND prereqs "${CMAKE_MATCH_2}")
-      endif()
-    endwhile()
-    string(STRIP "${prereqs}" prereqs)
-  endif()
-  string(REPLACE "$" "$$" target "${STAMP}")
-  string(REPLACE " " "\\ " target "${target}")
-  string(REPLACE "#" "\\#" target "${target}")
-  set(deps "${target}: ${prereqs}\n")
-  file(WRITE "${STAMP_D}.tmp" "${deps}")
-  file(RENAME "${STAMP_D}.tmp" "${STAMP_D}")
   set(changed FALSE)
   if(NOT EXISTS "${CHANGED}")
     set(changed TRUE)
@@ -274,6 +256,44 @@ function(_bankc_tiles_check_setup bankc)
   set(_bankc_runtime_dir "${dir}" PARENT_SCOPE)
 endfunction()
 
+# The files `bankc build` will write for one spec file into out, as
+# `bankc build --list-outputs` lists them; the file becomes a configure
+# dependency, since an edit may rename a tile.  A file with an error lists
+# nothing (out_ok false): configuring goes on, and the build fails at the
+# error with bankc's diagnostic, as a compiler's would.
+function(_bankc_tiles_list_outputs bankc src out out_var out_ok)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${src}")
+  execute_process(COMMAND "${bankc}" build --list-outputs "${src}" -o "${out}"
+    RESULT_VARIABLE rc OUTPUT_VARIABLE text ERROR_QUIET)
+  set(${out_ok} FALSE PARENT_SCOPE)
+  set(${out_var} "" PARENT_SCOPE)
+  if(NOT rc EQUAL 0)
+    return()
+  endif()
+  set(${out_ok} TRUE PARENT_SCOPE)
+  string(REGEX REPLACE "\n$" "" text "${text}")
+  string(REPLACE "\n" ";" text "${text}")
+  set(${out_var} "${text}" PARENT_SCOPE)
+endfunction()
+
+# The files of one call go to folders of their own, but their headers meet
+# on one include path, where a tile name defined twice would be shadowed:
+# bankc checks the names of all of them together (each clash an error at
+# both definitions, file:line:col).
+function(_bankc_tiles_check_names bankc dir srcs)
+  list(LENGTH srcs n)
+  if(n LESS 2)
+    return()
+  endif()
+  execute_process(COMMAND "${bankc}" build --list-outputs ${srcs} -o "${dir}"
+    RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR
+      "bankc_add_tiles: the TILES of one call put their headers on one "
+      "include path, so their tile names must differ:\n${err}")
+  endif()
+endfunction()
+
 # The tiles of one spec file, as NAME:ARCH entries, from `bankc dump
 # --json`; the file becomes a configure dependency.
 function(_bankc_tiles_read_names bankc src out_var)
@@ -348,6 +368,20 @@ function(bankc_add_tiles)
     _bankc_tiles_check_setup("${bankc}")
   endif()
 
+  # The outputs are listed while configuring, and declared, where bankc can
+  # run then (not a target this project builds).
+  set(listed TRUE)
+  if(bankc MATCHES "^\\$<")
+    set(listed FALSE)
+  endif()
+  set(names_known TRUE)
+  set(srcs "")
+  foreach(tile IN LISTS arg_TILES)
+    get_filename_component(src "${tile}" ABSOLUTE
+      BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND srcs "${src}")
+  endforeach()
+
   # DEPFILE where the generator reads it.
   set(use_depfile FALSE)
   if(CMAKE_GENERATOR MATCHES "Make|Ninja" OR
@@ -369,7 +403,6 @@ function(bankc_add_tiles)
     set(out "${dir}/${stem}")
     set(stamp "${dir}/${stem}.stamp")
     set(depfile "${dir}/${stem}.d")
-    set(stamp_d "${dir}/${stem}.stamp.d")
     set(changed "${dir}/${stem}.changed")
     if(stamp IN_LIST stamps)
       message(FATAL_ERROR
@@ -383,19 +416,27 @@ function(bankc_add_tiles)
         "bankc_add_tiles call; give this one its own OUTPUT_DIR")
     endif()
 
-    # with CHECK_PROGRAMS: the tiles of the file, read while configuring,
-    # and their outputs declared, since the check programs compile them
+    # the outputs, listed while configuring and declared, so that every
+    # generator knows the headers come from this command: Ninja then
+    # checks the sources that include one (by their depfiles) after bankc
+    # ran, and recompiles those, in the same build
     set(byproducts "")
+    set(after "")
+    if(listed)
+      _bankc_tiles_list_outputs("${bankc}" "${src}" "${out}" byproducts file_ok)
+      if(NOT file_ok)
+        set(names_known FALSE)
+      endif()
+    else()
+      list(APPEND byproducts "${changed}")
+      set(after COMMAND "${CMAKE_COMMAND}" -D BANKC_TILES_STEP=after-build
+                -D "OUT=${out}" -D "CHANGED=${changed}"
+                -P "${_bankc_tiles_module_file}")
+    endif()
+    # with CHECK_PROGRAMS: the tiles of the file and their arch
     set(file_tiles "")
     if(arg_CHECK_PROGRAMS)
       _bankc_tiles_read_names("${bankc}" "${src}" file_tiles)
-      foreach(entry IN LISTS file_tiles)
-        string(REPLACE ":" ";" entry "${entry}")
-        list(GET entry 0 tile_name)
-        foreach(suffix IN ITEMS .cuh _check.cu .json .svg)
-          list(APPEND byproducts "${out}/${tile_name}${suffix}")
-        endforeach()
-      endforeach()
       list(APPEND check_tiles ${file_tiles})
       foreach(entry IN LISTS file_tiles)
         list(APPEND check_dirs "${out}")
@@ -404,29 +445,35 @@ function(bankc_add_tiles)
 
     set(depfile_args "")
     if(use_depfile)
-      set(depfile_args DEPFILE "${stamp_d}")
+      set(depfile_args DEPFILE "${depfile}")
     endif()
     file(RELATIVE_PATH shown "${CMAKE_BINARY_DIR}" "${out}")
+    # the depfile's one target is the stamp (-MQ), the command's declared
+    # output, as Ninja wants; the outputs record the spec's path relative
+    # to the top source folder, whatever the checkout's path
     add_custom_command(
       OUTPUT "${stamp}"
-      BYPRODUCTS "${changed}" ${byproducts}
+      BYPRODUCTS ${byproducts}
       COMMAND "${CMAKE_COMMAND}" -E make_directory "${out}"
       COMMAND "${bankc}" build "${src}" -o "${out}" -MD -MF "${depfile}"
-      COMMAND "${CMAKE_COMMAND}" -D BANKC_TILES_STEP=after-build
-              -D "STEM_D=${depfile}" -D "STAMP=${stamp}" -D "STAMP_D=${stamp_d}"
-              -D "OUT=${out}" -D "CHANGED=${changed}"
-              -P "${_bankc_tiles_module_file}"
+              -MQ "${stamp}" --path-prefix-map "${CMAKE_SOURCE_DIR}/="
+      ${after}
       COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
       DEPENDS "${src}" "${bankc_dep}" "${_bankc_tiles_module_file}"
       ${depfile_args}
       COMMENT "bankc build ${tile} -> ${shown}"
       VERBATIM)
     list(APPEND stamps "${stamp}")
-    list(APPEND changes "${changed}")
+    if(NOT listed)
+      list(APPEND changes "${changed}")
+    endif()
     list(APPEND incdirs "$<BUILD_INTERFACE:${out}>")
-    list(APPEND clean "${out}" "${depfile}" "${stamp_d}" "${changed}")
+    list(APPEND clean "${out}" "${depfile}" "${changed}")
   endforeach()
   set_property(GLOBAL APPEND PROPERTY _BANKC_TILES_STAMPS ${stamps})
+  if(listed AND names_known)
+    _bankc_tiles_check_names("${bankc}" "${dir}" "${srcs}")
+  endif()
 
   # One custom target per call, named after the target.
   set(name "${arg_TARGET}_bankc_tiles")
@@ -440,9 +487,9 @@ function(bankc_add_tiles)
 
   target_include_directories("${arg_TARGET}" ${scope} ${incdirs})
 
-  # The target's sources recompile when bankc changed an output (see the
-  # header comment for why Ninja needs this).
-  if(NOT type STREQUAL "INTERFACE_LIBRARY")
+  # Where the outputs could not be declared: the target's sources recompile
+  # when bankc changed an output (see the header comment).
+  if(changes AND NOT type STREQUAL "INTERFACE_LIBRARY")
     get_target_property(sources "${arg_TARGET}" SOURCES)
     list(FILTER sources EXCLUDE REGEX "\\$<")     # generator expressions
     if(sources)
@@ -486,6 +533,9 @@ function(bankc_add_tiles)
       CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON CUDA_EXTENSIONS OFF
       CUDA_ARCHITECTURES "${archs}")
     add_test(NAME "${exe}" COMMAND "${exe}")
+    # a check program exits 77 where there is no CUDA device: CTest shows
+    # the test as skipped, not failed
+    set_tests_properties("${exe}" PROPERTIES SKIP_RETURN_CODE 77)
   endforeach()
   set_property(DIRECTORY APPEND PROPERTY ADDITIONAL_CLEAN_FILES ${clean})
 endfunction()

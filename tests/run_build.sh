@@ -131,6 +131,58 @@ EOF
 else
 	skip "the depfile read back by Ninja (no ninja)"
 fi
+# gcc's other depfile options: -MT as given, -MQ quoted, in order, joined
+# or not; -MMD as -MD; -MP accepted; without -MD an error
+(cd "$tmp/d" && "$bankc" build "../dir with space/x\$y#z.tile" -o "out put" -MMD -MP \
+	-MF mt.d -MT 'a b$c' -MQ 'd e$f' '-MQg h') || failed "build with -MMD -MP -MT -MQ"
+if [ "$(head -n 1 "$tmp/d/mt.d")" = 'a b$c d\ e$$f g\ h: ../dir\ with\ space/x$$y\#z.tile' ] &&
+   [ "$(sed -n 2p "$tmp/d/mt.d")" = '../dir\ with\ space/x$$y\#z.tile:' ] &&
+   [ "$(wc -l <"$tmp/d/mt.d")" -eq 2 ]; then ok
+else failed "-MT and -MQ: $(cat "$tmp/d/mt.d")"; fi
+expect 2 "-MT and -MQ go with -MD" -- "$bankc" build specs/seeds.tile -o "$tmp/mt" -MT x
+expect 2 "-MP goes with -MD" -- "$bankc" build specs/seeds.tile -o "$tmp/mt" -MP
+if [ ! -e "$tmp/mt" ]; then ok; else failed "a refused build made its folder"; fi
+# make reads -MQ's quoting back: the stamp is up to date after the build
+printf 'st\\ amp: ../dir\\ with\\ space/x$$y\\#z.tile\n\t@touch "st amp"\n-include st.d\n' >"$tmp/d/Makefile.mq"
+(cd "$tmp/d" && "$bankc" build "../dir with space/x\$y#z.tile" -o "out put" -MD -MF st.d -MQ 'st amp' &&
+	make -s -f Makefile.mq >/dev/null && make -q -s -f Makefile.mq) && ok ||
+	failed "make does not read -MQ's target back"
+
+# ---- --list-outputs: the files a build writes, nothing written
+"$bankc" build specs/seeds.tile specs/gemm.tile -o "$tmp/lo" --list-outputs >"$tmp/list" 2>"$tmp/err" ||
+	failed "--list-outputs"
+"$bankc" build specs/seeds.tile specs/gemm.tile -o "$tmp/lo2" >/dev/null 2>&1 || failed "build"
+(cd "$tmp/lo2" && ls) | sed "s|^|$tmp/lo/|" | sort >"$tmp/want"
+if [ ! -e "$tmp/lo" ] && [ -s "$tmp/list" ] && sort "$tmp/list" | cmp -s - "$tmp/want"; then ok
+else failed "--list-outputs should list exactly what the build writes and write nothing"; fi
+if [ "$(head -n 4 "$tmp/list" | sed 's|.*/||' | tr '\n' ' ')" = "transpose_f32.cuh transpose_f32_check.cu transpose_f32.json transpose_f32.svg " ]
+then ok; else failed "--list-outputs' order: $(head -n 4 "$tmp/list")"; fi
+# it checks the names across the files, as a build does
+tile dup >"$tmp/dup1.tile"
+{ echo; tile dup; } >"$tmp/dup2.tile"
+expect 1 "dup2.tile:2:6: error: tile 'dup' is also defined at .*dup1.tile:1:6" -- \
+	"$bankc" build --list-outputs "$tmp/dup1.tile" "$tmp/dup2.tile" -o "$tmp/lo"
+
+# ---- --path-prefix-map: the recorded spec path, not the diagnostics'
+mkdir -p "$tmp/ck1/t" "$tmp/ck2/t"
+cp specs/seeds.tile "$tmp/ck1/t/s.tile" && cp specs/seeds.tile "$tmp/ck2/t/s.tile"
+for c in ck1 ck2; do
+	"$bankc" build "$tmp/$c/t/s.tile" -o "$tmp/$c/out" --path-prefix-map /nowhere=x \
+		--path-prefix-map "$tmp/$c/=" || failed "build with --path-prefix-map"
+done
+if diff -r -x .bankc-manifest -x .bankc-lock "$tmp/ck1/out" "$tmp/ck2/out" >/dev/null &&
+   ! grep -q "$tmp" "$tmp/ck1/out"/*.cuh "$tmp/ck1/out"/*.json &&
+   grep -q '^ \* spec:    t/s\.tile,' "$tmp/ck1/out/column_read.cuh" &&
+   grep -q '"spec": "t/s\.tile"' "$tmp/ck1/out/column_read.json"; then ok
+else failed "two checkouts with --path-prefix-map should write the same outputs, naming t/s.tile"; fi
+"$bankc" build "$tmp/ck1/t/s.tile" -o "$tmp/ck1/o2" --path-prefix-map "$tmp/=A/" --path-prefix-map "$tmp/ck1/=B/" ||
+	failed "build with two maps"
+grep -q '^ \* spec:    B/t/s\.tile,' "$tmp/ck1/o2/column_read.cuh" && ok || failed "the last matching map should win"
+expect 2 "--path-prefix-map takes OLD=NEW, not 'nothing'" -- "$bankc" build specs/seeds.tile -o "$tmp/pm" --path-prefix-map nothing
+expect 2 "--path-prefix-map takes OLD=NEW, not '=x'" -- "$bankc" build specs/seeds.tile -o "$tmp/pm" --path-prefix-map =x
+printf 'tile e {\n    shape 32 x 32;\n}\n' >"$tmp/ck1/t/e.tile"
+expect 1 "^$tmp/ck1/t/e.tile:1:6: error" -- "$bankc" build "$tmp/ck1/t/e.tile" -o "$tmp/pm" --path-prefix-map "$tmp/="
+
 # standard input is no prerequisite
 "$bankc" build - -o "$tmp/stdin" -MD <specs/seeds.tile || failed "build -"
 if grep -q '^-:' "$tmp/stdin/bankc.d" || grep -q ' -$' "$tmp/stdin/bankc.d"; then failed "depfile names standard input"; else ok; fi

@@ -128,6 +128,14 @@ expect 2 "unknown option '--jsno' for dump (did you mean '--json'?)" -- dump --j
 expect 2 "--json takes no value" -- compare --json=1 specs/seeds.tile
 expect 2 "--top needs a value" -- compare specs/seeds.tile --top
 expect 2 "unknown option '-x' for build" -- build -x specs/seeds.tile -o "$tmp/o"
+# an unknown option is named whole, not by its first letter
+expect 2 "unknown option '-fdiagnostics-colour' for build" -- build -fdiagnostics-colour specs/seeds.tile -o "$tmp/o"
+expect 2 "unknown option '-fdiagnostics-colour' for check" -- check specs/seeds.tile -fdiagnostics-colour=always
+expect 2 "unknown option '-MM' for build" -- build specs/seeds.tile -o "$tmp/o" -MD -MM
+expect 2 "unknown option '-xyz' for check" -- check -xyz specs/seeds.tile
+expect 2 "unknown option '-q' for check" -- check specs/seeds.tile -q
+# -o's value that looks like an option is no option
+expect 2 "unknown option '-Mx' for build" -- build specs/seeds.tile -o -M -Mx
 expect 0 "" -- build specs/seeds.tile "-o$tmp/o1"
 expect 0 "" -- build --output="$tmp/o2" specs/seeds.tile
 expect 0 "" -- build specs/seeds.tile -o "$tmp/o3" -MD "-MF$tmp/o3.d"

@@ -10,10 +10,20 @@
 #   - a path with a space: the installed package again, its source and
 #     build folders under a folder named "a b": build, no-op rebuild, a
 #     comment edit (this needs bankc build's depfile to escape the space);
+#   - stale objects (tests/cmake/stale): the tiles in an INTERFACE library
+#     and a source added by target_sources after bankc_add_tiles; a layout
+#     change rebuilds, in one build, the objects of the sources that
+#     include the header and no other, and the programs see the new layout;
+#   - reproducible outputs: no header or NAME.json names the checkout's
+#     absolute path;
+#   - one tile name in two files of one call (tests/cmake/names): an error
+#     at configure time naming both, file:line:col;
+#   - the README's "Using bankc in a CMake project": its CMakeLists.txt,
+#     taken from the README, on the installed package: builds and runs;
 # and with the CUDA compiler, for the package and in place: CHECK_PROGRAMS,
 # the check program built and registered with CTest (`ctest` runs it on a
-# GPU machine; tests/gpu/ctest_example.sh), a tile added to the file
-# becomes a second test.  Every run has its own
+# GPU machine; tests/gpu/ctest_example.sh; without a GPU, CTest shows it
+# skipped), a tile added to the file becomes a second test.  Every run has its own
 # copy of the example, so the source tree is never modified.
 # usage: run_cmake.sh BANKC
 . "$(dirname "$0")/lib.sh"
@@ -206,6 +216,78 @@ run_space() {
 	fi
 }
 
+# run_stale GENERATOR DIR: tests/cmake/stale, a layout change built once.
+run_stale() {
+	g=$1 w=$2 tag="[stale objects, $1]"
+	src=$w/src b=$w/build
+	mkdir -p "$src"
+	cp "$root"/tests/cmake/stale/* "$root/examples/cmake/demo.tile" "$src/"
+	build() { cmake --build "$b" --parallel 2 >"$w/$1.log" 2>&1; }
+	if cmake -G "$g" -S "$src" -B "$b" -DBANKC_SOURCE_DIR="$root" -DBANKC="$bankc" \
+		>"$w/configure.log" 2>&1 && build first; then ok
+	else bad_log "$tag configure and build" "$w/first.log"; return; fi
+	for app in iface_app late_app; do
+		if "$b/$app" | grep -q "^DEMO_ROWS = 32\$"; then ok
+		else bad "$tag $app should print DEMO_ROWS = 32"; fi
+	done
+	# what the outputs record: paths relative to the source folder
+	if grep -rl -e "$w" "$b"/bankc/*/demo/*.cuh "$b"/bankc/*/demo/*.json >"$w/abs.txt"; then
+		bad_log "$tag outputs hold the checkout's absolute path" "$w/abs.txt"
+	elif grep -q '^ \* spec: *demo\.tile,' "$b/bankc/tiles/demo/demo.cuh" &&
+		grep -q '"spec": "demo\.tile"' "$b/bankc/tiles/demo/demo.json"; then ok
+	else bad "$tag demo.cuh and demo.json should record the spec as demo.tile"; fi
+	o=$b/CMakeFiles
+	touch "$w/mark"
+	sleep 1
+	sed -i 's/shape 32 x 32;/shape 64 x 32;/' "$src/demo.tile"
+	if build shape; then ok; else bad_log "$tag the build after the layout change" "$w/shape.log"; return; fi
+	for app in iface_app late_app; do
+		if "$b/$app" | grep -q "^DEMO_ROWS = 64\$"; then ok
+		else bad_log "$tag after one build $app should print DEMO_ROWS = 64 (a stale object)" "$w/shape.log"; fi
+	done
+	for obj in iface_app.dir/main.c.o late_app.dir/late.c.o; do
+		if newer "$o/$obj" "$w/mark"; then ok
+		else bad_log "$tag $obj (includes demo.cuh) was not recompiled" "$w/shape.log"; fi
+	done
+	for obj in iface_app.dir/other.c.o late_app.dir/other.c.o; do
+		if [ -f "$o/$obj" ] && ! newer "$o/$obj" "$w/mark"; then ok
+		else bad_log "$tag $obj (includes no header of bankc's) was recompiled" "$w/shape.log"; fi
+	done
+	if build noop && ! grep -q "bankc build\|Building C" "$w/noop.log"; then ok
+	else bad_log "$tag the build after it should do nothing" "$w/noop.log"; fi
+}
+
+# run_names GENERATOR DIR: a tile defined in two files of one call.
+run_names() {
+	w=$2 tag="[one name in two files, $1]"
+	mkdir -p "$w/src"
+	cp "$root/tests/cmake/names/CMakeLists.txt" "$root/examples/cmake/main.c" "$w/src/"
+	cp "$root/examples/cmake/demo.tile" "$w/src/a.tile"
+	{ printf '# b.tile\n'; cat "$root/examples/cmake/demo.tile"; } >"$w/src/b.tile"
+	if cmake -G "$1" -S "$w/src" -B "$w/build" -DBANKC_SOURCE_DIR="$root" -DBANKC="$bankc" \
+		>"$w/configure.log" 2>&1; then
+		bad "$tag configuring should fail"
+	elif tr -d '\n' <"$w/configure.log" | tr -s ' ' |
+		grep -q "b\.tile:4:6: error: tile 'demo' is also defined at [^ ]*a\.tile:3:6"; then ok
+	else bad_log "$tag the error should name b.tile:4:6 and a.tile:3:6" "$w/configure.log"; fi
+}
+
+# run_readme_project GENERATOR DIR: the README's CMake project, as written.
+run_readme_project() {
+	w=$2 tag="[README's CMake project, $1]"
+	mkdir -p "$w/src"
+	awk '/^## Using bankc in a CMake project/ { on = 1 } on && /^    cmake_minimum_required/ { blk = 1 }
+		blk && /^$/ { exit } blk { print substr($0, 5) }' "$root/README.md" >"$w/src/CMakeLists.txt"
+	cp "$root/examples/cmake/main.c" "$root/examples/cmake/demo.tile" "$w/src/"
+	if ! grep -q "bankc_add_tiles(TARGET app TILES demo.tile)" "$w/src/CMakeLists.txt"; then
+		bad "$tag no CMakeLists.txt found in the README's section"
+		return
+	fi
+	if (cd "$w/src" && cmake -S . -B build -G "$1" -DCMAKE_PREFIX_PATH="$prefix" &&
+		cmake --build build && ./build/app) >"$w/log" 2>&1 && grep -q "^DEMO_ROWS = 32," "$w/log"; then ok
+	else bad_log "$tag configure, build and run as the README says" "$w/log"; fi
+}
+
 # run_check_programs FLAVOR GENERATOR DIR: CHECK_PROGRAMS with CTest.
 run_check_programs() {
 	g=$2 w=$3 tag="[CHECK_PROGRAMS, $1, $2]"
@@ -225,6 +307,15 @@ run_check_programs() {
 	else bad_log "$tag ctest -N should list the one test demo_check" "$w/ctest.log"; fi
 	if build noop && ! grep -q "bankc build\|Building" "$w/noop.log"; then ok
 	else bad_log "$tag a second build with nothing changed should do nothing" "$w/noop.log"; fi
+	# ctest: passed with a GPU, skipped (exit 77) without one
+	(cd "$b" && ctest) >"$w/ctest-run.log" 2>&1
+	rc=$?
+	if have nvidia-smi && nvidia-smi -L >/dev/null 2>&1; then
+		if [ "$rc" -eq 0 ] && grep -q "demo_check .*Passed" "$w/ctest-run.log"; then ok
+		else bad_log "$tag ctest on a GPU machine should pass demo_check" "$w/ctest-run.log"; fi
+	elif [ "$rc" -eq 0 ] && grep -q "demo_check .*\*\*\*Skipped" "$w/ctest-run.log" &&
+		grep -q "demo_check (Skipped)" "$w/ctest-run.log"; then ok
+	else bad_log "$tag without a GPU ctest should show demo_check skipped and pass" "$w/ctest-run.log"; fi
 	# A second tile in the file: configuring again makes its program and test.
 	sleep 1
 	sed 's/^tile demo {/tile demo_b {/' "$root/examples/cmake/demo.tile" >>"$tile"
@@ -246,8 +337,11 @@ for g in "Unix Makefiles" Ninja; do
 	cuda_gen=$g
 	n=$((n + 1))
 	run_sequence intree "$g" "$tmp/$n-intree"
+	run_stale "$g" "$tmp/$n-stale"
+	run_names "$g" "$tmp/$n-names"
 	if [ -n "$prefix" ]; then
 		run_sequence package "$g" "$tmp/$n-package"
+		run_readme_project "$g" "$tmp/$n-readme"
 		run_space "$g" "$tmp/$n-space"
 	fi
 done

@@ -9,7 +9,10 @@
 #   - make install with DESTDIR and prefix puts every file in place, the
 #     installed bankc runs, its man page renders without a warning, the
 #     pkg-config file gives the runtime headers (a check program compiles
-#     with them), the CMake package is found from the staged tree;
+#     with them) and the compiler (--variable=bankc), from wherever the
+#     tree is moved (${pcfiledir}); the CMake package is found from the
+#     staged tree, with version ranges and COMPONENTS as CMake's helpers
+#     treat them;
 #   - folders set one by one (bindir, includedir, mandir ...) are used, and
 #     the CMake package finds them; PREFIX still works;
 #   - make uninstall removes every file install wrote.
@@ -85,18 +88,34 @@ else
 	skip "the installed man page rendered (no groff)"
 fi
 
-# pkg-config: the file names the prefix; rebased onto the staged tree it
-# gives the staged headers.
+# pkg-config: the file finds the prefix from its own folder, so the staged
+# tree gives the staged headers and compiler, and so does a moved copy.
 pc=$d$P/lib/pkgconfig
 # pkg-config PATH ARGS...: its answer without trailing blanks
 pcq() { p=$1; shift; PKG_CONFIG_PATH=$p pkg-config "$@" | sed 's/ *$//'; }
+# real PATH: PATH with its .. resolved
+real() { (cd "$(dirname "$1")" && echo "$(pwd -P)/$(basename "$1")"); }
 if ! have pkg-config; then
 	skip "bankc.pc (no pkg-config; make deps installs pkgconf)"
 else
-	if [ "$(pcq "$pc" --cflags bankc)" = "-I$P/include/bankc" ]; then ok
-	else bad "pkg-config --cflags bankc: '$(pcq "$pc" --cflags bankc)', not -I$P/include/bankc"; fi
+	inc=$(pcq "$pc" --cflags bankc)
+	if [ "$(real "${inc#-I}")" = "$(real "$d$P/include/bankc")" ]; then ok
+	else bad "pkg-config --cflags bankc: '$inc', not the staged $d$P/include/bankc"; fi
 	if [ "$(pcq "$pc" --modversion bankc)" = "$version" ]; then ok
 	else bad "pkg-config --modversion bankc is not $version"; fi
+	# moved elsewhere as a whole: the headers and bankc where they now are
+	cp -R "$d$P" "$tmp/moved"
+	mpc=$tmp/moved/lib/pkgconfig
+	exe=$(pcq "$mpc" --variable=bankc bankc)
+	minc=$(pcq "$mpc" --cflags bankc)
+	if [ -x "$exe" ] && [ "$(real "$exe")" = "$(real "$tmp/moved/bin/bankc")" ] &&
+	   [ "$("$exe" --version)" = "bankc $version" ]; then ok
+	else bad "pkg-config --variable=bankc bankc of the moved tree: '$exe', not $tmp/moved/bin/bankc"; fi
+	if [ -f "${minc#-I}/bankc_check.cuh" ] &&
+	   [ "$(real "${minc#-I}")" = "$(real "$tmp/moved/include/bankc")" ]; then ok
+	else bad "pkg-config --cflags bankc of the moved tree: '$minc'"; fi
+	if grep -q "$P\|$d" "$mpc/bankc.pc"; then bad "bankc.pc names the prefix it was installed for"; else ok; fi
+	rm -rf "$tmp/moved"
 	cflags=$(pcq "$pc" --define-variable=prefix="$d$P" --cflags bankc)
 	if ! have nvcc; then
 		skip "a check program with the installed runtime (no nvcc)"
@@ -113,6 +132,7 @@ find_pkg() {
 	cat >"$tmp/fp/CMakeLists.txt" <<'EOF'
 cmake_minimum_required(VERSION 3.20)
 project(find_bankc NONE)
+separate_arguments(WANT)
 find_package(bankc ${WANT} CONFIG REQUIRED)
 get_target_property(exe bankc::bankc IMPORTED_LOCATION)
 get_target_property(inc bankc::runtime INTERFACE_INCLUDE_DIRECTORIES)
@@ -120,6 +140,7 @@ if(NOT COMMAND bankc_add_tiles)
   message(FATAL_ERROR "no bankc_add_tiles")
 endif()
 message(STATUS "bankc ${bankc_VERSION} exe=${exe} inc=${inc}")
+message(STATUS "nosuch_FOUND=${bankc_nosuch_FOUND}")
 EOF
 	rm -rf "$tmp/fp/b"
 	cmake -S "$tmp/fp" -B "$tmp/fp/b" -DCMAKE_PREFIX_PATH="$1" -DWANT="${2:-}" >"$tmp/fp.log" 2>&1
@@ -132,6 +153,21 @@ else
 	major_minor=${version%.*}
 	if find_pkg "$d$P" "$major_minor"; then ok; else bad_log "find_package(bankc $major_minor)" "$tmp/fp.log"; fi
 	if find_pkg "$d$P" 99.0; then bad "find_package(bankc 99.0) accepted version $version"; else ok; fi
+	# ranges: every version in it, the maximum included or not as asked
+	if find_pkg "$d$P" "0.0...0.5"; then ok; else bad_log "find_package(bankc 0.0...0.5) rejected $version" "$tmp/fp.log"; fi
+	if find_pkg "$d$P" "$version...99"; then ok; else bad_log "find_package(bankc $version...99) rejected $version" "$tmp/fp.log"; fi
+	if find_pkg "$d$P" "0.0...<$version"; then bad "find_package(bankc 0.0...<$version) accepted $version"; else ok; fi
+	if find_pkg "$d$P" "0.0...$version"; then ok; else bad_log "find_package(bankc 0.0...$version) rejected $version" "$tmp/fp.log"; fi
+	if find_pkg "$d$P" "1.0...2.0"; then bad "find_package(bankc 1.0...2.0) accepted $version"; else ok; fi
+	# COMPONENTS: the known ones found, an unknown one not, as
+	# check_required_components() has it
+	if find_pkg "$d$P" "COMPONENTS compiler runtime"; then ok
+	else bad_log "find_package(bankc COMPONENTS compiler runtime)" "$tmp/fp.log"; fi
+	if find_pkg "$d$P" "COMPONENTS nosuch"; then bad "find_package(bankc REQUIRED COMPONENTS nosuch) was found"
+	elif grep -q "no component 'nosuch'" "$tmp/fp.log"; then ok
+	else bad_log "find_package(bankc COMPONENTS nosuch) failed, but not for the component" "$tmp/fp.log"; fi
+	if find_pkg "$d$P" "OPTIONAL_COMPONENTS nosuch" && grep -q "nosuch_FOUND=FALSE" "$tmp/fp.log"; then ok
+	else bad_log "find_package(bankc OPTIONAL_COMPONENTS nosuch): found, with bankc_nosuch_FOUND false" "$tmp/fp.log"; fi
 fi
 
 if m uninstall DESTDIR="$d" prefix="$P" >"$tmp/uninstall.log" 2>&1 &&

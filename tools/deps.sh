@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install what bankc's build and tests need from Debian's packages, only
 # where it is missing: re2c, Jansson and cmocka; g++, clang with libFuzzer,
-# valgrind, cmake, pkg-config and python3 for the tests.  nvcc (the CUDA toolkit)
+# valgrind, cmake, ninja, pkg-config and python3 for the tests.  nvcc (the CUDA toolkit)
 # is expected on PATH and is only named if absent.
 set -e
 missing=""
@@ -18,6 +18,8 @@ ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 
 	missing="$missing libclang-rt-dev"
 command -v valgrind >/dev/null 2>&1 || missing="$missing valgrind"
 command -v cmake >/dev/null 2>&1 || missing="$missing cmake"
+# the CMake tests build with Ninja as well as with make
+command -v ninja >/dev/null 2>&1 || missing="$missing ninja-build"
 command -v pkg-config >/dev/null 2>&1 || missing="$missing pkgconf"
 # the JSON checks of the specs and of scan's emitted specs read JSON with it
 command -v python3 >/dev/null 2>&1 || missing="$missing python3"
@@ -32,4 +34,4 @@ if [ -n "$missing" ]; then
 fi
 command -v nvcc >/dev/null 2>&1 ||
 	echo "deps: note: nvcc not found; CUDA checks need the CUDA toolkit on PATH" >&2
-echo "deps: re2c, Jansson, cmocka, g++, clang, valgrind, cmake, pkg-config and python3 present"
+echo "deps: re2c, Jansson, cmocka, g++, clang, valgrind, cmake, ninja, pkg-config and python3 present"

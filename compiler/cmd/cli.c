@@ -52,6 +52,13 @@ static const CmdHelp cmds[] = {
 	 "  -o DIR, --output DIR    the output folder (made if missing)\n"
 	 "  -MD                     also write a make depfile\n"
 	 "  -MF DEPFILE             the depfile's name (default DIR/bankc.d)\n"
+	 "  -MT TARGET, -MQ TARGET  the depfile's target instead of the outputs\n"
+	 "                          (-MQ quoted for make); -MMD is -MD, -MP\n"
+	 "                          is accepted (every spec has its own rule)\n"
+	 "  --list-outputs          print the files a build would write, write\n"
+	 "                          nothing\n"
+	 "  --path-prefix-map OLD=NEW  record a spec path starting with OLD\n"
+	 "                          with NEW instead, in the outputs\n"
 	 "  --require-optimal       fail for a tile whose layout is above its\n"
 	 "                          lower bound\n"
 	 "  --max-excess N          fail for a tile whose weighted wavefronts\n"
@@ -283,8 +290,9 @@ int cli_next(Cli *c, char **arg, int *rc)
 		opterr = 0;
 		c->started = true;
 	}
-	int ch;
+	int ch, before;
 	for (;;) {
+		before = optind;
 		ch = getopt_long(c->argc, c->argv, c->shortopts, c->longopts, NULL);
 		*arg = optarg;
 		if (!(c->geom && geom_option(ch, optarg, c->geom, rc)) &&
@@ -310,9 +318,17 @@ int cli_next(Cli *c, char **arg, int *rc)
 		return CLI_STOP;
 	} else if (ln && elem[0] == '-' && elem[1] == '-')
 		fprintf(stderr, "bankc: error: --%s takes no value\n", ln);
-	else
-		fprintf(stderr, "bankc: error: unknown option '-%c' for %s\n",
-		        optopt, c->cmd);
+	else {
+		/* an unknown letter: the whole element it starts or sits in
+		 * (-fdiagnostics-color, -MM), not the letter alone.  getopt
+		 * steps past an element only when its last letter is read. */
+		size_t n = strlen(elem);
+		if ((optind - 1 < before || elem[0] != '-' || n < 2 ||
+		     elem[n - 1] != optopt) && optind < c->argc)
+			elem = c->argv[optind];
+		bad_option(c, elem);
+		return CLI_STOP;
+	}
 	fprintf(stderr, "(see 'bankc %s --help')\n", c->cmd);
 	return CLI_STOP;
 }

@@ -61,6 +61,18 @@ typedef struct {
  * header), -1 malformed (*err says why). */
 int sim_parse_row(char *line, size_t len, SimRow *row, const char **err);
 
+/* ---- path_map.c: bankc build --path-prefix-map OLD=NEW ---------------- */
+
+typedef struct {
+	char **old, **new_;
+	int n;
+} PathMap;
+/* false if arg is not OLD=NEW with a non-empty OLD */
+bool path_map_add(PathMap *m, const char *arg);
+/* path with the last matching OLD replaced by its NEW (allocated) */
+char *path_map_apply(const PathMap *m, const char *path);
+void path_map_free(PathMap *m);
+
 int cmd_check(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_sim(int argc, char **argv);

@@ -70,13 +70,15 @@ static bool gate_ok(const BuildOpts *bo, const Tile *t, const Src *src,
 }
 
 enum { TILE_OUTPUTS = 4 };     /* per tile, the header first */
+static const char *const tile_suffixes[TILE_OUTPUTS] = {".cuh", "_check.cu",
+                                                        ".json", ".svg"};
 
 /* Render one tile's four outputs into memory; false if it has no layout
- * or fails the gate. */
+ * or fails the gate.  spec: the spec's path as the outputs record it
+ * (--path-prefix-map applied). */
 static bool render_tile(Outs *o, const BuildOpts *bo, const Tile *t,
-                        const Src *src, const char *key)
+                        const Src *src, const char *key, const char *spec)
 {
-	const char *spec = src->name;
 	SolveOpts opts = {.top = 1, .budget = bo->work};
 	Solution s;
 	if (!solve_tile_or_report(t, src, stderr, &bo->g, &opts, &s)) {
@@ -296,13 +298,29 @@ static bool dep_name(FILE *f, const char *s)
 	return true;
 }
 
-/* make's depfile: every output depends on every spec file given (standard
- * input is none). */
-static bool depfile(Mem *d, const Outs *o, char **files, int nfiles)
+/* The depfile's targets as -MT (as given) and -MQ (quoted for make)
+ * name them, in order; none: every output. */
+typedef struct {
+	char **name;
+	bool *quote;
+	int n;
+} DepTargets;
+
+/* make's depfile: its targets (every output, or those of -MT and -MQ)
+ * depend on every spec file given (standard input is none). */
+static bool depfile(Mem *d, const Outs *o, char **files, int nfiles,
+                    const DepTargets *dt)
 {
 	bool ok = true;
 	mem_open(d);
-	for (int i = 0; i < o->n; i++) {
+	for (int i = 0; i < dt->n; i++) {
+		fputs(i ? " " : "", d->f);
+		if (dt->quote[i])
+			ok &= dep_name(d->f, dt->name[i]);
+		else
+			fputs(dt->name[i], d->f);
+	}
+	for (int i = 0; dt->n == 0 && i < o->n; i++) {
 		fputs(i ? " \\\n " : "", d->f);
 		ok &= dep_name(d->f, o->v[i].path);
 	}
@@ -327,24 +345,42 @@ static bool depfile(Mem *d, const Outs *o, char **files, int nfiles)
 
 /* ---- the command ---------------------------------------------------------------- */
 
-/* -MD and -MF are the compilers' spellings; getopt_long wants them long. */
-static void gcc_spellings(int argc, char **argv, char **mf_joined)
+/* -MD, -MMD, -MP, -MF, -MT and -MQ are the compilers' spellings (the
+ * last three also joined to their value, -MFdeps.d); getopt_long wants
+ * them long.  joined[i]: what was made for argv[i], to free. */
+static void gcc_spellings(int argc, char **argv, char **joined)
 {
-	static char md[] = "--MD", mf[] = "--MF";
+	static char flag[][6] = {"--MD", "--MMD", "--MP"};
+	static char val[][5] = {"--MF", "--MT", "--MQ"};
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--") == 0)
 			return;
-		if (strcmp(argv[i], "-MD") == 0) {
-			argv[i] = md;
-		} else if (strcmp(argv[i], "-MF") == 0) {
-			argv[i] = mf;
-		} else if (strncmp(argv[i], "-MF", 3) == 0) {
-			size_t n = strlen(argv[i]) + 3;
-			*mf_joined = xmalloc(n);
-			snprintf(*mf_joined, n, "--MF=%s", argv[i] + 3);
-			argv[i] = *mf_joined;
+		for (int k = 0; k < 3; k++)
+			if (strcmp(argv[i], flag[k] + 1) == 0)
+				argv[i] = flag[k];
+		for (int k = 0; k < 3; k++) {
+			if (strncmp(argv[i], val[k] + 1, 3) != 0)
+				continue;
+			if (argv[i][3] == 0) {
+				argv[i] = val[k];
+			} else {
+				size_t n = strlen(argv[i]) + 3;
+				joined[i] = xmalloc(n);
+				snprintf(joined[i], n, "%s=%s", val[k], argv[i] + 3);
+				argv[i] = joined[i];
+			}
 		}
 	}
+}
+
+/* --list-outputs: the files a build would write, one per line, in the
+ * order it writes them; nothing is solved or written.  A build system
+ * declares them (CMake's BYPRODUCTS) while configuring. */
+static void list_outputs(const char *dir, const TileAt *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < TILE_OUTPUTS; k++)
+			printf("%s/%s%s\n", dir, v[i].t->name, tile_suffixes[k]);
 }
 
 /* The manifest's key of a spec: its real path, so that ./a.tile and
@@ -357,23 +393,44 @@ static char *spec_key(const char *path)
 	return r ? r : xstrdup(path);
 }
 
+static void build_args_free(char **joined, int argc, DepTargets *dt,
+                            PathMap *pm)
+{
+	for (int i = 0; i < argc; i++)
+		free(joined[i]);
+	free(joined);
+	free(dt->name);
+	free(dt->quote);
+	path_map_free(pm);
+}
+
 int cmd_build(int argc, char **argv)
 {
-	enum { O_MD = OPT_CMD, O_MF, O_OPTIMAL, O_EXCESS };
+	enum { O_MD = OPT_CMD, O_MF, O_OPTIMAL, O_EXCESS, O_MT, O_MQ, O_MP,
+	       O_LIST, O_PMAP };
 	static const struct option lo[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"MD", no_argument, NULL, O_MD},
+		{"MMD", no_argument, NULL, O_MD},   /* no system files to leave out */
 		{"MF", required_argument, NULL, O_MF},
+		{"MT", required_argument, NULL, O_MT},
+		{"MQ", required_argument, NULL, O_MQ},
+		{"MP", no_argument, NULL, O_MP},    /* always: a rule per spec */
+		{"list-outputs", no_argument, NULL, O_LIST},
+		{"path-prefix-map", required_argument, NULL, O_PMAP},
 		{"require-optimal", no_argument, NULL, O_OPTIMAL},
 		{"max-excess", required_argument, NULL, O_EXCESS},
 		CLI_GEOM_OPTIONS, CLI_BUDGET_OPTION, CLI_HELP_OPTION, {0}};
-	char *mf_joined = NULL;
-	gcc_spellings(argc, argv, &mf_joined);
+	char **joined = xcalloc((size_t)argc + 1, sizeof *joined);
+	gcc_spellings(argc, argv, joined);
+	DepTargets dt = {xcalloc((size_t)argc + 1, sizeof *dt.name),
+	                 xcalloc((size_t)argc + 1, sizeof *dt.quote), 0};
+	PathMap pm = {0};
 	BuildOpts bo = {sim_geom_default, NULL, false, -1, 0};
 	Cli cl = {"build", argc, argv, ":ho:", lo, .geom = &bo.g,
 	          .work = &bo.work};
-	const char *mf = NULL;
-	bool md = false;
+	const char *mf = NULL, *mp = NULL;
+	bool md = false, list = false;
 	char *arg;
 	int ch, rc = 0;
 	bool stop = false;
@@ -388,6 +445,18 @@ int cmd_build(int argc, char **argv)
 			md = true;
 		else if (ch == O_MF)
 			mf = arg;
+		else if (ch == O_MT || ch == O_MQ) {
+			dt.quote[dt.n] = ch == O_MQ;
+			dt.name[dt.n++] = arg;
+		} else if (ch == O_MP)
+			mp = "-MP";
+		else if (ch == O_LIST)
+			list = true;
+		else if (ch == O_PMAP && !path_map_add(&pm, arg)) {
+			rc = cli_usage_error("--path-prefix-map takes OLD=NEW, not '%s'",
+			                     arg);
+			stop = true;
+		}
 		else if (ch == O_OPTIMAL)
 			bo.require_optimal = true;
 		else if (ch == O_EXCESS)
@@ -404,8 +473,12 @@ int cmd_build(int argc, char **argv)
 		rc = cli_usage_error("%s", "build needs -o DIR");
 	else if (mf && !md)
 		rc = cli_usage_error("%s", "-MF FILE goes with -MD");
+	else if (dt.n && !md)
+		rc = cli_usage_error("%s", "-MT and -MQ go with -MD");
+	else if (mp && !md)
+		rc = cli_usage_error("%s", "-MP goes with -MD");
 	if (stop || rc) {
-		free(mf_joined);
+		build_args_free(joined, argc, &dt, &pm);
 		return rc;
 	}
 	/* "gen/" and "gen" are one folder; names in the depfile read better
@@ -417,7 +490,7 @@ int cmd_build(int argc, char **argv)
 	if (strlen(dir) > PATH_MAX - NAME_MAX - 64) {
 		fprintf(stderr, "bankc: error: the output folder's name is too long\n");
 		free(dir);
-		free(mf_joined);
+		build_args_free(joined, argc, &dt, &pm);
 		return 1;
 	}
 
@@ -439,21 +512,29 @@ int cmd_build(int argc, char **argv)
 	}
 	if (rc == 0 && !names_ok(all, ntiles))
 		rc = 1;
-	for (int i = 0; rc == 0 && i < nfiles; i++)
+	if (rc == 0 && list) {
+		list_outputs(dir, all, ntiles);
+		md = false;
+	}
+	for (int i = 0; rc == 0 && !list && i < nfiles; i++) {
+		char *shown = path_map_apply(&pm, src[i].name);
 		for (int k = 0; k < u[i].ntiles; k++)
-			if (!render_tile(&out, &bo, &u[i].tiles[k], &src[i], keys[i]))
+			if (!render_tile(&out, &bo, &u[i].tiles[k], &src[i], keys[i],
+			                 shown))
 				rc = 1;
-	if (rc == 0 && !macros_ok(&out, all, ntiles, TILE_OUTPUTS))
+		free(shown);     /* the outputs hold copies */
+	}
+	if (rc == 0 && !list && !macros_ok(&out, all, ntiles, TILE_OUTPUTS))
 		rc = 1;
 	Mem d = {0};
-	if (rc == 0 && md && !depfile(&d, &out, files, nfiles))
+	if (rc == 0 && md && !depfile(&d, &out, files, nfiles, &dt))
 		rc = 1;
 	char def[PATH_MAX];
 	if (md && !mf) {
 		snprintf(def, sizeof def, "%s/bankc.d", dir);
 		mf = def;
 	}
-	if (rc == 0) {
+	if (rc == 0 && !list) {
 		if (!outs_commit(&out, dir, keys, nfiles, md ? mf : NULL, d.buf,
 		                 d.len))
 			rc = 1;
@@ -470,7 +551,7 @@ int cmd_build(int argc, char **argv)
 	free(src);
 	free(u);
 	free(dir);
-	free(mf_joined);
+	build_args_free(joined, argc, &dt, &pm);
 	pool_free(p);
 	return rc;
 }
