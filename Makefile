@@ -131,7 +131,9 @@ run: bankc
 # golden files are rewritten (UPDATE=1).
 CHECKS := werror unit layers bad specs sim cli build readme docs scan scan-kernels \
 	nvcc generated wgmma json cute cmake install probe faults san valgrind fuzz fuzz-ptx
+CHECKS += diag
 FAST := unit layers bad specs sim cli readme docs scan probe
+FAST += diag
 # bankc as the runners are given it (BIN may be a path of its own)
 BANKC = $(if $(filter /%,$(BIN)),$(BIN),./$(BIN))
 
@@ -186,6 +188,8 @@ check-sim: $(BIN)
 	@echo "== measured tables"; sh tests/run_sim.sh $(BANKC)
 check-cli: $(BIN)
 	@echo "== command line"; sh tests/run_cli.sh $(BANKC)
+check-diag: $(BIN)
+	@echo "== diagnostics"; sh tests/run_diag.sh $(BANKC)
 check-build: $(BIN)
 	@echo "== build outputs"; bash tests/run_build.sh $(BANKC)
 check-readme: $(BIN)

@@ -274,11 +274,16 @@ int cli_next(Cli *c, char **arg, int *rc)
 		c->started = true;
 	}
 	int ch;
+	/* the diagnostic options every command takes (cli_diag.c) */
+	static char sopts[32];
+	static struct option lopts[64];
+	cli_diag_options(c, sopts, sizeof sopts, lopts, 64);
 	for (;;) {
-		ch = getopt_long(c->argc, c->argv, c->shortopts, c->longopts, NULL);
+		ch = getopt_long(c->argc, c->argv, sopts, lopts, NULL);
 		*arg = optarg;
 		if (!(c->geom && geom_option(ch, optarg, c->geom, rc)) &&
-		    !(c->work && budget_option(ch, optarg, c->work, rc)))
+		    !(c->work && budget_option(ch, optarg, c->work, rc)) &&
+		    !cli_diag_option(c, ch, optarg, rc))
 			break;
 		if (*rc)
 			return CLI_STOP;

@@ -95,8 +95,11 @@ static void show_inlined(FILE *f, const PtxModule *m, const PtxInst *in,
 		const char *p = ptx_file_path(m, e->file);
 		if (!p || e->line <= 0)
 			break;
-		fprintf(f, "%s:%d:%d: note: inlined from this call\n", display_path(p, c),
-		        e->line, e->col);
+		char *locus = diag_format("%s:%d:%d", display_path(p, c), e->line,
+		                          e->col);
+		diag_head(f, locus, DK_NOTE);
+		fputs("inlined from this call\n", f);
+		free(locus);
 	}
 }
 
@@ -111,6 +114,23 @@ void scan_where(const PtxModule *m, const PtxInst *in, const ScanCtx *c,
 		snprintf(buf, n, "%s:%d", display_path(path, c), line);
 	else
 		snprintf(buf, n, "%s:%d:%d", c->input, in->pos.line, in->pos.col);
+}
+
+/* "WHERE: KIND: " as diag_head prints it (coloured where it colours),
+ * and the message kept for --sarif at the same place. */
+static void head(FILE *f, const PtxModule *m, const PtxInst *in,
+                 const ScanCtx *c, DiagKind k, const char *rule,
+                 const char *msg)
+{
+	char where[512];
+	scan_where(m, in, c, where, sizeof where);
+	diag_head(f, where, k);
+	int line, col;
+	const char *path = source_of(m, in, &line, &col);
+	if (path)
+		diag_log(k, rule, display_path(path, c), line, col > 0 ? col : 0, msg);
+	else
+		diag_log(k, rule, c->input, in->pos.line, in->pos.col, msg);
 }
 
 /* The source line of a position, with a caret, if the file can be read. */
@@ -467,15 +487,20 @@ static void warn_group(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
 		snprintf(banks + o, sizeof banks - o, nb == 1 ? " serves %d %s)"
 		         : " serve %d %s each)", words, lanes ? "lanes" : "words");
 	}
+	char *msg;
 	if (in->op.kind == PO_CPASYNC)
-		fprintf(f, "%s: warning: %s: destinations touch %s 128-byte segments per "
+		msg = diag_format("%s: destinations touch %s 128-byte segments per "
 		        "instruction, ideal %s (not in the wavefront counters), %lld "
-		        "instruction%s per block\n", where, w, per, idl, (long long)count,
+		        "instruction%s per block", w, per, idl, (long long)count,
 		        count == 1 ? "" : "s");
 	else
-		fprintf(f, "%s: warning: %s: %s wavefronts per instruction, ideal %s%s, "
-		        "%lld instruction%s per block\n", where, w, per, idl, banks,
+		msg = diag_format("%s: %s wavefronts per instruction, ideal %s%s, "
+		        "%lld instruction%s per block", w, per, idl, banks,
 		        (long long)count, count == 1 ? "" : "s");
+	head(f, m, in, c, DK_WARNING, in->op.kind == PO_CPASYNC ?
+	     "cp-async-segments" : "bank-conflict", msg);
+	fprintf(f, "%s\n", msg);
+	free(msg);
 	show_source(f, m, in, c);
 	show_inlined(f, m, in, c);
 }
@@ -490,11 +515,14 @@ static void warn_outside(FILE *f, const PtxModule *m, const ScanAcc *a,
 	char where[512], w[128];
 	scan_where(m, in, c, where, sizeof where);
 	what(in, 0, w, sizeof w);
-	fprintf(f, "%s: warning: %s outside every shared array of the kernel: "
+	char *msg = diag_format("%s outside every shared array of the kernel: "
 	        "byte %lld (warp %d, lane %d), in %lld of %lld warp instructions; "
 	        "the hardware would fault or touch memory no array owns (costed as "
-	        "addressed)\n", where, w, (long long)a->outside_addr, a->outside_warp,
+	        "addressed)", w, (long long)a->outside_addr, a->outside_warp,
 	        a->outside_lane, (long long)a->outside, (long long)a->count);
+	head(f, m, in, c, DK_WARNING, "outside-array", msg);
+	fprintf(f, "%s\n", msg);
+	free(msg);
 	show_source(f, m, in, c);
 	show_inlined(f, m, in, c);
 }
@@ -555,25 +583,30 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 		scan_where(m, in, c, where, sizeof where);
 		stop_message(m, k, s, c, msg, sizeof msg);
 		thread_of(k, s->first_tid, th, sizeof th);
-		fprintf(err, "%s: error: %s\n", where, msg);
+		head(err, m, in, c, DK_ERROR, "scan-stopped", msg);
+		fprintf(err, "%s\n", msg);
 		show_source(err, m, in, c);
 		show_inlined(err, m, in, c);
 		for (int j = 0; j < s->ncall; j++) {
 			/* the calls of non-inlined functions (-G code, __noinline__) */
 			char cw[512];
 			scan_where(m, &m->inst[s->call[j]], c, cw, sizeof cw);
-			fprintf(err, "%s: note: in the function called here\n", cw);
+			diag_head(err, cw, DK_NOTE);
+			fputs("in the function called here\n", err);
 			show_inlined(err, m, &m->inst[s->call[j]], c);
 		}
-		fprintf(err, "%s: note: in kernel %s: %d thread%s stopped here, the "
-		        "first %s\n", where, sn, s->threads, s->threads == 1 ? "" : "s", th);
+		diag_head(err, where, DK_NOTE);
+		fprintf(err, "in kernel %s: %d thread%s stopped here, the first %s\n",
+		        sn, s->threads, s->threads == 1 ? "" : "s", th);
 	}
 	if (k->cost_error) {
-		char where[512];
-		scan_where(m, &m->inst[k->cost_error_inst], c, where, sizeof where);
-		fprintf(err, "%s: error: the bank model cannot cost this access: %s\n",
-		        where, k->cost_error);
-		show_source(err, m, &m->inst[k->cost_error_inst], c);
+		char *msg = diag_format("the bank model cannot cost this access: %s",
+		                        k->cost_error);
+		head(err, m, &m->inst[k->cost_error_inst], c, DK_ERROR, "scan-stopped",
+		     msg);
+		fprintf(err, "%s\n", msg);
+		free(msg);
+			show_source(err, m, &m->inst[k->cost_error_inst], c);
 		show_inlined(err, m, &m->inst[k->cost_error_inst], c);
 	}
 	if (!k->complete) {
