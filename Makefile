@@ -131,7 +131,7 @@ run: bankc
 # golden files are rewritten (UPDATE=1).
 CHECKS := werror unit layers bad specs sim cli build readme docs scan scan-kernels \
 	nvcc generated wgmma json cute cmake install probe faults san valgrind fuzz fuzz-ptx
-CHECKS += diag
+CHECKS += diag schema
 FAST := unit layers bad specs sim cli readme docs scan probe
 FAST += diag
 # bankc as the runners are given it (BIN may be a path of its own)
@@ -190,6 +190,8 @@ check-cli: $(BIN)
 	@echo "== command line"; sh tests/run_cli.sh $(BANKC)
 check-diag: $(BIN)
 	@echo "== diagnostics"; sh tests/run_diag.sh $(BANKC)
+check-schema: $(BIN)
+	@echo "== json schemas"; sh tests/run_schema.sh $(BANKC)
 check-build: $(BIN)
 	@echo "== build outputs"; bash tests/run_build.sh $(BANKC)
 check-readme: $(BIN)
@@ -300,6 +302,7 @@ fuzz: $(B)/fuzz_pipeline
 # file names $(prefix), as pkg-config files do.
 DOCS = README.md docs/build.md docs/install.md docs/json.md docs/model.md \
 	docs/scan.md docs/solver.md
+DOCS += docs/sarif.md
 INSTALLED = $(bindir)/bankc $(includedir)/bankc/bankc_runtime.h \
 	$(includedir)/bankc/bankc_check.cuh $(includedir)/bankc/bankc_wgmma.cuh \
 	$(pkgconfigdir)/bankc.pc \

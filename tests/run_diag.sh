@@ -10,6 +10,11 @@ bankc=${1:-./bankc}
 multi=tests/bad/multi_errors.tile
 esc=$(printf '\033')
 
+# same WANT GOT WHAT: the two files are the same
+same() {
+	if cmp -s "$1" "$2"; then ok; else bad "$3 differ:"; diff -u "$1" "$2" | head -n 20 | indent; fi
+}
+
 # count N PATTERN FILE: FILE has N lines matching PATTERN
 count() {
 	n=$(grep -c -- "$2" "$3")
@@ -70,5 +75,59 @@ fi
 "$bankc" scan -fdiagnostics-color=always tests/ptx/transpose.ptx --block 32,8 \
 	>"$tmp/scan" 2>&1
 grep -q "${esc}\[01;35m${esc}\[Kwarning:" "$tmp/scan" && ok || bad "scan: warning not coloured"
+
+# ---- --sarif FILE: each diagnostic a result at its place
+# results SARIF: "LEVEL RULE URI:LINE:COL" per result, then the rules
+results() {
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["version"] == "2.1.0"
+run = d["runs"][0]
+rules = [r["id"] for r in run["tool"]["driver"]["rules"]]
+for r in run["results"]:
+    assert rules[r["ruleIndex"]] == r["ruleId"], r
+    loc = r.get("locations", [{}])[0].get("physicalLocation", {})
+    reg = loc.get("region", {})
+    print(r["level"], r["ruleId"], "%s:%s:%s" % (loc.get("artifactLocation", {}).get("uri"),
+          reg.get("startLine"), reg.get("startColumn")))
+print("rules", " ".join(rules), "exit", run["invocations"][0]["exitCode"])' "$1"
+}
+if have python3; then
+	"$bankc" check --sarif "$tmp/m.sarif" "$multi" 2>"$tmp/err"
+	results "$tmp/m.sarif" >"$tmp/got"
+	sed -n 's/^\([^ ]*\):\([0-9]*\):\([0-9]*\): error: .*/error spec-error \1:\2:\3/p' "$tmp/err" >"$tmp/want"
+	echo "rules spec-error exit 1" >>"$tmp/want"
+	same "$tmp/want" "$tmp/got" "check --sarif: the results and the errors"
+	# scan's warnings at their source lines; a build gate; no layout
+	"$bankc" scan --sarif "$tmp/s.sarif" tests/ptx/transpose.ptx --block 32,8 >"$tmp/out" 2>&1
+	results "$tmp/s.sarif" >"$tmp/got"
+	sed -n 's/^\([^ ]*\):\([0-9]*\):\([0-9]*\): warning: .*/warning bank-conflict \1:\2:\3/p' "$tmp/out" >"$tmp/want"
+	echo "rules bank-conflict exit 0" >>"$tmp/want"
+	[ "$(wc -l <"$tmp/want")" -gt 1 ] && ok || bad "scan printed no warning"
+	same "$tmp/want" "$tmp/got" "scan --sarif: the results and the warnings"
+	"$bankc" build --sarif "$tmp/g.sarif" --search-budget 1 --require-optimal specs/kernels.tile -o "$tmp/gate" 2>/dev/null
+	results "$tmp/g.sarif" >"$tmp/r"; grep -q "^error build-gate specs/kernels.tile:[0-9]*:[0-9]*$" "$tmp/r" && ok ||
+		bad "build's gate: no build-gate result"
+	"$bankc" compare --sarif "$tmp/n.sarif" tests/data/no_layout.tile >/dev/null 2>&1
+	results "$tmp/n.sarif" >"$tmp/r"; grep -q "^error no-layout tests/data/no_layout.tile:3:6$" "$tmp/r" && ok ||
+		bad "compare: no no-layout result"
+	# names percent-encoded, relative to the working folder; standard
+	# input has no place; a clean run has no results
+	cp tests/bad/row_outside.tile "$tmp/a b%.tile"
+	(cd "$tmp" && "$OLDPWD/$bankc" check --sarif s.sarif "$tmp/a b%.tile" 2>/dev/null)
+	results "$tmp/s.sarif" >"$tmp/r"; grep -q "^error spec-error a%20b%25.tile:6:15$" "$tmp/r" && ok ||
+		bad "a file name in a URI: $(results "$tmp/s.sarif" | head -n 1)"
+	"$bankc" check --sarif "$tmp/i.sarif" - <tests/bad/row_outside.tile 2>/dev/null
+	results "$tmp/i.sarif" >"$tmp/r"; grep -q "^error spec-error None:None:None$" "$tmp/r" && ok ||
+		bad "standard input: $(results "$tmp/i.sarif" | head -n 1)"
+	"$bankc" check --sarif "$tmp/c.sarif" specs/seeds.tile
+	[ "$(results "$tmp/c.sarif")" = "rules  exit 0" ] && ok || bad "a clean run: $(results "$tmp/c.sarif")"
+else
+	skip "the SARIF results (no python3)"
+fi
+"$bankc" check --sarif "$tmp/no/such/dir.sarif" specs/seeds.tile 2>"$tmp/err"; st=$?
+[ $st -eq 1 ] && grep -q "cannot write '$tmp/no/such/dir.sarif'" "$tmp/err" && ok ||
+	bad "an unwritable --sarif: status $st"
 
 summary diag

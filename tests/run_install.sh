@@ -68,7 +68,7 @@ files="bin/bankc include/bankc/bankc_runtime.h include/bankc/bankc_check.cuh
 	lib/cmake/bankc/bankcConfigVersion.cmake lib/cmake/bankc/BankcTiles.cmake
 	share/man/man1/bankc.1 share/doc/bankc/README.md share/doc/bankc/json.md
 	share/doc/bankc/build.md share/doc/bankc/install.md share/doc/bankc/model.md
-	share/doc/bankc/scan.md share/doc/bankc/solver.md
+	share/doc/bankc/scan.md share/doc/bankc/solver.md share/doc/bankc/sarif.md
 	share/doc/bankc/examples/cmake/CMakeLists.txt
 	share/doc/bankc/examples/cmake/demo.tile share/doc/bankc/examples/cmake/main.c"
 for f in $files; do

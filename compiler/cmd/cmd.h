@@ -56,8 +56,9 @@ bool cli_diag_option(const Cli *c, int code, const char *arg, int *rc);
 void cli_diag_options(const Cli *c, char *shortopts, size_t n,
                       struct option *longopts, size_t nlong);
 /* cmd_sarif.c: the diagnostics kept (diag_records) as a SARIF 2.1.0
- * log in path; false, with an error, if it cannot be written. */
-bool sarif_write(const char *path);
+ * log in path, with the command's exit status; false, with an error, if
+ * it cannot be written. */
+bool sarif_write(const char *path, int status);
 
 /* A row of a pattern table (cmd_sim.c): name op width mask offsets
  * [wavefronts], tab-separated, as tests/data/sm90_wavefronts.tsv. */

@@ -516,7 +516,7 @@ int cmd_scan(int argc, char **argv)
 	if (!ok)
 		return 1;
 	Pool *p = pool_new();
-	Diag d = {.src = &src, .out = stderr};
+	Diag d = {.src = &src, .out = stderr, .rule = "ptx-error"};
 	PtxModule m;
 	volatile int status = 1;
 	if (!setjmp(d.jb)) {
