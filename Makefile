@@ -131,7 +131,7 @@ run: bankc
 # golden files are rewritten (UPDATE=1).
 CHECKS := werror unit layers bad specs sim cli build readme docs scan scan-kernels \
 	nvcc generated wgmma json cute cmake install probe faults san valgrind fuzz fuzz-ptx
-CHECKS += diag schema
+CHECKS += diag schema pictures
 FAST := unit layers bad specs sim cli readme docs scan probe
 FAST += diag
 # bankc as the runners are given it (BIN may be a path of its own)
@@ -192,6 +192,8 @@ check-diag: $(BIN)
 	@echo "== diagnostics"; sh tests/run_diag.sh $(BANKC)
 check-schema: $(BIN)
 	@echo "== json schemas"; sh tests/run_schema.sh $(BANKC)
+check-pictures: $(BIN)
+	@echo "== pictures"; sh tests/run_pictures.sh $(BANKC)
 check-build: $(BIN)
 	@echo "== build outputs"; bash tests/run_build.sh $(BANKC)
 check-readme: $(BIN)
