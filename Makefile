@@ -52,6 +52,11 @@ else
 Q := @
 say = @printf '  %-7s %s\n' '$(1)' '$(2)';
 endif
+# make -s: not even those lines (the short options are the first word of
+# MAKEFLAGS, as the Linux kernel's Makefile reads them)
+ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+say = @
+endif
 
 COMPILE = $(CC) $(BCPPFLAGS) $(CPPFLAGS) $(BCFLAGS) $(CFLAGS)
 LINK = $(CC) $(BCFLAGS) $(CFLAGS) $(LDFLAGS)

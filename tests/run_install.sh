@@ -42,6 +42,9 @@ else bad_log "LDFLAGS not on the link command" "$tmp/user.log"; fi
 # The same flags again: nothing to do.  Other flags: everything again.
 m CPPFLAGS=-DUSER_CPPFLAGS CFLAGS='-O1 -Wpadded -DUSER_CFLAGS' LDFLAGS=-Wl,-O1 >"$tmp/again.log" 2>&1
 if [ ! -s "$tmp/again.log" ]; then ok; else bad_log "an unchanged build did something" "$tmp/again.log"; fi
+# make -s: a build that does work prints nothing (not even its short lines)
+m -s CFLAGS='-O1 -DMAKE_S' >"$tmp/silent.log" 2>&1
+if [ ! -s "$tmp/silent.log" ]; then ok; else bad_log "make -s printed" "$tmp/silent.log"; fi
 if m V=1 DEVELOPER=1 >"$tmp/dev.log" 2>&1; then ok; else bad_log "DEVELOPER=1 build" "$tmp/dev.log"; fi
 nw=$(grep -- ' -c ' "$tmp/dev.log" | grep -c -- ' -Werror')
 if [ "$nw" -eq "$nsrc" ]; then ok

@@ -4,8 +4,9 @@
  * depfile) has been rendered into memory before this stage starts.  Then:
  *
  *   1. the output folder is made, parents included (a concurrent creator
- *      is no error), and a lock in it is taken, so that two builds into
- *      one folder take turns;
+ *      is no error), and locked (flock on the folder itself, so that no
+ *      lock file is left in it), so that two builds into one folder take
+ *      turns;
  *   2. temporaries that killed runs left behind are removed;
  *   3. every output whose contents changed is written to a temporary file
  *      beside its target, each write and close checked; on any failure
@@ -19,6 +20,8 @@
  * it was; SIGKILL can leave temporaries, which the next run's step 2
  * removes.  An output whose contents did not change is not rewritten, so
  * make and Ninja see an unchanged time stamp. */
+/* flock(2): BSD's and Linux's, not POSIX's */
+#define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +29,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,7 +38,7 @@
 
 #define TMP_PREFIX ".bankc-tmp."
 #define MANIFEST ".bankc-manifest"
-#define LOCK ".bankc-lock"
+#define OLD_LOCK ".bankc-lock"  /* the lock file of bankc 0.1.0's builds */
 
 void outs_add(Outs *o, const char *dir, const char *file, char *data,
               size_t len, const char *spec)
@@ -326,18 +330,18 @@ bool outs_commit(Outs *o, const char *dir, char **specs, int nspecs,
 		free(depdir);
 		return false;
 	}
-	char lockpath[PATH_MAX];
-	snprintf(lockpath, sizeof lockpath, "%s/" LOCK, dir);
-	int lock = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	int lock = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (lock < 0) {
-		fprintf(stderr, "bankc: error: cannot create a file in '%s': %s\n",
-		        dir, strerror(errno));
+		fprintf(stderr, "bankc: error: cannot open folder '%s': %s\n", dir,
+		        strerror(errno));
 		free(depdir);
 		return false;
 	}
-	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
-	while (fcntl(lock, F_SETLKW, &fl) != 0 && errno == EINTR)
+	while (flock(lock, LOCK_EX) != 0 && errno == EINTR)
 		;
+	char oldlock[PATH_MAX];
+	snprintf(oldlock, sizeof oldlock, "%s/" OLD_LOCK, dir);
+	unlink(oldlock);
 	remove_stale(dir);
 	if (depdir && strcmp(depdir, dir) != 0)
 		remove_stale(depdir);

@@ -720,14 +720,15 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 	for (int ct = 0; ct < CAT_CPASYNC; ct++) {
 		if (!t[ct][0] && ct >= CAT_ATOM)
 			continue;
-		fprintf(f, "  %-11s %lld wavefronts, ideal %lld, excess %lld (%lld instruction%s)\n",
-		        label[ct], (long long)t[ct][1], (long long)t[ct][2],
+		fprintf(f, "  %-11s %lld wavefront%s, ideal %lld, excess %lld (%lld instruction%s)\n",
+		        label[ct], (long long)t[ct][1], t[ct][1] == 1 ? "" : "s", (long long)t[ct][2],
 		        (long long)(t[ct][1] - t[ct][2]), (long long)t[ct][0],
 		        t[ct][0] == 1 ? "" : "s");
 	}
 	if (t[CAT_CPASYNC][0])
-		fprintf(f, "  cp.async    %lld instructions, 0 wavefronts counted (128-byte "
+		fprintf(f, "  cp.async    %lld instruction%s, 0 wavefronts counted (128-byte "
 		        "segments %lld, ideal %lld)\n", (long long)t[CAT_CPASYNC][0],
+		        t[CAT_CPASYNC][0] == 1 ? "" : "s",
 		        (long long)t[CAT_CPASYNC][2], (long long)t[CAT_CPASYNC][3]);
 }
 
