@@ -52,6 +52,11 @@ else
 Q := @
 say = @printf '  %-7s %s\n' '$(1)' '$(2)';
 endif
+# make -s: not even those lines (the short options are the first word of
+# MAKEFLAGS, as the Linux kernel's Makefile reads them)
+ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+say = @
+endif
 
 COMPILE = $(CC) $(BCPPFLAGS) $(CPPFLAGS) $(BCFLAGS) $(CFLAGS)
 LINK = $(CC) $(BCFLAGS) $(CFLAGS) $(LDFLAGS)
@@ -131,7 +136,9 @@ run: bankc
 # golden files are rewritten (UPDATE=1).
 CHECKS := werror unit layers bad specs sim cli build readme docs scan scan-kernels \
 	nvcc generated wgmma json cute cmake install probe faults san valgrind fuzz fuzz-ptx
+CHECKS += diag schema pictures
 FAST := unit layers bad specs sim cli readme docs scan probe
+FAST += diag
 # bankc as the runners are given it (BIN may be a path of its own)
 BANKC = $(if $(filter /%,$(BIN)),$(BIN),./$(BIN))
 
@@ -186,6 +193,12 @@ check-sim: $(BIN)
 	@echo "== measured tables"; sh tests/run_sim.sh $(BANKC)
 check-cli: $(BIN)
 	@echo "== command line"; sh tests/run_cli.sh $(BANKC)
+check-diag: $(BIN)
+	@echo "== diagnostics"; sh tests/run_diag.sh $(BANKC)
+check-schema: $(BIN)
+	@echo "== json schemas"; sh tests/run_schema.sh $(BANKC)
+check-pictures: $(BIN)
+	@echo "== pictures"; sh tests/run_pictures.sh $(BANKC)
 check-build: $(BIN)
 	@echo "== build outputs"; bash tests/run_build.sh $(BANKC)
 check-readme: $(BIN)
@@ -297,6 +310,7 @@ fuzz: $(B)/fuzz_pipeline
 # still works.
 DOCS = README.md docs/build.md docs/install.md docs/json.md docs/model.md \
 	docs/scan.md docs/solver.md
+DOCS += docs/sarif.md
 INSTALLED = $(bindir)/bankc $(includedir)/bankc/bankc_runtime.h \
 	$(includedir)/bankc/bankc_check.cuh $(includedir)/bankc/bankc_wgmma.cuh \
 	$(pkgconfigdir)/bankc.pc \

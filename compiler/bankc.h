@@ -12,6 +12,7 @@
 #define BANKC_H
 
 #include <setjmp.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -114,6 +115,8 @@ typedef struct {
 	FILE *out;          /* diagnostics stream (stderr in the CLI) */
 	jmp_buf jb;
 	int errors;
+	bool stopped;       /* -fmax-errors reached: no more recovery */
+	const char *rule;   /* --sarif ruleId of its errors; NULL: spec-error */
 } Diag;
 
 _Noreturn void diag_error(Diag *d, Pos p, const char *fmt, ...)
@@ -121,6 +124,45 @@ _Noreturn void diag_error(Diag *d, Pos p, const char *fmt, ...)
 /* An error found after the front end, in the same form; no jump. */
 void diag_report(FILE *out, const Src *src, Pos p, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* The same under a --sarif ruleId of its own ("build-gate", ...). */
+void diag_report_rule(FILE *out, const Src *src, Pos p, const char *rule,
+                      const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* An error that needs no recovery (the text around it is whole): counted,
+ * no jump unless it reaches -fmax-errors. */
+void diag_error_cont(Diag *d, Pos p, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ---- base/diag_style.c: colour, the error limit, the --sarif record ---- */
+
+typedef enum { DIAG_COLOR_AUTO, DIAG_COLOR_ALWAYS, DIAG_COLOR_NEVER } DiagColor;
+typedef enum { DK_ERROR, DK_WARNING, DK_NOTE } DiagKind;
+typedef struct {
+	DiagColor color;    /* -fdiagnostics-color=auto|always|never */
+	int max_errors;     /* per file; 0 = no limit (-fmax-errors=N) */
+	bool record;        /* keep every diagnostic, for --sarif */
+} DiagOptions;
+extern DiagOptions diag_options;
+typedef struct {
+	DiagKind kind;
+	const char *rule;   /* a static string */
+	char *file;
+	int line, col;      /* 0 where unknown */
+	char *msg;
+} DiagRecord;
+/* Whether diagnostics written to f are coloured (auto: a terminal, no
+ * NO_COLOR, TERM not dumb). */
+bool diag_colored(FILE *f);
+/* "LOCUS: KIND: ", coloured as gcc colours it where diag_colored. */
+void diag_head(FILE *f, const char *locus, DiagKind k);
+void diag_caret(FILE *f);       /* "^" and a line break */
+char *diag_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *diag_vformat(const char *fmt, va_list ap);
+/* Keep one diagnostic for --sarif (only while diag_options.record). */
+void diag_log(DiagKind k, const char *rule, const char *file, int line,
+              int col, const char *msg);
+const DiagRecord *diag_records(int *n);
+void diag_records_free(void);
 
 /* A broken invariant (a bug of bankc's, not the input's): the message,
  * then abort for the core dump. */
@@ -344,6 +386,7 @@ typedef struct {
 	View views[MAX_VIEWS];
 	int nviews;
 	const char *view_of; /* a view checked as a tile: the tile's name */
+	bool broken;        /* a parse error in it: reported, left unchecked */
 } Tile;
 
 typedef struct {

@@ -78,6 +78,8 @@ int main(int argc, char **argv)
 			rc = cli_usage_error("unknown command '%s'", cmd);
 		}
 	}
+	if (cli_sarif_path && !sarif_write(cli_sarif_path, rc))
+		rc = 1;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fputs("bankc: error: cannot write the output\n", stderr);
 		return 1;

@@ -205,4 +205,11 @@ expect 1 "992 above the lower bound 32 (--max-excess: 100 allowed)" -- \
 expect 0 "" -- "$bankc" build "$tmp/gap.tile" -o "$tmp/g2" --max-excess 992
 if [ -e "$tmp/g2/gap.cuh" ]; then ok; else failed "--max-excess 992 wrote nothing"; fi
 
+# ---- the folder is locked, not a lock file: none is left, and an old
+# bankc's is removed
+mkdir -p "$tmp/lockd" && : >"$tmp/lockd/.bankc-lock"
+tile lk >"$tmp/lk.tile"
+"$bankc" build "$tmp/lk.tile" -o "$tmp/lockd" || failed "build into a folder with an old lock file"
+if ls -A "$tmp/lockd" "$tmp/many" | grep -q '^\.bankc-lock$'; then failed "a lock file left: $(ls -A "$tmp/lockd")"; else ok; fi
+
 summary build

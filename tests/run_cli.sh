@@ -54,7 +54,7 @@ expect 1 "no tile 'nope'" -- explain specs/seeds.tile --tile nope
 expect 1 "no access 'nope'" -- explain specs/seeds.tile --access nope
 expect 0 "total 512 wavefronts, ideal 32" -- explain specs/seeds.tile --tile column_read --access read --bank-bytes 8
 expect 0 "32 wavefronts (ideal 1)" -- sim --op load --width 4 --offsets "$(seq -s, 0 128 3968)"
-expect 0 "1 wavefronts (ideal 1)" -- sim --op load --width 4 --offsets "$(seq -s, 0 132 4092)"
+expect 0 "1 wavefront (ideal 1)" -- sim --op load --width 4 --offsets "$(seq -s, 0 132 4092)"
 expect 0 "broadcast pairs merged" -- sim --op load --width 16 --offsets "$(printf '0,%.0s' $(seq 31))0"
 expect 0 "mask 0000ffff: 16 wavefronts" -- sim --op load --width 4 --mask ffff --offsets "$(seq -s, 0 128 3968)"
 expect 2 "need 32 offsets" -- sim --op load --width 4 --offsets 0,4
@@ -130,7 +130,7 @@ expect 2 "--top needs a value" -- compare specs/seeds.tile --top
 expect 2 "unknown option '-x' for build" -- build -x specs/seeds.tile -o "$tmp/o"
 # an unknown option is named whole, not by its first letter
 expect 2 "unknown option '-fdiagnostics-colour' for build" -- build -fdiagnostics-colour specs/seeds.tile -o "$tmp/o"
-expect 2 "unknown option '-fdiagnostics-colour' for check" -- check specs/seeds.tile -fdiagnostics-colour=always
+expect 2 "unknown option '-fdiagnostics-colour=always' for check" -- check specs/seeds.tile -fdiagnostics-colour=always
 expect 2 "unknown option '-MM' for build" -- build specs/seeds.tile -o "$tmp/o" -MD -MM
 expect 2 "unknown option '-xyz' for check" -- check -xyz specs/seeds.tile
 expect 2 "unknown option '-q' for check" -- check specs/seeds.tile -q

@@ -36,7 +36,7 @@ intact() {
 
 expect_fail "folder that cannot be made" "cannot create folder '/proc/bankc-out'" -- \
 	"$bankc" build specs/seeds.tile -o /proc/bankc-out
-expect_fail "folder that cannot be written" "cannot create a file in '/proc'" -- \
+expect_fail "folder that cannot be written" "cannot create a file beside '/proc/" -- \
 	"$bankc" build specs/seeds.tile -o /proc
 expect_fail "output is a file" "exists and is not a folder" -- \
 	"$bankc" build specs/seeds.tile -o specs/seeds.tile

@@ -45,6 +45,9 @@ else bad_log "LDFLAGS not on the link command" "$tmp/user.log"; fi
 # The same flags again: nothing to do.  Other flags: everything again.
 m CPPFLAGS=-DUSER_CPPFLAGS CFLAGS='-O1 -Wpadded -DUSER_CFLAGS' LDFLAGS=-Wl,-O1 >"$tmp/again.log" 2>&1
 if [ ! -s "$tmp/again.log" ]; then ok; else bad_log "an unchanged build did something" "$tmp/again.log"; fi
+# make -s: a build that does work prints nothing (not even its short lines)
+m -s CFLAGS='-O1 -DMAKE_S' >"$tmp/silent.log" 2>&1
+if [ ! -s "$tmp/silent.log" ]; then ok; else bad_log "make -s printed" "$tmp/silent.log"; fi
 if m V=1 DEVELOPER=1 >"$tmp/dev.log" 2>&1; then ok; else bad_log "DEVELOPER=1 build" "$tmp/dev.log"; fi
 nw=$(grep -- ' -c ' "$tmp/dev.log" | grep -c -- ' -Werror')
 if [ "$nw" -eq "$nsrc" ]; then ok
@@ -71,7 +74,7 @@ files="bin/bankc include/bankc/bankc_runtime.h include/bankc/bankc_check.cuh
 	lib/cmake/bankc/bankcConfigVersion.cmake lib/cmake/bankc/BankcTiles.cmake
 	share/man/man1/bankc.1 share/doc/bankc/README.md share/doc/bankc/json.md
 	share/doc/bankc/build.md share/doc/bankc/install.md share/doc/bankc/model.md
-	share/doc/bankc/scan.md share/doc/bankc/solver.md
+	share/doc/bankc/scan.md share/doc/bankc/solver.md share/doc/bankc/sarif.md
 	share/doc/bankc/examples/cmake/CMakeLists.txt
 	share/doc/bankc/examples/cmake/demo.tile share/doc/bankc/examples/cmake/main.c"
 for f in $files; do

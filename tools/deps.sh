@@ -1,7 +1,8 @@
 #!/bin/sh
 # Install what bankc's build and tests need from Debian's packages, only
 # where it is missing: re2c, Jansson and cmocka; g++, clang with libFuzzer,
-# valgrind, cmake, ninja, pkg-config and python3 for the tests.  nvcc (the CUDA toolkit)
+# valgrind, cmake, ninja, pkg-config, python3, python3-jsonschema and
+# librsvg2-bin (rsvg-convert) for the tests.  nvcc (the CUDA toolkit)
 # is expected on PATH and is only named if absent.
 set -e
 missing=""
@@ -23,6 +24,12 @@ command -v ninja >/dev/null 2>&1 || missing="$missing ninja-build"
 command -v pkg-config >/dev/null 2>&1 || missing="$missing pkgconf"
 # the JSON checks of the specs and of scan's emitted specs read JSON with it
 command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+# the JSON Schema validation of every document (check-schema), and the
+# pictures rendered to PNG (check-build)
+python3 -c 'import jsonschema' >/dev/null 2>&1 ||
+	/usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 ||
+	missing="$missing python3-jsonschema"
+command -v rsvg-convert >/dev/null 2>&1 || missing="$missing librsvg2-bin"
 if [ -n "$missing" ]; then
 	echo "deps: installing$missing"
 	sudo=""
@@ -34,4 +41,5 @@ if [ -n "$missing" ]; then
 fi
 command -v nvcc >/dev/null 2>&1 ||
 	echo "deps: note: nvcc not found; CUDA checks need the CUDA toolkit on PATH" >&2
-echo "deps: re2c, Jansson, cmocka, g++, clang, valgrind, cmake, ninja, pkg-config and python3 present"
+echo "deps: re2c, Jansson, cmocka, g++, clang, valgrind, cmake, ninja, pkg-config, python3,"
+echo "deps: python3-jsonschema and rsvg-convert present"

@@ -5,7 +5,10 @@
  *         ^
  *
  * An error longjmps back to whoever set Diag.jb; nothing has been written
- * by then, so a bad spec never leaves a partial output. */
+ * by then, so a bad spec never leaves a partial output.  The parser sets
+ * its own Diag.jb around each statement to carry on after an error
+ * (parse.c), up to -fmax-errors.  Colour and the --sarif record are in
+ * diag_style.c. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,40 +46,72 @@ static void show_line(FILE *f, const Src *s, Pos p)
 		fputs("   ", f);
 	for (size_t i = b; i < at; i++)
 		fputc(s->text[i] == '\t' ? '\t' : ' ', f);
-	fputs("^\n", f);
+	diag_caret(f);
 }
 
-static void report_to(FILE *out, const Src *src, Pos p, const char *kind,
+/* The message, then the source line; recorded for --sarif as well. */
+static void report_to(FILE *out, const Src *src, Pos p, const char *rule,
                       const char *fmt, va_list ap)
 {
-	fprintf(out, "%s:%d:%d: %s: ", src->name, p.line, p.col, kind);
-	vfprintf(out, fmt, ap);
-	fputc('\n', out);
+	char *msg = diag_vformat(fmt, ap);
+	char *locus = diag_format("%s:%d:%d", src->name, p.line, p.col);
+	diag_head(out, locus, DK_ERROR);
+	fprintf(out, "%s\n", msg);
 	show_line(out, src, p);
-}
-
-static void report(Diag *d, Pos p, const char *kind, const char *fmt,
-                   va_list ap)
-{
-	report_to(d->out, d->src, p, kind, fmt, ap);
+	diag_log(DK_ERROR, rule ? rule : "spec-error", src->name, p.line, p.col,
+	         msg);
+	free(locus);
+	free(msg);
 }
 
 void diag_report(FILE *out, const Src *src, Pos p, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	report_to(out, src, p, "error", fmt, ap);
+	report_to(out, src, p, NULL, fmt, ap);
 	va_end(ap);
+}
+
+void diag_report_rule(FILE *out, const Src *src, Pos p, const char *rule,
+                      const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	report_to(out, src, p, rule, fmt, ap);
+	va_end(ap);
+}
+
+/* Counted against -fmax-errors: at the limit, a last line and the jump
+ * out, with d->stopped telling the recovery points not to carry on. */
+static void count(Diag *d)
+{
+	d->errors++;
+	if (diag_options.max_errors > 0 && d->errors >= diag_options.max_errors &&
+	    !d->stopped) {
+		d->stopped = true;
+		fprintf(d->out, "bankc: compilation terminated due to "
+		        "-fmax-errors=%d.\n", diag_options.max_errors);
+		longjmp(d->jb, 1);
+	}
 }
 
 void diag_error(Diag *d, Pos p, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	report(d, p, "error", fmt, ap);
+	report_to(d->out, d->src, p, d->rule, fmt, ap);
 	va_end(ap);
-	d->errors++;
+	count(d);
 	longjmp(d->jb, 1);
+}
+
+void diag_error_cont(Diag *d, Pos p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	report_to(d->out, d->src, p, d->rule, fmt, ap);
+	va_end(ap);
+	count(d);
 }
 
 void internal_error(const char *fmt, ...)

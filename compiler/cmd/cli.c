@@ -43,7 +43,7 @@ static const CmdHelp cmds[] = {
 	{"compare", "compare [--json] [--top N] FILE...", NULL,
 	 "Choose each tile's layout: the candidates ranked, the lower bound,\n"
 	 "baselines, occupancy.\n",
-	 "  --json                  the report as JSON (docs/json.md)\n"
+	 "  --json                  the report as JSON (json.md of bankc's docs)\n"
 	 "  --top N                 candidates ranked, 1 to 1000 (default 5)\n",
 	 true, true},
 	{"build", "build FILE... -o DIR [-MD [-MF DEPFILE]]", NULL,
@@ -69,7 +69,8 @@ static const CmdHelp cmds[] = {
 	 "Predict the wavefronts of each pattern of a table and compare them\n"
 	 "with its measured column, or predict one warp instruction and show\n"
 	 "its banks.\n",
-	 "  --table FILE            a pattern table (tests/gpu/README.md)\n"
+	 "  --table FILE            a pattern table: tab-separated name, op, width,\n"
+	 "                          mask, offsets and measured wavefronts\n"
 	 "  --op OP                 load, store, ldmatrix.x4, ... (as in specs)\n"
 	 "  --width W               bytes per lane\n"
 	 "  --offsets A,B,...       the 32 lanes' byte offsets\n"
@@ -81,7 +82,7 @@ static const CmdHelp cmds[] = {
 	 "conflicting banks, under the row-major layout or the solver's.\n",
 	 "  --summary               one line of totals per access\n"
 	 "  --chosen                under the solver's layout, not row-major\n"
-	 "  --json                  the same as JSON (docs/json.md)\n"
+	 "  --json                  the same as JSON (json.md of bankc's docs)\n"
 	 "  --tile T                only tile T\n"
 	 "  --access A              only access A\n",
 	 true, true},
@@ -115,7 +116,7 @@ static const CmdHelp cmds[] = {
 	 "                          to stderr)\n"
 	 "  --source-dir DIR        show source lines of files under DIR too\n"
 	 "                          (besides the .cu and the FILE's folder)\n"
-	 "  --json                  the report as JSON (docs/json.md)\n"
+	 "  --json                  the report as JSON (json.md of bankc's docs)\n"
 	 "  --max-excess N          fail for a kernel whose wavefronts exceed\n"
 	 "                          their ideal by more than N\n"
 	 "  -- NVCC_FLAGS           the rest goes to nvcc (for a .cu FILE)\n",
@@ -130,15 +131,23 @@ static const char usage_head[] =
 
 static const char usage_tail[] =
 "\n"
-"  -h, --help              show this help (bankc COMMAND --help: the\n"
-"                          command's options)\n"
+"  -h, --help              show this help (bankc COMMAND --help or\n"
+"                          bankc help COMMAND: the command's options)\n"
 "  --version               show the version\n"
+"\n"
+"Diagnostics, for every command:\n"
+"  -fdiagnostics-color[=WHEN]  colour them: auto (a terminal, no NO_COLOR;\n"
+"                          the default), always or never\n"
+"  -fmax-errors=N          stop a file after N errors (default 20; 0: all)\n"
+"  --sarif FILE            also write them to FILE as a SARIF 2.1.0 log\n"
 "\n"
 "Options may come before or after the files, in the forms --top 3,\n"
 "--top=3, -o DIR and -oDIR; -- ends the options.  A FILE of - reads\n"
 "standard input.\n"
-"Exit status: 0 success, 1 a bad spec, a failed write, a mismatch or a\n"
-"failed build gate, 2 bad usage.\n";
+"Exit status: 0 success; 1 a bad spec, a file that cannot be read or\n"
+"written, a tile with no legal layout, a failed build gate, a table row\n"
+"the model does not reproduce, no tile or access of the name asked for,\n"
+"or a kernel scan could not scan to its end; 2 bad usage.\n";
 
 void cli_print_usage(FILE *f)
 {
@@ -183,7 +192,9 @@ int cli_command_help(const char *name)
 		fputs(geom_help, stdout);
 	if (c->budget)
 		fputs(budget_help, stdout);
-	fputs("  -h, --help              show this help\n", stdout);
+	fputs("  -h, --help              show this help\n"
+	      "  -fdiagnostics-color[=WHEN], -fmax-errors=N, --sarif FILE\n"
+	      "                          diagnostics (bankc --help)\n", stdout);
 	return 0;
 }
 
@@ -291,12 +302,17 @@ int cli_next(Cli *c, char **arg, int *rc)
 		c->started = true;
 	}
 	int ch, before;
+	/* the diagnostic options every command takes (cli_diag.c) */
+	static char sopts[32];
+	static struct option lopts[64];
+	cli_diag_options(c, sopts, sizeof sopts, lopts, 64);
 	for (;;) {
 		before = optind;
-		ch = getopt_long(c->argc, c->argv, c->shortopts, c->longopts, NULL);
+		ch = getopt_long(c->argc, c->argv, sopts, lopts, NULL);
 		*arg = optarg;
 		if (!(c->geom && geom_option(ch, optarg, c->geom, rc)) &&
-		    !(c->work && budget_option(ch, optarg, c->work, rc)))
+		    !(c->work && budget_option(ch, optarg, c->work, rc)) &&
+		    !cli_diag_option(c, ch, optarg, rc))
 			break;
 		if (*rc)
 			return CLI_STOP;

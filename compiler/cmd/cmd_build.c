@@ -60,7 +60,8 @@ static bool gate_ok(const BuildOpts *bo, const Tile *t, const Src *src,
 		return true;
 	char name[160];
 	layout_describe(&s->best.l, t, name, sizeof name);
-	diag_report(stderr, src, t->pos, "tile '%s': its layout (%s) takes %lld "
+	diag_report_rule(stderr, src, t->pos, "build-gate",
+	            "tile '%s': its layout (%s) takes %lld "
 	            "weighted wavefronts, %lld above the lower bound %lld "
 	            "(%s%ld allowed)", t->name, name, (long long)s->best.wave,
 	            (long long)excess, (long long)s->aligned_bound,
@@ -151,11 +152,13 @@ static bool names_ok(const TileAt *v, int n)
 			if (!same_folding(a->name, b->name))
 				continue;
 			if (strcmp(a->name, b->name) == 0)
-				diag_report(stderr, v[i].src, a->pos, "tile '%s' is also "
+				diag_report_rule(stderr, v[i].src, a->pos, "build-clash",
+				            "tile '%s' is also "
 				            "defined at %s:%d:%d; their outputs would collide",
 				            a->name, v[j].src->name, b->pos.line, b->pos.col);
 			else
-				diag_report(stderr, v[i].src, a->pos, "tiles '%s' and '%s' "
+				diag_report_rule(stderr, v[i].src, a->pos, "build-clash",
+				            "tiles '%s' and '%s' "
 				            "(%s:%d:%d) differ only in case: they would share "
 				            "a macro prefix, and their files would be one on "
 				            "a case-insensitive file system", a->name, b->name,
@@ -198,7 +201,8 @@ static bool view_macros_ok(const OutFile *h, const TileAt *at)
 			char name[2 * NAME_MAX + 64];
 			snprintf(name, sizeof name, "%s_%s", up, emit_view_macros[m]);
 			if (defines(h, name) > 1) {
-				diag_report(stderr, at->src, w->pos, "view '%s' of tile '%s' "
+				diag_report_rule(stderr, at->src, w->pos, "build-clash",
+				            "view '%s' of tile '%s' "
 				            "would define %s, which its tile's header defines "
 				            "already; rename the view", w->name, at->t->name,
 				            name);
@@ -262,7 +266,8 @@ static bool macros_ok(const Outs *o, const TileAt *v, int n, int per_tile)
 		if (strcmp(d[k].name, d[k - 1].name) == 0 &&
 		    d[k].tile != d[k - 1].tile) {
 			const TileAt *a = &v[d[k].tile], *b = &v[d[k - 1].tile];
-			diag_report(stderr, a->src, a->t->pos, "tiles '%s' and '%s' "
+			diag_report_rule(stderr, a->src, a->t->pos, "build-clash",
+			            "tiles '%s' and '%s' "
 			            "(%s:%d:%d) would both define %s; rename one",
 			            a->t->name, b->t->name, b->src->name, b->t->pos.line,
 			            b->t->pos.col, d[k].name);

@@ -71,8 +71,8 @@ static void explain_access(const Geom *g, const Layout *l, const Tile *t,
 		printf("  %10d  %5d ", r.wavefronts, r.ideal);
 		print_conflicts(g, l, t, a, &a->inst[i], &r);
 	}
-	printf("  total %lld wavefronts, ideal %lld%s\n\n", (long long)tw,
-	       (long long)ti, tw == ti ? " (conflict-free)" : "");
+	printf("  total %lld wavefront%s, ideal %lld%s\n\n", (long long)tw,
+	       tw == 1 ? "" : "s", (long long)ti, tw == ti ? " (conflict-free)" : "");
 }
 
 /* One line per access: its totals under the layout. */

@@ -6,6 +6,7 @@
  */
 #define _XOPEN_SOURCE 700   /* mkdtemp */
 #include <errno.h>
+#include <stdarg.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -401,7 +402,10 @@ static void json_string_out(FILE *f, const char *s)
 static void json_begin(JsonOut *j, const char *file)
 {
 	char shown[1024];
-	fputs("{\n  \"file\": ", j->f);
+	/* the envelope's fields as report_new gives them, in sorted order */
+	fputs("{\n  \"bankc\": ", j->f);
+	json_string_out(j->f, BANKC_VERSION);
+	fputs(",\n  \"file\": ", j->f);
 	json_string_out(j->f, scan_escape(file, shown, sizeof shown));
 	fputs(",\n  \"kernels\": [", j->f);
 }
@@ -418,7 +422,35 @@ static void json_end(JsonOut *j, const char *ptx)
 	char shown[1024];
 	fputs(j->nkernels ? "\n  ],\n  \"ptx\": " : "],\n  \"ptx\": ", j->f);
 	json_string_out(j->f, scan_escape(ptx, shown, sizeof shown));
-	fputs("\n}\n", j->f);
+	fprintf(j->f, ",\n  \"schema\": %d\n}\n", BANKC_JSON_SCHEMA);
+}
+
+/* A kernel scan cannot launch as asked: the error at its .entry (kept
+ * for --sarif), and with --json an entry of its own in "kernels", with
+ * no totals, that says why (listed, not dropped). */
+__attribute__((format(printf, 6, 7)))
+static void refuse(JsonOut *kernels, const char *input, const char *cu,
+                   const PtxFunc *f, const char *sn, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *why = diag_vformat(fmt, ap);
+	va_end(ap);
+	char *msg = diag_format("kernel %s: %s", sn, why);
+	char *locus = diag_format("%s:%d:%d", input, f->pos.line, f->pos.col);
+	diag_head(stderr, locus, DK_ERROR);
+	fprintf(stderr, "%s\n", msg);
+	/* a .cu's PTX is a temporary file: the .cu it came from, no line */
+	diag_log(DK_ERROR, "scan-launch", cu ? cu : input, cu ? 0 : f->pos.line,
+	         cu ? 0 : f->pos.col, msg);
+	if (kernels)
+		json_kernel(kernels, json_pack("{s:s,s:s,s:b,s:b,s:[{s:s,s:s,s:i}]}",
+		            "kernel", f->name, "name", sn, "complete", 0,
+		            "refused", 1, "errors", "where", locus, "message",
+		            why, "threads", 0));
+	free(locus);
+	free(msg);
+	free(why);
 }
 
 static int scan_module(const Opts *o, const PtxModule *m, const char *input,
@@ -473,6 +505,7 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 	JsonOut js = {stdout, 0};
 	if (o->json)
 		json_begin(&js, cu ? cu : input);
+	JsonOut *jk = o->json ? &js : NULL;     /* where refusals are listed */
 	ScanCtx c = {input, cu, NULL, o->geom, NULL};
 	bool first = true;
 	for (int i = 0; i < m->nfunc; i++) {
@@ -497,8 +530,8 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 				snprintf(up, sizeof up, "; its .maxntid allows up to %lld threads",
 				         (long long)f->maxntid[0] * (f->maxntid[1] > 0 ? f->maxntid[1] : 1) *
 				         (f->maxntid[2] > 0 ? f->maxntid[2] : 1));
-			fprintf(stderr, "%s:%d:%d: error: kernel %s: pass --block X[,Y,Z] (its "
-			        "PTX gives no .reqntid%s)\n", input, f->pos.line, f->pos.col, sn, up);
+			refuse(jk, input, cu, f, sn, "pass --block X[,Y,Z] (its PTX gives no "
+			       ".reqntid%s)", up);
 			rc = 1;
 			continue;
 		}
@@ -510,25 +543,24 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		}
 		if (f->reqntid[0] > 0 && (ro.block[0] != req[0] || ro.block[1] != req[1] ||
 		                          ro.block[2] != req[2])) {
-			fprintf(stderr, "%s:%d:%d: error: kernel %s: its .reqntid is %d,%d,%d; a "
-			        "launch of block %d,%d,%d fails\n", input, f->pos.line, f->pos.col,
-			        sn, req[0], req[1], req[2], ro.block[0], ro.block[1], ro.block[2]);
+			refuse(jk, input, cu, f, sn, "its .reqntid is %d,%d,%d; a launch of "
+			       "block %d,%d,%d fails", req[0], req[1], req[2], ro.block[0],
+			       ro.block[1], ro.block[2]);
 			rc = 1;
 			continue;
 		}
 		if (f->maxntid[0] > 0 && (int64_t)ro.block[0] * ro.block[1] * ro.block[2] >
 		                         (int64_t)lim[0] * lim[1] * lim[2]) {
-			fprintf(stderr, "%s:%d:%d: error: kernel %s: its .maxntid is %d,%d,%d (%lld "
-			        "threads); a launch of block %d,%d,%d fails\n", input, f->pos.line,
-			        f->pos.col, sn, lim[0], lim[1], lim[2],
-			        (long long)lim[0] * lim[1] * lim[2], ro.block[0], ro.block[1],
-			        ro.block[2]);
+			refuse(jk, input, cu, f, sn, "its .maxntid is %d,%d,%d (%lld threads); "
+			       "a launch of block %d,%d,%d fails", lim[0], lim[1], lim[2],
+			       (long long)lim[0] * lim[1] * lim[2], ro.block[0], ro.block[1],
+			       ro.block[2]);
 			rc = 1;
 			continue;
 		}
 		if ((int64_t)ro.block[0] * ro.block[1] * ro.block[2] > PTX_MAX_THREADS) {
-			fprintf(stderr, "%s:%d:%d: error: kernel %s: a block of more than %d "
-			        "threads\n", input, f->pos.line, f->pos.col, sn, PTX_MAX_THREADS);
+			refuse(jk, input, cu, f, sn, "a block of more than %d threads",
+			       PTX_MAX_THREADS);
 			rc = 1;
 			continue;
 		}
@@ -539,19 +571,17 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 				continue;
 			const PtxSym *y = &m->sym[f->params[idx]];
 			if (o->param[p].off < 0 && y->size > 8) {
-				fprintf(stderr, "%s:%d:%d: error: kernel %s: parameter %d (%s) is a "
-				        "%lld-byte aggregate: give its fields as --param %d+OFFSET=VALUE "
-				        "(4 bytes at byte OFFSET) or %d+OFFSET:8=VALUE\n", input,
-				        f->pos.line, f->pos.col, sn, idx, y->name, (long long)y->size,
-				        idx, idx);
+				refuse(jk, input, cu, f, sn, "parameter %d (%s) is a %lld-byte "
+				       "aggregate: give its fields as --param %d+OFFSET=VALUE (4 "
+				       "bytes at byte OFFSET) or %d+OFFSET:8=VALUE", idx, y->name,
+				       (long long)y->size, idx, idx);
 				bad = true;
 			} else if (o->param[p].off >= 0 &&
 			           o->param[p].off + o->param[p].bytes > y->size) {
-				fprintf(stderr, "%s:%d:%d: error: kernel %s: --param %.*s+%lld:%d reaches "
-				        "past parameter %d (%s), which has %lld bytes\n", input,
-				        f->pos.line, f->pos.col, sn, (int)o->param[p].n, o->param[p].name,
-				        (long long)o->param[p].off, o->param[p].bytes, idx, y->name,
-				        (long long)y->size);
+				refuse(jk, input, cu, f, sn, "--param %.*s+%lld:%d reaches past "
+				       "parameter %d (%s), which has %lld bytes", (int)o->param[p].n,
+				       o->param[p].name, (long long)o->param[p].off,
+				       o->param[p].bytes, idx, y->name, (long long)y->size);
 				bad = true;
 			}
 			ro.param[ro.nparams].index = idx;
@@ -667,7 +697,7 @@ static int scan_path(Opts *op, bool cu)
 		return 1;
 	}
 	Pool *p = pool_new();
-	Diag d = {.src = &src, .out = stderr};
+	Diag d = {.src = &src, .out = stderr, .rule = "ptx-error"};
 	PtxModule m;
 	volatile int status = 1;
 	if (!setjmp(d.jb)) {

@@ -60,12 +60,12 @@ static void print_map(const Geom *g, Op op, int bytes, uint32_t mask,
 {
 	char opn[32];
 	tab_op_name(op, opn, sizeof opn);
-	printf("%s, %d bytes per lane, mask %08x: %d wavefronts (ideal %d)%s\n",
-	       opn, bytes, mask, r->wavefronts, r->ideal,
-	       r->merged ? ", broadcast pairs merged" : "");
+	printf("%s, %d bytes per lane, mask %08x: %d wavefront%s (ideal %d)%s\n",
+	       opn, bytes, mask, r->wavefronts, r->wavefronts == 1 ? "" : "s",
+	       r->ideal, r->merged ? ", broadcast pairs merged" : "");
 	if (op.kind == OP_CPASYNC) {
-		printf("cp.async: %d 128-byte segments touched; the wavefront "
-		       "counters show 0\n", r->wavefronts);
+		printf("cp.async: %d 128-byte segment%s touched; the wavefront "
+		       "counters show 0\n", r->wavefronts, r->wavefronts == 1 ? "" : "s");
 		return;
 	}
 	for (int k = 0; k < r->nphase; k++) {

@@ -4,8 +4,8 @@
  * depfile) has been rendered into memory before this stage starts.  Then:
  *
  *   1. the output folder is made, parents included (a concurrent creator
- *      is no error), and a lock in it is taken, so that two builds into
- *      one folder take turns;
+ *      is no error), and a lock in it is taken (a plain file, never
+ *      through a symlink), so that two builds into one folder take turns;
  *   2. temporaries that killed runs left behind are removed;
  *   3. every output whose contents changed is written to a temporary file
  *      beside its target, each write and close checked; on any failure

@@ -703,31 +703,72 @@ static void check_access(Pool *p, Diag *d, Tile *t, Access *a, int64_t *work)
 		diag_error(d, a->pos, "access '%s' has no active lane", a->name);
 }
 
+/* One access checked as a job of its own, so that an error in it leaves
+ * the other accesses (and tiles) to be checked. */
+typedef struct {
+	Pool *p;
+	Tile *t;
+	Access *a;
+	int64_t *work;
+} AccessJob;
+
+static void check_job(Diag *d, AccessJob *j)
+{
+	Access *a = j->a;
+	if (a->view) {
+		Tile *t = j->t;
+		View *v = &t->views[a->view - 1];
+		Tile vt = view_tile(d, t, v);
+		if (a->op.kind == OP_WGMMA) {
+			char opn[32];
+			tab_op_name(a->op, opn, sizeof opn);
+			diag_error(d, a->op_pos, "%s in view '%s': wgmma reads its "
+			           "operand through a descriptor of the tile's own rows "
+			           "and columns; give the access in tile '%s'", opn,
+			           v->name, t->name);
+		}
+		check_access(j->p, d, &vt, a, j->work);
+		view_to_tile(d, t, &vt, a);
+	} else {
+		check_access(j->p, d, j->t, a, j->work);
+	}
+}
+
+/* Run the keys' check (a NULL access) or one access's under a jump of
+ * their own; false after an error, which has been reported.  Past
+ * -fmax-errors the jump goes on out. */
+static bool attempt(Diag *d, AccessJob *j)
+{
+	jmp_buf outer;
+	memcpy(outer, d->jb, sizeof outer);
+	if (setjmp(d->jb) == 0) {
+		if (j->a)
+			check_job(d, j);
+		else
+			check_tile_keys(d, j->t);
+		memcpy(d->jb, outer, sizeof outer);
+		return true;
+	}
+	memcpy(d->jb, outer, sizeof outer);
+	if (d->stopped)
+		longjmp(d->jb, 1);
+	return false;
+}
+
+/* Every tile the parser left whole: its keys, then each access; an error
+ * in one access does not stop the next, nor the next tile. */
 void check_unit(Pool *p, Diag *d, Unit *u)
 {
 	int64_t file_insts = 0, work = 0;
 	for (int i = 0; i < u->ntiles; i++) {
 		Tile *t = &u->tiles[i];
-		check_tile_keys(d, t);
+		if (t->broken || !attempt(d, &(AccessJob){p, t, NULL, &work}))
+			continue;
 		int64_t tile_insts = 0, tile_weight = 0;
 		for (int j = 0; j < t->nacc; j++) {
 			Access *a = &t->acc[j];
-			if (a->view) {
-				View *v = &t->views[a->view - 1];
-				Tile vt = view_tile(d, t, v);
-				if (a->op.kind == OP_WGMMA) {
-					char opn[32];
-					tab_op_name(a->op, opn, sizeof opn);
-					diag_error(d, a->op_pos, "%s in view '%s': wgmma reads its "
-					           "operand through a descriptor of the tile's "
-					           "own rows and columns; give the access in tile "
-					           "'%s'", opn, v->name, t->name);
-				}
-				check_access(p, d, &vt, a, &work);
-				view_to_tile(d, t, &vt, a);
-			} else {
-				check_access(p, d, t, a, &work);
-			}
+			if (!attempt(d, &(AccessJob){p, t, a, &work}))
+				continue;
 			tile_insts += a->ninst;
 			file_insts += a->ninst;
 			for (int k = 0; k < a->ninst; k++) {

@@ -16,12 +16,14 @@ bool frontend_file(const char *path, Pool *p, FILE *diag, Src *src, Unit *u)
 
 bool frontend_run(Pool *p, FILE *diag, const Src *src, Unit *u)
 {
+	/* errors are recovered from inside; a jump here is the last one
+	 * (-fmax-errors) or one the limits checks give for the whole file */
 	Diag d = {.src = src, .out = diag};
 	if (setjmp(d.jb))
 		return false;
 	parse_unit(p, &d, u);
 	check_unit(p, &d, u);
-	return true;
+	return d.errors == 0;
 }
 
 bool frontend_files(char **paths, int n, Pool *p, FILE *diag, Src *src,

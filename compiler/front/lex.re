@@ -127,6 +127,11 @@ Tok lex_next(Lexer *lx)
 		"~" { TOK(T_TILDE); }
 		* {
 			unsigned char c = (unsigned char)*tok;
+			/* one error for a UTF-8 character, not one per byte */
+			if (c >= 0xc0)
+				while ((unsigned char)*lx->cur >= 0x80 &&
+				       (unsigned char)*lx->cur < 0xc0)
+					lx->cur++;
 			if (c >= 32 && c < 127)
 				diag_error(lx->d, t.pos, "unexpected character '%c'", c);
 			diag_error(lx->d, t.pos, "unexpected byte 0x%02x (text outside "

@@ -19,6 +19,12 @@ typedef struct {
 	int nodes;          /* size of the expression being parsed */
 	Access *acc;        /* the access whose body is being parsed */
 	bool in_bound;      /* parsing a loop's range */
+	Unit *unit;
+	Tile *cur;          /* the tile of the tile or view being parsed */
+	bool no_skip;       /* the error was a missing ';': nothing to skip */
+	bool eof_error;     /* an error reached the end of the file: the
+	                     * blocks left open there need no error each */
+	int cap;            /* room in unit->tiles */
 } Parser;
 
 static void next(Parser *ps)
@@ -53,6 +59,8 @@ static const char *found(const Parser *ps, char *buf, size_t n)
 _Noreturn static void expected(Parser *ps, const char *what)
 {
 	char buf[64];
+	if (ps->tok.kind == T_EOF && ps->eof_error)
+		longjmp(ps->d->jb, 1);
 	Pos at = ps->tok.kind == T_EOF && ps->prev_end.line ? ps->prev_end
 	                                                    : ps->tok.pos;
 	diag_error(ps->d, at, "expected %s, found %s", what,
@@ -66,6 +74,9 @@ static Tok expect(Parser *ps, TokKind k)
 		 * next line; the caret belongs after the token it should follow */
 		char buf[64];
 		const Tok *pv = &ps->prev;
+		/* the statement is whole where what follows can begin the
+		 * next one; otherwise its rest is skipped */
+		ps->no_skip = ps->tok.kind == T_IDENT || ps->tok.kind == T_RBRACE;
 		diag_error(ps->d, ps->prev_end, "expected ';' after %s%.*s%s, found %s",
 		           pv->kind == T_IDENT || pv->kind == T_NUM ? "'" : "",
 		           pv->kind == T_IDENT || pv->kind == T_NUM ? (int)pv->n : 0,
@@ -163,6 +174,79 @@ _Noreturn static void unknown(Parser *ps, const char *what,
                               const char *const *words)
 {
 	unknown_of(ps, what, words, NULL);
+}
+
+/* The first token: a lexer error there is recovered from like any. */
+static void next_first(Parser *ps, void *arg)
+{
+	(void)arg;
+	next(ps);
+}
+
+/* ---- recovery: more than one error a file ---------------------------------- */
+
+/* After an error in a statement that began at offset start: skip past
+ * its ';', or past its block when it has one, or up to the '}' that
+ * closes the block around it or a word that begins a tile, a view or
+ * (inside a tile) an access, where the caller carries on.  At least one
+ * token goes, so the same error cannot come back forever. */
+static void skip_statement(Parser *ps, size_t start, bool top)
+{
+	int depth = 0;
+	if (ps->tok.pos.off == start && ps->tok.kind != T_EOF)
+		next(ps);
+	for (; ps->tok.kind != T_EOF; next(ps)) {
+		TokKind k = ps->tok.kind;
+		if (k == T_SEMI && !depth) {
+			next(ps);
+			return;
+		}
+		if (k == T_LBRACE)
+			depth++;
+		if (k == T_RBRACE && !depth && !top)
+			return;
+		if (k == T_RBRACE && depth && --depth == 0) {
+			next(ps);
+			return;
+		}
+		if (!depth && (is(ps, "tile") || is(ps, "view") ||
+		               (!top && is(ps, "access"))))
+			return;
+	}
+}
+
+/* Run fn(ps, arg) as one statement: on an error, skip the rest of it
+ * (unless the error was a missing ';') and return false, so the caller
+ * goes on with the next statement.  Errors while skipping (the lexer's)
+ * come back here and skip on.  Past -fmax-errors the error goes on out
+ * to the caller's own jump. */
+static bool guarded(Parser *ps, void (*fn)(Parser *, void *), void *arg,
+                    bool top)
+{
+	Diag *d = ps->d;
+	jmp_buf outer;
+	memcpy(outer, d->jb, sizeof outer);
+	size_t start = ps->tok.pos.off;
+	ps->no_skip = false;
+	if (setjmp(d->jb) == 0) {
+		fn(ps, arg);
+		memcpy(d->jb, outer, sizeof outer);
+		return true;
+	}
+	if (d->stopped) {
+		memcpy(d->jb, outer, sizeof outer);
+		longjmp(d->jb, 1);
+	}
+	ps->depth = ps->nodes = 0;
+	ps->in_bound = false;
+	if (ps->cur)
+		ps->cur->broken = true;
+	if (!ps->no_skip)
+		skip_statement(ps, start, top);
+	ps->no_skip = false;
+	ps->eof_error |= ps->tok.kind == T_EOF;
+	memcpy(d->jb, outer, sizeof outer);
+	return false;
 }
 
 /* ---- expressions ---------------------------------------------------------- */
@@ -438,11 +522,16 @@ static Tok new_name(Parser *ps, Access *a, const char *what)
  * i..8`); they are evaluated once per value of those. */
 static void loops(Parser *ps, Access *a, Tok kw, bool other_first)
 {
+	/* reported, and the variables still defined, so that their uses
+	 * are not errors too */
 	if (a->nloops)
-		diag_error(ps->d, kw.pos, "'for' given twice in access '%s'", a->name);
-	if (other_first)
-		diag_error(ps->d, kw.pos, "'for' must come before the other "
-		           "statements of an access");
+		diag_error_cont(ps->d, kw.pos, "'for' given twice in access '%s'",
+		                a->name);
+	else if (other_first)
+		diag_error_cont(ps->d, kw.pos, "'for' must come before the other "
+		                "statements of an access");
+	if ((a->nloops || other_first) && ps->cur)
+		ps->cur->broken = true;
 	do {
 		Tok name = new_name(ps, a, "loop variable");
 		if (a->nloops == MAX_LOOPS)
@@ -533,75 +622,94 @@ static void table(Parser *ps, Access *a)
 
 /* body = "{" (loops | let | table | ("row" | "col" | "idx" | "active" |
  *        "weight" | "stage") "=" expr ";")* "}" */
+typedef struct {
+	Access *a;
+	bool other;         /* a statement other than 'for' came */
+} BodyState;
+
+static void body_stmt(Parser *ps, void *arg)
+{
+	static const char *const words[] = {"for", "let", "table", "row", "col",
+		"idx", "active", "weight", "stage", NULL};
+	BodyState *st = arg;
+	Access *a = st->a;
+	if (ps->tok.kind != T_IDENT)
+		expected(ps, "a statement ('for', 'let', 'row', 'col', 'idx', ...) or '}'");
+	Tok kw = ps->tok;
+	Expr **slot;
+	if (is(ps, "for")) {
+		next(ps);
+		loops(ps, a, kw, st->other);
+		return;
+	}
+	st->other = true;
+	if (is(ps, "let")) {
+		next(ps);
+		let(ps, a);
+		return;
+	}
+	if (is(ps, "table")) {
+		next(ps);
+		table(ps, a);
+		return;
+	}
+	if (is(ps, "row"))
+		slot = &a->row;
+	else if (is(ps, "col"))
+		slot = &a->col;
+	else if (is(ps, "idx"))
+		slot = &a->idx;
+	else if (is(ps, "active"))
+		slot = &a->active;
+	else if (is(ps, "weight"))
+		slot = &a->weight_e;
+	else if (is(ps, "stage"))
+		slot = &a->stage_e;
+	else
+		unknown(ps, "statement", words);
+	if (*slot)
+		diag_error(ps->d, kw.pos, "'%.*s' given twice in access '%s'",
+		           (int)kw.n, kw.s, a->name);
+	next(ps);
+	expect(ps, T_ASSIGN);
+	*slot = top_expr(ps);
+	if (slot == &a->weight_e && a->weight_e->lane)
+		diag_error(ps->d, kw.pos, "'weight' counts warp instructions: it "
+		           "cannot depend on 'lane'");
+	expect(ps, T_SEMI);
+}
+
 static void body(Parser *ps, Access *a)
 {
 	Tok open = expect(ps, T_LBRACE);
 	a->place = PL_GENERAL;
 	ps->acc = a;
-	static const char *const words[] = {"for", "let", "table", "row", "col",
-		"idx", "active", "weight", "stage", NULL};
-	bool other = false;     /* a statement other than 'for' came */
+	BodyState st = {a, false};
+	bool whole = true;      /* no statement lost to an error */
 	while (ps->tok.kind != T_RBRACE) {
 		if (ps->tok.kind == T_EOF)
 			expected_close(ps, open);
-		if (ps->tok.kind != T_IDENT)
-			expected(ps, "a statement ('for', 'let', 'row', 'col', 'idx', ...) or '}'");
 		if (is(ps, "access") || is(ps, "tile") || is(ps, "view"))
 			expected_close(ps, open);
-		Tok kw = ps->tok;
-		Expr **slot;
-		if (is(ps, "for")) {
-			next(ps);
-			loops(ps, a, kw, other);
-			continue;
-		}
-		other = true;
-		if (is(ps, "let")) {
-			next(ps);
-			let(ps, a);
-			continue;
-		}
-		if (is(ps, "table")) {
-			next(ps);
-			table(ps, a);
-			continue;
-		}
-		if (is(ps, "row"))
-			slot = &a->row;
-		else if (is(ps, "col"))
-			slot = &a->col;
-		else if (is(ps, "idx"))
-			slot = &a->idx;
-		else if (is(ps, "active"))
-			slot = &a->active;
-		else if (is(ps, "weight"))
-			slot = &a->weight_e;
-		else if (is(ps, "stage"))
-			slot = &a->stage_e;
-		else
-			unknown(ps, "statement", words);
-		if (*slot)
-			diag_error(ps->d, kw.pos, "'%.*s' given twice in access '%s'",
-			           (int)kw.n, kw.s, a->name);
-		next(ps);
-		expect(ps, T_ASSIGN);
-		*slot = top_expr(ps);
-		if (slot == &a->weight_e && a->weight_e->lane)
-			diag_error(ps->d, kw.pos, "'weight' counts warp instructions: it "
-			           "cannot depend on 'lane'");
-		expect(ps, T_SEMI);
+		whole &= guarded(ps, body_stmt, &st, false);
 	}
 	a->end = ps->tok.pos;
 	next(ps);
+	if (!whole)
+		return;
+	int before = ps->d->errors;
+	/* the first that applies: the others would say the same again */
 	if (a->idx && (a->row || a->col))
-		diag_error(ps->d, a->end, "access '%s' gives 'idx' and 'row'/'col': "
-		           "'idx' is for one-dimensional tiles, 'row' and 'col' for "
-		           "two", a->name);
-	if (!a->idx && !a->row)
-		diag_error(ps->d, a->end, "access '%s' gives no 'row =' (or 'idx =' "
-		           "for a one-dimensional tile)", a->name);
-	if (!a->idx && !a->col)
-		diag_error(ps->d, a->end, "access '%s' gives no 'col ='", a->name);
+		diag_error_cont(ps->d, a->end, "access '%s' gives 'idx' and "
+		                "'row'/'col': 'idx' is for one-dimensional tiles, "
+		                "'row' and 'col' for two", a->name);
+	else if (!a->idx && !a->row)
+		diag_error_cont(ps->d, a->end, "access '%s' gives no 'row =' (or 'idx "
+		                "=' for a one-dimensional tile)", a->name);
+	else if (!a->idx && !a->col)
+		diag_error_cont(ps->d, a->end, "access '%s' gives no 'col ='", a->name);
+	if (ps->d->errors != before && ps->cur)
+		ps->cur->broken = true;
 }
 
 /* access = "access" NAME ":" OP ("vec" NUM | "weight" NUM)*
@@ -907,6 +1015,19 @@ static int view_line(const Tile *t, Tok name)
 	return 0;
 }
 
+static void tile_stmt(Parser *ps, void *arg)
+{
+	Tile *t = arg;
+	if (ps->tok.kind != T_IDENT)
+		expected(ps, "a key or 'access'");
+	if (is(ps, "access")) {
+		next(ps);
+		access(ps, t);
+	} else {
+		item(ps, t);
+	}
+}
+
 /* tile = "tile" NAME "{" (item | "access" access)* "}" */
 static void tile(Parser *ps, Unit *u, Tile *t)
 {
@@ -932,23 +1053,79 @@ static void tile(Parser *ps, Unit *u, Tile *t)
 	t->allow = XF_ALL;
 	t->align = 16;
 	t->acc = pool_alloc(ps->p, MAX_ACCESSES * sizeof *t->acc);
+	/* in the unit from here on, errors or not: a later tile of the same
+	 * name is still "defined twice", and a view of it still finds it */
+	u->ntiles++;
+	ps->cur = t;
 	Tok open = expect(ps, T_LBRACE);
 	while (ps->tok.kind != T_RBRACE) {
 		if (ps->tok.kind == T_EOF)
 			expected_close(ps, open);
-		if (ps->tok.kind != T_IDENT)
-			expected(ps, "a key or 'access'");
-		if (is(ps, "tile"))
+		if (is(ps, "tile") || is(ps, "view"))
 			expected_close(ps, open);
-		if (is(ps, "access")) {
-			next(ps);
-			access(ps, t);
-		} else {
-			item(ps, t);
-		}
+		guarded(ps, tile_stmt, t, false);
 	}
 	t->end = ps->tok.pos;
 	next(ps);
+}
+
+typedef struct {
+	Tile *t;
+	View *v;
+	bool shape;         /* 'shape' given */
+} ViewState;
+
+static void view_stmt(Parser *ps, void *arg)
+{
+	ViewState *st = arg;
+	Tile *t = st->t;
+	View *v = st->v;
+	Tok kw = ps->tok;
+	if (is(ps, "access")) {
+		next(ps);
+		access(ps, t);
+		t->acc[t->nacc - 1].view = t->nviews + 1;
+		return;
+	}
+	if (is(ps, "shape")) {
+		if (st->shape)
+			diag_error(ps->d, kw.pos, "'shape' given twice in view '%s'",
+			           v->name);
+		st->shape = true;
+		next(ps);
+		v->shape_pos = ps->tok.pos;
+		v->rows = small_num(ps, "the number of rows");
+		if (ps->tok.kind == T_SEMI) {
+			v->len = v->cols = v->rows;
+			v->rows = 1;
+		} else {
+			if (!is(ps, "x"))
+				expected(ps, "'x' between rows and columns, or ';'");
+			next(ps);
+			v->cols = small_num(ps, "the number of columns");
+		}
+	} else if (is(ps, "dtype")) {
+		if (v->dtype_given)
+			diag_error(ps->d, kw.pos, "'dtype' given twice in view '%s'",
+			           v->name);
+		next(ps);
+		v->dtype_pos = ps->tok.pos;
+		if (ps->tok.kind != T_IDENT)
+			expected(ps, "an element type");
+		int dt = tab_find_dtype(ps->tok.s, ps->tok.n);
+		if (dt < 0)
+			unknown(ps, "element type", dtype_names());
+		v->dtype = (Dtype)dt;
+		v->dtype_given = true;
+		next(ps);
+	} else {
+		static const char *const words[] = {"shape", "dtype", "access",
+			NULL};
+		if (ps->tok.kind != T_IDENT)
+			expected(ps, "'shape', 'dtype', 'access' or '}'");
+		unknown(ps, "key of a view", words);
+	}
+	expect(ps, T_SEMI);
 }
 
 /* view = "view" NAME "of" NAME "{" ("shape" NUM ["x" NUM] ";" |
@@ -991,103 +1168,75 @@ static void view(Parser *ps, Unit *u)
 	if (t->nviews == MAX_VIEWS)
 		diag_error(ps->d, name.pos, "too many views of tile '%s' (limit %d)",
 		           t->name, MAX_VIEWS);
+	ps->cur = t;
 	View *v = &t->views[t->nviews];
 	memset(v, 0, sizeof *v);
 	v->name = pool_strndup(ps->p, name.s, name.n);
 	v->pos = name.pos;
 	v->first = t->nacc;
 	Tok open = expect(ps, T_LBRACE);
-	bool shape = false;
+	ViewState st = {t, v, false};
+	bool whole = true;
 	while (ps->tok.kind != T_RBRACE) {
 		if (ps->tok.kind == T_EOF)
 			expected_close(ps, open);
-		Tok kw = ps->tok;
-		if (is(ps, "access")) {
-			next(ps);
-			access(ps, t);
-			t->acc[t->nacc - 1].view = t->nviews + 1;
-			continue;
-		}
-		if (is(ps, "shape")) {
-			if (shape)
-				diag_error(ps->d, kw.pos, "'shape' given twice in view '%s'",
-				           v->name);
-			shape = true;
-			next(ps);
-			v->shape_pos = ps->tok.pos;
-			v->rows = small_num(ps, "the number of rows");
-			if (ps->tok.kind == T_SEMI) {
-				v->len = v->cols = v->rows;
-				v->rows = 1;
-			} else {
-				if (!is(ps, "x"))
-					expected(ps, "'x' between rows and columns, or ';'");
-				next(ps);
-				v->cols = small_num(ps, "the number of columns");
-			}
-		} else if (is(ps, "dtype")) {
-			if (v->dtype_given)
-				diag_error(ps->d, kw.pos, "'dtype' given twice in view '%s'",
-				           v->name);
-			next(ps);
-			v->dtype_pos = ps->tok.pos;
-			if (ps->tok.kind != T_IDENT)
-				expected(ps, "an element type");
-			int dt = tab_find_dtype(ps->tok.s, ps->tok.n);
-			if (dt < 0)
-				unknown(ps, "element type", dtype_names());
-			v->dtype = (Dtype)dt;
-			v->dtype_given = true;
-			next(ps);
-		} else {
-			static const char *const words[] = {"shape", "dtype", "access",
-				NULL};
-			if (ps->tok.kind != T_IDENT)
-				expected(ps, "'shape', 'dtype', 'access' or '}'");
-			unknown(ps, "key of a view", words);
-		}
-		expect(ps, T_SEMI);
+		whole &= guarded(ps, view_stmt, &st, false);
 	}
 	next(ps);
-	if (!shape)
-		diag_error(ps->d, v->pos, "view '%s' has no 'shape'", v->name);
+	if (!whole)
+		return;
 	v->nacc = t->nacc - v->first;
-	if (!v->nacc)
-		diag_error(ps->d, v->pos, "view '%s' has no accesses", v->name);
+	int before = ps->d->errors;
+	if (!st.shape)
+		diag_error_cont(ps->d, v->pos, "view '%s' has no 'shape'", v->name);
+	else if (!v->nacc)
+		diag_error_cont(ps->d, v->pos, "view '%s' has no accesses", v->name);
+	if (ps->d->errors != before)
+		t->broken = true;
 	t->nviews++;
 }
 
-/* unit = (tile | view)* EOF */
+static void unit_item(Parser *ps, void *arg)
+{
+	(void)arg;
+	Unit *u = ps->unit;
+	if (is(ps, "view")) {
+		view(ps, u);
+		return;
+	}
+	if (!is(ps, "tile"))
+		expected(ps, "'tile' or 'view'");
+	if (u->ntiles == MAX_TILES)
+		diag_error(ps->d, ps->tok.pos, "too many tiles in one file (limit %d)",
+		           MAX_TILES);
+	if (u->ntiles == ps->cap) {
+		ps->cap = ps->cap ? 2 * ps->cap : 4;
+		Tile *nt = pool_alloc(ps->p, (size_t)ps->cap * sizeof *nt);
+		if (u->ntiles)
+			memcpy(nt, u->tiles, (size_t)u->ntiles * sizeof *nt);
+		u->tiles = nt;
+	}
+	Tile *t = &u->tiles[u->ntiles];
+	memset(t, 0, sizeof *t);
+	tile(ps, u, t);
+}
+
+/* unit = (tile | view)* EOF
+ * Each tile and view is a statement of its own: an error in one is
+ * reported and the next is parsed; a tile with an error is marked
+ * broken and left unchecked. */
 void parse_unit(Pool *p, Diag *d, Unit *u)
 {
-	Parser ps = {.p = p, .d = d};
-	lex_init(&ps.lx, d);
-	next(&ps);
+	Parser ps = {.p = p, .d = d, .unit = u};
 	memset(u, 0, sizeof *u);
 	u->src = d->src;
-	int cap = 0;
+	lex_init(&ps.lx, d);
+	while (!guarded(&ps, next_first, NULL, true))
+		;
 	while (ps.tok.kind != T_EOF) {
-		if (is(&ps, "view")) {
-			view(&ps, u);
-			continue;
-		}
-		if (!is(&ps, "tile"))
-			expected(&ps, "'tile' or 'view'");
-		if (u->ntiles == MAX_TILES)
-			diag_error(d, ps.tok.pos, "too many tiles in one file (limit %d)",
-			           MAX_TILES);
-		if (u->ntiles == cap) {
-			cap = cap ? 2 * cap : 4;
-			Tile *nt = pool_alloc(p, (size_t)cap * sizeof *nt);
-			if (u->ntiles)
-				memcpy(nt, u->tiles, (size_t)u->ntiles * sizeof *nt);
-			u->tiles = nt;
-		}
-		Tile *t = &u->tiles[u->ntiles];
-		memset(t, 0, sizeof *t);
-		tile(&ps, u, t);
-		u->ntiles++;
+		ps.cur = NULL;
+		guarded(&ps, unit_item, NULL, true);
 	}
-	if (u->ntiles == 0)
+	if (u->ntiles == 0 && d->errors == 0)
 		diag_error(d, ps.tok.pos, "no tiles in file");
 }

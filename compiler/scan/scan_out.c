@@ -97,8 +97,11 @@ static void show_inlined(FILE *f, const PtxModule *m, const PtxInst *in,
 		if (!p || e->line <= 0)
 			break;
 		char shown[1024];
-		fprintf(f, "%s:%d:%d: note: inlined from this call\n",
-		        scan_escape(display_path(p, c), shown, sizeof shown), e->line, e->col);
+		char *locus = diag_format("%s:%d:%d", scan_escape(display_path(p, c), shown,
+		                          sizeof shown), e->line, e->col);
+		diag_head(f, locus, DK_NOTE);
+		fputs("inlined from this call\n", f);
+		free(locus);
 	}
 }
 
@@ -118,6 +121,23 @@ void scan_where(const PtxModule *m, const PtxInst *in, const ScanCtx *c,
 		snprintf(buf, n, "%s:%d", shown, line);
 	else
 		snprintf(buf, n, "%s:%d:%d", shown, in->pos.line, in->pos.col);
+}
+
+/* "WHERE: KIND: " as diag_head prints it (coloured where it colours),
+ * and the message kept for --sarif at the same place. */
+static void head(FILE *f, const PtxModule *m, const PtxInst *in,
+                 const ScanCtx *c, DiagKind k, const char *rule,
+                 const char *msg)
+{
+	char where[512];
+	scan_where(m, in, c, where, sizeof where);
+	diag_head(f, where, k);
+	int line, col;
+	const char *path = source_of(m, in, &line, &col);
+	if (path)
+		diag_log(k, rule, display_path(path, c), line, col > 0 ? col : 0, msg);
+	else
+		diag_log(k, rule, c->input, in->pos.line, in->pos.col, msg);
 }
 
 /* The source line of a position, with a caret, if the file can be read. */
@@ -464,15 +484,20 @@ static void warn_group(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
 	}
 	char arr[400];
 	scan_fix_label(c, worst, arr, sizeof arr);     /* the array, named */
+	char *msg;
 	if (in->op.kind == PO_CPASYNC)
-		fprintf(f, "%s: warning: %s%s: destinations touch %s 128-byte segments per "
+		msg = diag_format("%s%s: destinations touch %s 128-byte segments per "
 		        "instruction, ideal %s (not in the wavefront counters), %lld "
-		        "instruction%s per block\n", where, w, arr, per, idl, (long long)count,
+		        "instruction%s per block", w, arr, per, idl, (long long)count,
 		        count == 1 ? "" : "s");
 	else
-		fprintf(f, "%s: warning: %s%s: %s wavefronts per instruction, ideal %s%s, "
-		        "%lld instruction%s per block\n", where, w, arr, per, idl, banks,
+		msg = diag_format("%s%s: %s wavefronts per instruction, ideal %s%s, "
+		        "%lld instruction%s per block", w, arr, per, idl, banks,
 		        (long long)count, count == 1 ? "" : "s");
+	head(f, m, in, c, DK_WARNING, in->op.kind == PO_CPASYNC ?
+	     "cp-async-segments" : "bank-conflict", msg);
+	fprintf(f, "%s\n", msg);
+	free(msg);
 	show_source(f, m, in, c);
 	show_inlined(f, m, in, c);
 	scan_fix_after_warning(f, m, g, n, c);          /* its declaration and fix */
@@ -519,13 +544,18 @@ static void warn_ranged(FILE *f, const PtxModule *m, const ScanKernel *k,
 		snprintf(many, sizeof many, "%lld to %lld instructions per block",
 		         (long long)sure, (long long)count);
 	scan_why(m, k, why, c, because, sizeof because);
-	fprintf(f, "%s: %s: %s: %s: %d to %d wavefronts per instruction, %lld to %lld "
-	        "in all (ideal %lld), %s\n", where, lo > ideal ? "warning" : "note", w,
+	char *msg = diag_format("%s: %s: %d to %d wavefronts per instruction, %lld to %lld "
+	        "in all (ideal %lld), %s", w,
 	        unk ? "its address depends on data" : "whether it runs depends on data",
 	        minw, maxw, (long long)lo, (long long)hi, (long long)ideal, many);
+	head(f, m, in, c, lo > ideal ? DK_WARNING : DK_NOTE, "data-dependent", msg);
+	fprintf(f, "%s\n", msg);
+	free(msg);
 	show_source(f, m, in, c);
 	show_inlined(f, m, in, c);
-	fprintf(f, "%s: note: %s %s\n", where, unk ? "its address comes from" :
+	(void)where;
+	diag_head(f, where, DK_NOTE);
+	fprintf(f, "%s %s\n", unk ? "its address comes from" :
 	        "it runs on one side of a branch on", because);
 }
 
@@ -539,11 +569,14 @@ static void warn_outside(FILE *f, const PtxModule *m, const ScanAcc *a,
 	char where[512], w[128];
 	scan_where(m, in, c, where, sizeof where);
 	what(in, 0, w, sizeof w);
-	fprintf(f, "%s: warning: %s outside every shared array of the kernel: "
+	char *msg = diag_format("%s outside every shared array of the kernel: "
 	        "byte %lld (warp %d, lane %d), in %lld of %lld warp instructions; "
 	        "the hardware would fault or touch memory no array owns (costed as "
-	        "addressed)\n", where, w, (long long)a->outside_addr, a->outside_warp,
+	        "addressed)", w, (long long)a->outside_addr, a->outside_warp,
 	        a->outside_lane, (long long)a->outside, (long long)a->count);
+	head(f, m, in, c, DK_WARNING, "outside-array", msg);
+	fprintf(f, "%s\n", msg);
+	free(msg);
 	show_source(f, m, in, c);
 	show_inlined(f, m, in, c);
 }
@@ -654,15 +687,20 @@ static void fork_note(FILE *f, const PtxModule *m, const ScanKernel *k, const No
 	for (int j = a; j < b; j++)
 		times += k->fork_threads[notes[j].inst];
 	scan_why(m, k, k->fork_why[i], c, why, sizeof why);
+	char *msg;
 	if (k->fork_kind[i] & FORK_LOOP)
-		fprintf(f, "%s: note: bankc cannot tell how often this loop runs, as its "
+		msg = diag_format("bankc cannot tell how often this loop runs, as its "
 		        "test depends on %s: it counted one trip each time a thread met the "
-		        "test (%lld time%s)\n", where, why, (long long)times, times == 1 ? "" : "s");
+		        "test (%lld time%s)", why, (long long)times, times == 1 ? "" : "s");
 	else
-		fprintf(f, "%s: note: bankc cannot decide this branch, which depends on %s: "
+		msg = diag_format("bankc cannot decide this branch, which depends on %s: "
 		        "it ran both sides (%lld time%s) and costs the shared accesses of each "
-		        "as ones that may not run\n", where, why, (long long)times,
+		        "as ones that may not run", why, (long long)times,
 		        times == 1 ? "" : "s");
+	(void)where;
+	head(f, m, &m->inst[i], c, DK_NOTE, "undecided-branch", msg);
+	fprintf(f, "%s\n", msg);
+	free(msg);
 }
 
 static int note_cmp(const void *a, const void *b)
@@ -700,25 +738,30 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 		scan_where(m, in, c, where, sizeof where);
 		stop_message(m, k, s, c, msg, sizeof msg);
 		thread_of(k, s->first_tid, th, sizeof th);
-		fprintf(err, "%s: error: %s\n", where, msg);
+		head(err, m, in, c, DK_ERROR, "scan-stopped", msg);
+		fprintf(err, "%s\n", msg);
 		show_source(err, m, in, c);
 		show_inlined(err, m, in, c);
 		for (int j = 0; j < s->ncall; j++) {
 			/* the calls of non-inlined functions (-G code, __noinline__) */
 			char cw[512];
 			scan_where(m, &m->inst[s->call[j]], c, cw, sizeof cw);
-			fprintf(err, "%s: note: in the function called here\n", cw);
+			diag_head(err, cw, DK_NOTE);
+			fputs("in the function called here\n", err);
 			show_inlined(err, m, &m->inst[s->call[j]], c);
 		}
-		fprintf(err, "%s: note: in kernel %s: %d thread%s stopped here, the "
-		        "first %s\n", where, sn, s->threads, s->threads == 1 ? "" : "s", th);
+		diag_head(err, where, DK_NOTE);
+		fprintf(err, "in kernel %s: %d thread%s stopped here, the first %s\n",
+		        sn, s->threads, s->threads == 1 ? "" : "s", th);
 	}
 	if (k->cost_error) {
-		char where[512];
-		scan_where(m, &m->inst[k->cost_error_inst], c, where, sizeof where);
-		fprintf(err, "%s: error: the bank model cannot cost this access: %s\n",
-		        where, k->cost_error);
-		show_source(err, m, &m->inst[k->cost_error_inst], c);
+		char *msg = diag_format("the bank model cannot cost this access: %s",
+		                        k->cost_error);
+		head(err, m, &m->inst[k->cost_error_inst], c, DK_ERROR, "scan-stopped",
+		     msg);
+		fprintf(err, "%s\n", msg);
+		free(msg);
+			show_source(err, m, &m->inst[k->cost_error_inst], c);
 		show_inlined(err, m, &m->inst[k->cost_error_inst], c);
 	}
 	if (!k->complete) {
@@ -802,7 +845,8 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 		else {
 			char text[1024];
 			note_text(m, k, in, many, text, sizeof text);
-			fprintf(f, "%s: note: %s\n", where, text);
+			head(f, m, in, c, DK_NOTE, "not-counted", text);
+			fprintf(f, "%s\n", text);
 		}
 		a = b;
 	}
@@ -822,8 +866,8 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 	for (int ct = 0; ct < CAT_CPASYNC; ct++) {
 		if (!t[ct][0] && !rt[ct][0] && ct >= CAT_ATOM)
 			continue;
-		fprintf(f, "  %-11s %lld wavefronts, ideal %lld, excess %lld (%lld instruction%s)\n",
-		        label[ct], (long long)t[ct][1], (long long)t[ct][2],
+		fprintf(f, "  %-11s %lld wavefront%s, ideal %lld, excess %lld (%lld instruction%s)\n",
+		        label[ct], (long long)t[ct][1], t[ct][1] == 1 ? "" : "s", (long long)t[ct][2],
 		        (long long)(t[ct][1] - t[ct][2]), (long long)t[ct][0],
 		        t[ct][0] == 1 ? "" : "s");
 		if (rt[ct][0])
@@ -833,8 +877,9 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 			        (long long)rt[ct][1], (long long)rt[ct][2], (long long)rt[ct][3]);
 	}
 	if (t[CAT_CPASYNC][0])
-		fprintf(f, "  cp.async    %lld instructions, 0 wavefronts counted (128-byte "
+		fprintf(f, "  cp.async    %lld instruction%s, 0 wavefronts counted (128-byte "
 		        "segments %lld, ideal %lld)\n", (long long)t[CAT_CPASYNC][0],
+		        t[CAT_CPASYNC][0] == 1 ? "" : "s",
 		        (long long)t[CAT_CPASYNC][2], (long long)t[CAT_CPASYNC][3]);
 }
 

@@ -144,7 +144,8 @@ bool solve_tile_or_report(const Tile *t, const Src *src, FILE *diag,
 	Layout rm = layout_rowmajor(st);
 	const char *why = "refused";
 	layout_legal(&rm, st, s->budget, &why);
-	diag_report(diag, src, t->pos, "tile '%s' has no legal layout within its "
+	diag_report_rule(diag, src, t->pos, "no-layout",
+	            "tile '%s' has no legal layout within its "
 	            "budget and restrictions (row-major: %s)", t->name, why);
 	return false;
 }

@@ -1,0 +1,104 @@
+/* How diagnostics look and where they are kept: gcc's colours for
+ * "error:", "warning:" and "note:" (-fdiagnostics-color, NO_COLOR), the
+ * error limit (-fmax-errors), and a record of every diagnostic for the
+ * command's --sarif file (written by cmd/cmd_sarif.c).  One set of
+ * options per process: the command line sets them once, before any
+ * input is read. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bankc.h"
+
+DiagOptions diag_options = {.color = DIAG_COLOR_AUTO, .max_errors = 20};
+
+static DiagRecord *records;
+static int nrecords, caprecords;
+
+/* gcc's defaults (GCC_COLORS): error 01;31, warning 01;35, note 01;36,
+ * the locus 01, the caret 01;32; each closed with ESC[m ESC[K as gcc
+ * does. */
+static const char *const kind_name[] = {"error", "warning", "note"};
+static const char *const kind_sgr[] = {"01;31", "01;35", "01;36"};
+
+bool diag_colored(FILE *f)
+{
+	if (diag_options.color == DIAG_COLOR_ALWAYS)
+		return true;
+	if (diag_options.color == DIAG_COLOR_NEVER)
+		return false;
+	const char *no = getenv("NO_COLOR");       /* no-color.org */
+	if (no && *no)
+		return false;
+	const char *term = getenv("TERM");
+	if (!term || strcmp(term, "dumb") == 0)
+		return false;
+	return isatty(fileno(f)) == 1;
+}
+
+void diag_head(FILE *f, const char *locus, DiagKind k)
+{
+	if (diag_colored(f))
+		fprintf(f, "\33[01m\33[K%s:\33[m\33[K \33[%sm\33[K%s:\33[m\33[K ",
+		        locus, kind_sgr[k], kind_name[k]);
+	else
+		fprintf(f, "%s: %s: ", locus, kind_name[k]);
+}
+
+void diag_caret(FILE *f)
+{
+	fputs(diag_colored(f) ? "\33[01;32m\33[K^\33[m\33[K\n" : "^\n", f);
+}
+
+char *diag_vformat(const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		n = 0;
+	char *s = xmalloc((size_t)n + 1);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	return s;
+}
+
+char *diag_format(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = diag_vformat(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+void diag_log(DiagKind k, const char *rule, const char *file, int line,
+              int col, const char *msg)
+{
+	if (!diag_options.record)
+		return;
+	if (nrecords == caprecords) {
+		caprecords = caprecords ? 2 * caprecords : 16;
+		records = xreallocarray(records, (size_t)caprecords, sizeof *records);
+	}
+	records[nrecords++] = (DiagRecord){k, rule, xstrdup(file), line, col,
+		xstrdup(msg)};
+}
+
+const DiagRecord *diag_records(int *n)
+{
+	*n = nrecords;
+	return records;
+}
+
+void diag_records_free(void)
+{
+	for (int i = 0; i < nrecords; i++) {
+		free(records[i].file);
+		free(records[i].msg);
+	}
+	free(records);
+	records = NULL;
+	nrecords = caprecords = 0;
+}

@@ -1,0 +1,67 @@
+/* The diagnostic options every command takes, as gcc spells them:
+ * -fdiagnostics-color[=auto|always|never], -fno-diagnostics-color and
+ * -fmax-errors=N, and bankc's --sarif FILE (the command's diagnostics as
+ * a SARIF 2.1.0 log, docs/sarif.md).  cli_next hands them here. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bankc.h"
+#include "cmd/cmd.h"
+
+const char *cli_sarif_path;
+
+bool cli_diag_option(const Cli *c, int code, const char *arg, int *rc)
+{
+	*rc = 0;
+	if (code == OPT_SARIF) {
+		cli_sarif_path = arg;
+		diag_options.record = true;
+		return true;
+	}
+	if (code != 'f')
+		return false;
+	if (strcmp(arg, "diagnostics-color") == 0 ||
+	    strcmp(arg, "diagnostics-color=always") == 0)
+		diag_options.color = DIAG_COLOR_ALWAYS;
+	else if (strcmp(arg, "diagnostics-color=never") == 0 ||
+	         strcmp(arg, "no-diagnostics-color") == 0)
+		diag_options.color = DIAG_COLOR_NEVER;
+	else if (strcmp(arg, "diagnostics-color=auto") == 0)
+		diag_options.color = DIAG_COLOR_AUTO;
+	else if (strncmp(arg, "diagnostics-color=", 18) == 0) {
+		fprintf(stderr, "bankc: error: -fdiagnostics-color takes auto, always "
+		        "or never, not '%s'\n(see 'bankc %s --help')\n", arg + 18,
+		        c->cmd);
+		*rc = 2;
+	} else if (strncmp(arg, "max-errors=", 11) == 0) {
+		char *end;
+		long n = strtol(arg + 11, &end, 10);
+		if (!arg[11] || *end || n < 0 || n > 1000000) {
+			fprintf(stderr, "bankc: error: -fmax-errors takes 0 (no limit) to "
+			        "1000000, not '%s'\n(see 'bankc %s --help')\n", arg + 11,
+			        c->cmd);
+			*rc = 2;
+		} else {
+			diag_options.max_errors = (int)n;
+		}
+	} else {
+		fprintf(stderr, "bankc: error: unknown option '-f%s' for %s\n(see "
+		        "'bankc %s --help')\n", arg, c->cmd, c->cmd);
+		*rc = 2;
+	}
+	return true;
+}
+
+/* The command's own options and these, for getopt_long. */
+void cli_diag_options(const Cli *c, char *shortopts, size_t n,
+                      struct option *longopts, size_t nlong)
+{
+	snprintf(shortopts, n, "%sf:", c->shortopts);
+	size_t k = 0;
+	for (const struct option *o = c->longopts; o->name && k + 2 < nlong; o++)
+		longopts[k++] = *o;
+	longopts[k++] = (struct option){"sarif", required_argument, NULL,
+		OPT_SARIF};
+	longopts[k] = (struct option){0};
+}

@@ -1,0 +1,133 @@
+#!/bin/sh
+# Diagnostics as compilers give them: more than one error a file, the
+# error limit (-fmax-errors), colour (-fdiagnostics-color, NO_COLOR) and
+# the SARIF log (--sarif FILE), validated against the project's schema of
+# the SARIF 2.1.0 it writes (docs/schema/sarif.json) with python3's
+# jsonschema.
+# usage: run_diag.sh BANKC
+. "$(dirname "$0")/lib.sh"
+bankc=${1:-./bankc}
+multi=tests/bad/multi_errors.tile
+esc=$(printf '\033')
+
+# same WANT GOT WHAT: the two files are the same
+same() {
+	if cmp -s "$1" "$2"; then ok; else bad "$3 differ:"; diff -u "$1" "$2" | head -n 20 | indent; fi
+}
+
+# count N PATTERN FILE: FILE has N lines matching PATTERN
+count() {
+	n=$(grep -c -- "$2" "$3")
+	[ "$n" -eq "$1" ] && ok || bad "$3: $n lines of '$2', expected $1"
+}
+
+# ---- more than one error, and the limit
+"$bankc" check "$multi" 2>"$tmp/all"; st=$?
+[ $st -eq 1 ] && ok || bad "check $multi: status $st"
+count 7 ": error: " "$tmp/all"
+"$bankc" check -fmax-errors=3 "$multi" 2>"$tmp/three"; st=$?
+[ $st -eq 1 ] && ok || bad "-fmax-errors=3: status $st"
+count 3 ": error: " "$tmp/three"
+count 1 "^bankc: compilation terminated due to -fmax-errors=3\.$" "$tmp/three"
+"$bankc" check -fmax-errors=0 "$multi" 2>"$tmp/nolimit"
+cmp -s "$tmp/all" "$tmp/nolimit" && ok || bad "-fmax-errors=0 is not 'no limit'"
+# the limit is a file's: the next file is read afresh
+"$bankc" check -fmax-errors=2 "$multi" tests/bad/row_outside.tile 2>"$tmp/two"
+count 3 ": error: " "$tmp/two"
+count 1 "^tests/bad/row_outside.tile:6:15: error:" "$tmp/two"
+"$bankc" check -fmax-errors=x "$multi" 2>"$tmp/err"; st=$?
+[ $st -eq 2 ] && grep -q "fmax-errors takes 0 (no limit) to 1000000, not 'x'" "$tmp/err" &&
+	ok || bad "-fmax-errors=x: status $st, $(head -n 1 "$tmp/err")"
+
+# ---- colour: gcc's escapes, only where asked for or on a terminal
+"$bankc" check -fdiagnostics-color=always tests/bad/row_outside.tile 2>"$tmp/c"
+grep -q "^${esc}\[01m${esc}\[Ktests/bad/row_outside.tile:6:15:${esc}\[m${esc}\[K ${esc}\[01;31m${esc}\[Kerror:${esc}\[m${esc}\[K access" "$tmp/c" &&
+	ok || bad "-fdiagnostics-color=always: no colour: $(head -n 1 "$tmp/c" | od -c | head -n 2)"
+grep -q "${esc}\[01;32m${esc}\[K^" "$tmp/c" && ok || bad "the caret is not green"
+"$bankc" check -fdiagnostics-color tests/bad/row_outside.tile 2>"$tmp/c2"
+cmp -s "$tmp/c" "$tmp/c2" && ok || bad "-fdiagnostics-color is not =always"
+for opt in -fdiagnostics-color=never -fno-diagnostics-color -fdiagnostics-color=auto; do
+	"$bankc" check $opt tests/bad/row_outside.tile 2>"$tmp/n"
+	cmp -s "$tmp/n" tests/bad/row_outside.err && ok || bad "$opt: not plain text"
+done
+"$bankc" check -fdiagnostics-color=sometimes x.tile 2>"$tmp/err"; st=$?
+[ $st -eq 2 ] && grep -q "takes auto, always or never, not 'sometimes'" "$tmp/err" &&
+	ok || bad "-fdiagnostics-color=sometimes: status $st"
+"$bankc" check -fcolour x.tile 2>"$tmp/err"; st=$?
+[ $st -eq 2 ] && grep -q "unknown option '-fcolour' for check" "$tmp/err" &&
+	ok || bad "-fcolour: status $st, $(head -n 1 "$tmp/err")"
+# auto on a terminal (script(1) gives one): colour, unless NO_COLOR or
+# TERM=dumb
+if have script; then
+	tty_run() { script -qec "$*" /dev/null </dev/null >"$tmp/tty" 2>&1; }
+	TERM=xterm tty_run "$bankc" check tests/bad/row_outside.tile
+	grep -q "${esc}\[01;31m" "$tmp/tty" && ok || bad "auto on a terminal: no colour"
+	NO_COLOR=1 TERM=xterm tty_run "$bankc" check tests/bad/row_outside.tile
+	grep -q "$esc" "$tmp/tty" && bad "NO_COLOR: coloured" || ok
+	TERM=dumb tty_run "$bankc" check tests/bad/row_outside.tile
+	grep -q "$esc" "$tmp/tty" && bad "TERM=dumb: coloured" || ok
+	NO_COLOR=1 TERM=xterm tty_run "$bankc" check -fdiagnostics-color=always tests/bad/row_outside.tile
+	grep -q "${esc}\[01;31m" "$tmp/tty" && ok || bad "NO_COLOR overrode =always"
+else
+	skip "colour on a terminal (no script(1))"
+fi
+# scan's warnings and notes are coloured the same way
+"$bankc" scan -fdiagnostics-color=always tests/ptx/transpose.ptx --block 32,8 \
+	>"$tmp/scan" 2>&1
+grep -q "${esc}\[01;35m${esc}\[Kwarning:" "$tmp/scan" && ok || bad "scan: warning not coloured"
+
+# ---- --sarif FILE: each diagnostic a result at its place
+# results SARIF: "LEVEL RULE URI:LINE:COL" per result, then the rules
+results() {
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["version"] == "2.1.0"
+run = d["runs"][0]
+rules = [r["id"] for r in run["tool"]["driver"]["rules"]]
+for r in run["results"]:
+    assert rules[r["ruleIndex"]] == r["ruleId"], r
+    loc = r.get("locations", [{}])[0].get("physicalLocation", {})
+    reg = loc.get("region", {})
+    print(r["level"], r["ruleId"], "%s:%s:%s" % (loc.get("artifactLocation", {}).get("uri"),
+          reg.get("startLine"), reg.get("startColumn")))
+print("rules", " ".join(rules), "exit", run["invocations"][0]["exitCode"])' "$1"
+}
+if have python3; then
+	"$bankc" check --sarif "$tmp/m.sarif" "$multi" 2>"$tmp/err"
+	results "$tmp/m.sarif" >"$tmp/got"
+	sed -n 's/^\([^ ]*\):\([0-9]*\):\([0-9]*\): error: .*/error spec-error \1:\2:\3/p' "$tmp/err" >"$tmp/want"
+	echo "rules spec-error exit 1" >>"$tmp/want"
+	same "$tmp/want" "$tmp/got" "check --sarif: the results and the errors"
+	# scan's warnings at their source lines; a build gate; no layout
+	"$bankc" scan --sarif "$tmp/s.sarif" tests/ptx/transpose.ptx --block 32,8 >"$tmp/out" 2>&1
+	results "$tmp/s.sarif" >"$tmp/got"
+	sed -n 's/^\([^ ]*\):\([0-9]*\):\([0-9]*\): warning: .*/warning bank-conflict \1:\2:\3/p' "$tmp/out" >"$tmp/want"
+	echo "rules bank-conflict exit 0" >>"$tmp/want"
+	[ "$(wc -l <"$tmp/want")" -gt 1 ] && ok || bad "scan printed no warning"
+	same "$tmp/want" "$tmp/got" "scan --sarif: the results and the warnings"
+	"$bankc" build --sarif "$tmp/g.sarif" --search-budget 1 --require-optimal specs/kernels.tile -o "$tmp/gate" 2>/dev/null
+	results "$tmp/g.sarif" >"$tmp/r"; grep -q "^error build-gate specs/kernels.tile:[0-9]*:[0-9]*$" "$tmp/r" && ok ||
+		bad "build's gate: no build-gate result"
+	"$bankc" compare --sarif "$tmp/n.sarif" tests/data/no_layout.tile >/dev/null 2>&1
+	results "$tmp/n.sarif" >"$tmp/r"; grep -q "^error no-layout tests/data/no_layout.tile:3:6$" "$tmp/r" && ok ||
+		bad "compare: no no-layout result"
+	# names percent-encoded, relative to the working folder; standard
+	# input has no place; a clean run has no results
+	cp tests/bad/row_outside.tile "$tmp/a b%.tile"
+	(cd "$tmp" && "$OLDPWD/$bankc" check --sarif s.sarif "$tmp/a b%.tile" 2>/dev/null)
+	results "$tmp/s.sarif" >"$tmp/r"; grep -q "^error spec-error a%20b%25.tile:6:15$" "$tmp/r" && ok ||
+		bad "a file name in a URI: $(results "$tmp/s.sarif" | head -n 1)"
+	"$bankc" check --sarif "$tmp/i.sarif" - <tests/bad/row_outside.tile 2>/dev/null
+	results "$tmp/i.sarif" >"$tmp/r"; grep -q "^error spec-error None:None:None$" "$tmp/r" && ok ||
+		bad "standard input: $(results "$tmp/i.sarif" | head -n 1)"
+	"$bankc" check --sarif "$tmp/c.sarif" specs/seeds.tile
+	[ "$(results "$tmp/c.sarif")" = "rules  exit 0" ] && ok || bad "a clean run: $(results "$tmp/c.sarif")"
+else
+	skip "the SARIF results (no python3)"
+fi
+"$bankc" check --sarif "$tmp/no/such/dir.sarif" specs/seeds.tile 2>"$tmp/err"; st=$?
+[ $st -eq 1 ] && grep -q "cannot write '$tmp/no/such/dir.sarif'" "$tmp/err" && ok ||
+	bad "an unwritable --sarif: status $st"
+
+summary diag

@@ -1,0 +1,121 @@
+#!/bin/sh
+# Every JSON document bankc writes against its JSON Schema in
+# docs/schema/ (docs/json.md, docs/sarif.md), with python3's jsonschema
+# (Debian: python3-jsonschema): dump --json, compare --json, build's
+# NAME.json, explain --json, scan --json and --sarif logs, over the specs,
+# the bad-input corpus and the scan cases, and the scan goldens' JSON.
+# The schemas made from docs/json.md must be up to date, and each must
+# refuse a document that breaks it (so that a pass means something).
+# usage: run_schema.sh BANKC
+. "$(dirname "$0")/lib.sh"
+bankc=${1:-./bankc}
+corpus="specs/*.tile tests/cute/kinds.tile"
+
+py=
+for p in python3 /usr/bin/python3; do
+	if "$p" -c 'import jsonschema' 2>/dev/null; then py=$p; break; fi
+done
+if [ -z "$py" ]; then
+	skip "JSON Schema validation (no python3 with jsonschema: make deps)"
+	summary schema
+	exit
+fi
+
+"$py" tools/json_schema.py --check && ok || bad "docs/schema/ is not up to date with docs/json.md"
+
+# validate SCHEMA FILE...: every FILE valid
+validate() {
+	s=$1
+	shift
+	if "$py" tools/validate_json.py "docs/schema/$s.json" "$@" >"$tmp/v" 2>&1; then
+		ok
+	else
+		bad "documents not valid against docs/schema/$s.json:"
+		indent <"$tmp/v" | head -n 10
+	fi
+}
+# refuses SCHEMA FILE WHAT: FILE is not valid (WHAT: how it was broken)
+refuses() {
+	if "$py" tools/validate_json.py "docs/schema/$1.json" "$2" >/dev/null 2>&1; then
+		bad "docs/schema/$1.json accepts a document with $3"
+	else
+		ok
+	fi
+}
+# broken IN OUT PYTHON: OUT is IN changed by the python statement (d: the document)
+broken() {
+	"$py" -c "import json,sys; d=json.load(open(sys.argv[1])); $3; json.dump(d, open(sys.argv[2], 'w'))" "$1" "$2"
+}
+
+d=$tmp/docs
+mkdir -p "$d/dump" "$d/explain" "$d/build" "$d/scan" "$d/sarif"
+i=0
+for f in $corpus; do
+	i=$((i + 1))
+	"$bankc" dump --json "$f" >"$d/dump/$i.json" || bad "dump --json $f failed"
+	"$bankc" explain --json "$f" >"$d/explain/$i.json" || bad "explain --json $f failed"
+	"$bankc" explain --json --summary --chosen "$f" >"$d/explain/$i-chosen.json" ||
+		bad "explain --json --summary --chosen $f failed"
+done
+"$bankc" dump --json - <specs/seeds.tile >"$d/dump/stdin.json"
+validate dump "$d"/dump/*.json
+validate explain "$d"/explain/*.json
+
+# shellcheck disable=SC2086
+"$bankc" compare --json $corpus >"$d/compare.json" || bad "compare --json failed"
+"$bankc" compare --json --top 1000 --banks 16 --no-merge specs/seeds.tile >"$d/compare-geom.json"
+"$bankc" compare --json tests/data/no_layout.tile >"$d/compare-none.json" 2>/dev/null  # status 1
+validate compare "$d/compare.json" "$d/compare-geom.json" "$d/compare-none.json"
+
+# shellcheck disable=SC2086
+"$bankc" build $corpus -o "$d/build" || bad "build failed"
+validate report "$d"/build/*.json
+
+# scan: its goldens' JSON, and each JSON case run afresh
+validate scan $(grep -l '^--- stdout' tests/ptx/expected/* | while read -r g; do
+	[ "$(sed -n 3p "$g")" = "{" ] && echo "$g"; done)
+grep -- '--json' tests/ptx/cases.txt | while IFS=: read -r name args; do
+	# shellcheck disable=SC2086
+	"$bankc" scan $args >"$d/scan/$name.json" 2>/dev/null
+	# a usage error (--fix --json) writes no document
+	[ -s "$d/scan/$name.json" ] || rm -f "$d/scan/$name.json"
+done
+"$bankc" scan --json tests/ptx/transpose.ptx >"$d/scan/noblock.json" 2>/dev/null
+"$bankc" scan --json tests/ptx/histogram.ptx --block 256 >"$d/scan/histogram.json"
+validate scan "$d"/scan/*.json
+
+# SARIF: spec errors, no layout, a failed build gate, scan's warnings,
+# errors and refusals, and a clean run
+for f in tests/bad/*.tile; do
+	"$bankc" check --sarif "$d/sarif/$(basename "$f" .tile).sarif" "$f" 2>/dev/null
+done
+"$bankc" check --sarif "$d/sarif/good.sarif" specs/seeds.tile
+"$bankc" compare --sarif "$d/sarif/nolayout.sarif" tests/data/no_layout.tile >/dev/null 2>&1
+"$bankc" build --sarif "$d/sarif/gate.sarif" --search-budget 1 --require-optimal \
+	specs/kernels.tile -o "$d/gate" 2>/dev/null
+"$bankc" scan --sarif "$d/sarif/scan.sarif" tests/ptx/transpose.ptx --block 32,8 >/dev/null 2>&1
+"$bankc" scan --sarif "$d/sarif/refused.sarif" tests/ptx/reduce.ptx >/dev/null 2>&1
+"$bankc" scan --sarif "$d/sarif/outside.sarif" tests/ptx/outside.ptx --block 64 >/dev/null 2>&1
+for f in tests/ptx/bad/*.ptx; do
+	"$bankc" scan --sarif "$d/sarif/ptx-$(basename "$f" .ptx).sarif" "$f" --block 32 >/dev/null 2>&1
+done
+validate sarif "$d"/sarif/*.sarif
+
+# each schema refuses what breaks it
+broken "$d/dump/1.json" "$tmp/x.json" 'd["tiles"][0]["rows"] = "32"'
+refuses dump "$tmp/x.json" "rows a string"
+broken "$d/compare.json" "$tmp/x.json" 'd["tiles"][0]["surprise"] = 1'
+refuses compare "$tmp/x.json" "a field docs/json.md lacks"
+broken "$d/explain/1.json" "$tmp/x.json" 'del d["tiles"][0]["accesses"][0]["ideal"]'
+refuses explain "$tmp/x.json" "a required field missing"
+f=$(ls "$d"/build/*.json | head -n 1)
+broken "$f" "$tmp/x.json" 'd["schema"] = 2'
+refuses report "$tmp/x.json" "schema 2"
+broken "$d/scan/noblock.json" "$tmp/x.json" 'd["kernels"][0]["refused"] = "yes"'
+refuses scan "$tmp/x.json" "refused a string"
+broken "$d/sarif/multi_errors.sarif" "$tmp/x.json" 'd["runs"][0]["results"][0]["level"] = "fatal"'
+refuses sarif "$tmp/x.json" "level fatal"
+broken "$d/sarif/multi_errors.sarif" "$tmp/x.json" 'd["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] = 0'
+refuses sarif "$tmp/x.json" "startLine 0"
+
+summary schema
