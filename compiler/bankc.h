@@ -503,6 +503,8 @@ typedef struct {
 	int64_t budget;     /* work units the search may spend; 0: the default
 	                     * (solve_default_budget, solve/solve.h) */
 	unsigned families;  /* 1 << LayoutKind searched; 0: all (for tests) */
+	bool seeds_in_budget;   /* the seeds count against the budget too (a
+	                         * 1-D tile's later folds, solve_fold.c) */
 } SolveOpts;
 
 /* Work units: one warp instruction (or instruction class) simulated; the

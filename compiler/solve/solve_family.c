@@ -391,6 +391,10 @@ static void cost_seeds(SolveSearch *se)
 			continue;
 		}
 		const SolveClasses *cs = classes_for(se, &se->seeds[i]);
+		if (!cs) {      /* seeds within the budget, and it is spent */
+			se->s->cut++;
+			continue;
+		}
 		solve_partial_start(&p, se, &se->seeds[i], cs);
 		if (solve_partial_run(se, &p, cs->n)) {
 			se->s->evaluated++;
