@@ -129,6 +129,8 @@ bool solve_partial_run(SolveSearch *se, SolvePartial *p, int upto);
 /* solve_family.c: the seeds (row-major, the baselines' layouts, a pad),
  * chosen, then costed and searched with the small families. */
 void solve_make_seeds(SolveSearch *se);
+/* Skews s and s + this period cost alike (0: no such period). */
+int solve_skew_period(const Tile *t, const Geom *g, const Layout *l);
 void solve_search(SolveSearch *se);
 /* Cost layout l over the classes cs; false when it was cut short (it
  * cannot enter the ranking) or the budget ran out. */

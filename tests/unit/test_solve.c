@@ -737,6 +737,64 @@ static void test_data_addressed_kinds(void **state)
 	}
 }
 
+/* The skews the search leaves out (solve_skew_period): on random tiles
+ * of loads, stores, cp.async and atomics, in one stage or three, under
+ * five bank geometries, every skew from the period on costs, access by
+ * access, what the skew it repeats does (row-major for a multiple of the
+ * period), so it could only tie and follow it. */
+static void test_skew_period(void **state)
+{
+	(void)state;
+	static const Geom geoms[] = {{32, 4, true}, {1, 4, true}, {4, 4, true},
+	                             {16, 8, true}, {64, 4, false}};
+	static const char *const ops[] = {"load", "store", "cp.async", "atom.add"};
+	static const char *const dts[] = {"f16", "f32", "f64", "i8"};
+	int checked = 0;
+	for (int it = 0; it < 200; it++) {
+		int d = (int)(rnd() % 4), op = (int)(rnd() % 4);
+		if (op == 3)
+			d = 1;              /* 4-byte atomics */
+		int es = d == 0 ? 2 : d == 1 ? 4 : d == 2 ? 8 : 1;
+		int vec = op == 2 ? 16 / es : 1;
+		int rows = 4 << (rnd() % 3), cols = (64 / es) << (rnd() % 2);
+		int stages = rnd() % 2 ? 3 : 1;
+		int a = 1 + (int)(rnd() % 7), b = 1 + (int)(rnd() % 9);
+		char text[1024];
+		snprintf(text, sizeof text,
+		         "tile k { shape %d x %d; dtype %s; arch sm_90; stages %d;\n"
+		         "  access x: %s vec %d { for s in 0..%d, i in 0..3;\n"
+		         "    row = (%d * lane + i) %% %d;\n"
+		         "    col = %d * ((%d * lane + i) %% %d); stage = s; } }\n",
+		         rows, cols, dts[d], stages, ops[op], vec, stages, a, rows,
+		         vec, b, cols / vec);
+		Run *r = run(text);
+		if (!r->ok) {
+			run_free(r);
+			continue;
+		}
+		const Tile *t = &r->unit.tiles[0];
+		const Geom *g = &geoms[it % 5];
+		Layout l = layout_base(t, L_SKEW, false);
+		int k = l.scols / l.gran, p = solve_skew_period(t, g, &l);
+		for (int sk = p; p > 0 && sk < k && sk <= 256; sk++) {
+			Layout x = l, y = l;
+			x.skew = sk;
+			y.skew = sk % p;
+			if (!y.skew)
+				y = layout_rowmajor(t);
+			Cand cx, cy;
+			solve_cost(t, g, &x, &cx);
+			solve_cost(t, g, &y, &cy);
+			assert_int_equal(cx.wave, cy.wave);
+			for (int j = 0; j < t->nacc; j++)
+				assert_int_equal(cx.acc_wave[j], cy.acc_wave[j]);
+			checked++;
+		}
+		run_free(r);
+	}
+	assert_true(checked > 1000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -756,6 +814,7 @@ int main(void)
 		cmocka_unit_test(test_xor_swapped_cpasync),
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_data_addressed_kinds),
+		cmocka_unit_test(test_skew_period),
 	};
 	/* BANKC_TEST=NAME runs the tests matching NAME only */
 	if (getenv("BANKC_TEST"))
