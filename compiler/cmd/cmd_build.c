@@ -47,6 +47,7 @@ typedef struct {
 	bool require_optimal;
 	long max_excess;            /* -1: no limit */
 	int64_t work;               /* --search-budget; 0: the default */
+	int64_t file_defaults;      /* SolveOpts.file_defaults of the file */
 } BuildOpts;
 
 /* The build gate: a layout above its bound by more than allowed fails
@@ -77,7 +78,8 @@ static bool render_tile(Outs *o, const BuildOpts *bo, const Tile *t,
                         const Src *src, const char *key)
 {
 	const char *spec = src->name;
-	SolveOpts opts = {.top = 1, .budget = bo->work};
+	SolveOpts opts = {.top = 1, .budget = bo->work,
+	                  .file_defaults = bo->file_defaults};
 	Solution s;
 	if (!solve_tile_or_report(t, src, stderr, &bo->g, &opts, &s)) {
 		solve_free(&s);
@@ -359,7 +361,7 @@ int cmd_build(int argc, char **argv)
 		CLI_GEOM_OPTIONS, CLI_BUDGET_OPTION, CLI_HELP_OPTION, {0}};
 	char *mf_joined = NULL;
 	gcc_spellings(argc, argv, &mf_joined);
-	BuildOpts bo = {sim_geom_default, NULL, false, -1, 0};
+	BuildOpts bo = {sim_geom_default, NULL, false, -1, 0, 0};
 	Cli cl = {"build", argc, argv, ":ho:", lo, .geom = &bo.g,
 	          .work = &bo.work};
 	const char *mf = NULL;
@@ -429,10 +431,12 @@ int cmd_build(int argc, char **argv)
 	}
 	if (rc == 0 && !names_ok(all, ntiles))
 		rc = 1;
-	for (int i = 0; rc == 0 && i < nfiles; i++)
+	for (int i = 0; rc == 0 && i < nfiles; i++) {
+		bo.file_defaults = solve_file_defaults(&u[i]);
 		for (int k = 0; k < u[i].ntiles; k++)
 			if (!render_tile(&out, &bo, &u[i].tiles[k], &src[i], keys[i]))
 				rc = 1;
+	}
 	if (rc == 0 && !macros_ok(&out, all, ntiles, TILE_OUTPUTS))
 		rc = 1;
 	Mem d = {0};

@@ -8,6 +8,9 @@
 
 /* Work units a tile's search may spend unless told (SolveOpts.budget). */
 int64_t solve_default_budget(const Tile *t);
+/* The budget t's search takes unless told: the default, scaled down when
+ * its file's tiles together would pass SOLVE_BUDGET_FILE. */
+int64_t solve_budget_of(const Tile *t, const SolveOpts *o);
 int solve_blocks(const Tile *t, int64_t bytes);   /* resident blocks per SM */
 /* Cost one layout fully (no pruning). */
 void solve_cost(const Tile *t, const Geom *g, const Layout *l, Cand *c);

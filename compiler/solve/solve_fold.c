@@ -124,7 +124,7 @@ void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
 	int n = candidates(t, cols);
 	bool have = false, cut = false;
 	SolveOpts fo = *o;
-	int64_t total = o->budget ? o->budget : solve_default_budget(t);
+	int64_t total = o->budget ? o->budget : solve_budget_of(t, o);
 	int64_t spent = 0;
 	for (int i = 0; i < n; i++) {
 		/* the first fold (rows of one bank period, where most tiles

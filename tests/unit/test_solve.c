@@ -795,6 +795,33 @@ static void test_skew_period(void **state)
 	assert_true(checked > 1000);
 }
 
+/* A file's tiles share SOLVE_BUDGET_FILE units by default: a file within
+ * it leaves each tile its own default, a file past it scales each down in
+ * proportion, and a budget given on the command line is kept as it is. */
+static void test_file_budget(void **state)
+{
+	(void)state;
+	Run *r = run_file("specs/kernels.tile");
+	int64_t sum = solve_file_defaults(&r->unit);
+	assert_true(sum > 0 && sum <= SOLVE_BUDGET_FILE);
+	for (int i = 0; i < r->unit.ntiles; i++) {
+		const Tile *t = &r->unit.tiles[i];
+		SolveOpts o = {.top = 1, .file_defaults = sum};
+		assert_int_equal(solve_budget_of(t, &o), solve_default_budget(t));
+		o.file_defaults = 4 * SOLVE_BUDGET_FILE;
+		assert_int_equal(solve_budget_of(t, &o), solve_default_budget(t) / 4);
+		Solution s;
+		solve_tile(t, geom, &o, &s);
+		assert_int_equal(s.work_budget, solve_default_budget(t) / 4);
+		solve_free(&s);
+		o.budget = 12345;
+		solve_tile(t, geom, &o, &s);
+		assert_int_equal(s.work_budget, 12345);
+		solve_free(&s);
+	}
+	run_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -815,6 +842,7 @@ int main(void)
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_data_addressed_kinds),
 		cmocka_unit_test(test_skew_period),
+		cmocka_unit_test(test_file_budget),
 	};
 	/* BANKC_TEST=NAME runs the tests matching NAME only */
 	if (getenv("BANKC_TEST"))
