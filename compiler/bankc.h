@@ -518,7 +518,7 @@ typedef struct {
 /* A file's tiles share at most this many units by default: past it, each
  * tile's default is scaled down in proportion (SolveOpts.file_defaults),
  * so that a file of many tiles stays within seconds. */
-#define SOLVE_BUDGET_FILE (1LL << 24)
+#define SOLVE_BUDGET_FILE (1LL << 23)
 
 __extension__ typedef unsigned __int128 SolveCount128;
 

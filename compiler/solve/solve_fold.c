@@ -8,8 +8,10 @@
  * itself (i / C and i % C) counted; ties go to rows of 128 bytes (one
  * bank period), then to the shorter rows.  At most MAX_FOLDS folds are
  * tried (the first in that order), sharing the tile's search budget:
- * half for the first, the rest evenly.  ("Fold", not "view": a view is
- * the spec language's other shape over a tile's bytes.) */
+ * half for the first, and for each later one an even part of what the
+ * earlier ones left, its classes and seeds included; a fold that cannot
+ * beat the best found is skipped.  ("Fold", not "view": a view is the
+ * spec language's other shape over a tile's bytes.) */
 #include <stdlib.h>
 #include <string.h>
 
