@@ -200,6 +200,7 @@ typedef struct {
 	SolveXItem *it;
 	int *act[MAX_XOR_BITS], nact[MAX_XOR_BITS];
 	int *saved[MAX_XOR_BITS];
+	int *kids[MAX_XOR_BITS];        /* per active phase, its bound per v */
 	int64_t lb;         /* the node's bound */
 	uint32_t forced;    /* row bits whose masks cannot be 0 (solve_xforced) */
 	int reforce;        /* times it was computed again this run */

@@ -612,6 +612,8 @@ bool solve_xphases(SolveXor *x)
 		for (int p = 0; p < x->nph; p++)
 			if (x->ph[p].active >> d & 1)
 				x->act[d][x->nact[d]++] = p;
+		x->kids[d] = xmalloc((size_t)(x->nact[d] ? x->nact[d] : 1) *
+		                     (size_t)x->span * sizeof(int));
 	}
 	return true;
 }
@@ -661,5 +663,6 @@ void solve_xfree(SolveXor *x)
 	for (int d = 0; d < x->nb; d++) {
 		free(x->act[d]);
 		free(x->saved[d]);
+		free(x->kids[d]);
 	}
 }
