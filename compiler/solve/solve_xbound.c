@@ -63,6 +63,26 @@ static int linear_initial(const SolveXor *x, const SolveXPhase *p)
 	return best;
 }
 
+/* Linear: a map moves a word's bank only by f << k, so words whose
+ * banks differ outside those bits never meet, and those that agree there
+ * share the 2^(bits) banks f can reach: every map of the run puts at
+ * least ceil(n / 2^bits) of such n words in one bank. */
+static int linear_pigeon(SolveXor *x, const SolveXPhase *p)
+{
+	const SolveXItem *it = x->it + p->item;
+	uint32_t moved = ((uint32_t)(x->span - 1) << x->k) & (uint32_t)x->bmask;
+	int reach = 1, cnt[64] = {0}, best = 0;
+	for (uint32_t m = moved; m; m &= m - 1)
+		reach *= 2;
+	for (int i = 0; i < p->nitem; i++) {
+		int c = it[i].bank & ~(int)moved;
+		if (++cnt[c] > best)
+			best = cnt[c];
+	}
+	x->ops += p->nitem;
+	return (best + reach - 1) / reach;
+}
+
 /* Linear: deciding x_d merges the groups at depth d pairwise (bit d clear
  * and set); for each value v of x_d, out[v] is the phase's new bound. */
 static void linear_children(SolveXor *x, const SolveXPhase *p, int d, int nv, int v0,
@@ -593,6 +613,11 @@ bool solve_xphases(SolveXor *x)
 		}
 		sort_items(it, ph->nitem);
 		ph->cur = x->linear ? linear_initial(x, ph) : generic_initial(x, ph);
+		if (x->linear) {
+			int pg = linear_pigeon(x, ph);
+			if (pg > ph->pb)
+				ph->pb = pg;
+		}
 		for (int i = 0; i < ph->nitem; i++) {
 			/* generic: row i becomes known at the depth of its top bit;
 			 * linear: two groups merge at the top bit where neighbouring
