@@ -160,6 +160,22 @@ static bool ws_has(const WordSet *ws, int64_t w)
 	}
 }
 
+/* Adds w and returns how many times it has been added since the last
+ * clear (cnt: one counter per slot). */
+static int ws_count(WordSet *ws, int64_t w, int *cnt)
+{
+	unsigned h = (unsigned)(((uint64_t)w * 0x9E3779B97F4A7C15ull) >> 56);
+	for (;; h = (h + 1) & 255) {
+		if (ws->stamp[h] != ws->gen) {
+			ws->stamp[h] = ws->gen;
+			ws->v[h] = w;
+			return cnt[h] = 1;
+		}
+		if (ws->v[h] == w)
+			return ++cnt[h];
+	}
+}
+
 static void ws_clear(WordSet *ws)
 {
 	if (++ws->gen == 0) {
@@ -654,26 +670,26 @@ uint32_t solve_xforced(SolveXor *x)
 		return 0;
 	int64_t limit = s->top[s->ntop - 1].wave;
 	uint32_t forced = 0;
-	int cnt[64] = {0};
+	static WordSet ws;
+	static int cnt[256];
 	for (int b = 0; b < x->nb; b++) {
 		int64_t lb = x->lb, ops = 0;
 		for (int p = 0; p < x->nph && ops < 1 << 16 && lb <= limit; p++) {
 			const SolveXPhase *ph = &x->ph[p];
 			const SolveXItem *it = x->it + ph->item;
 			int best = ph->cur;
+			/* words per (row without bit b, bank), counted in a table */
+			ws_clear(&ws);
 			for (int i = 0; i < ph->nitem; i++) {
-				int m = 0;
-				uint32_t key = it[i].r & ~(1u << b);
-				for (int j = 0; j < ph->nitem; j++)
-					m += (it[j].r & ~(1u << b)) == key && it[j].bank == it[i].bank;
+				int64_t key = (int64_t)(it[i].r & ~(1u << b)) << 8 | it[i].bank;
+				int m = ws_count(&ws, key, cnt);
 				if (m > best)
 					best = m;
 			}
-			ops += ph->nitem * ph->nitem;
+			ops += ph->nitem;
 			int was = ph->pb > ph->cur ? ph->pb : ph->cur;
 			lb += ph->weight * ((best > ph->pb ? best : ph->pb) - was);
 		}
-		(void)cnt;
 		if (lb > limit)
 			forced |= 1u << b;
 		x->ops += ops;
