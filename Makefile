@@ -370,7 +370,7 @@ $(B)/bench: tests/bench/bench.c $(B)/libbankc.a $(B)/flags
 	$(call say,CC,$<)$(COMPILE) $(LDFLAGS) -o $@ $< $(B)/libbankc.a $(LDLIBS)
 
 bench: $(B)/bench
-	./$(B)/bench specs/*.tile
+	./$(B)/bench specs/*.tile tests/hard/hard.tile
 
 # On a machine with a GPU and Nsight Compute: measure the probe patterns.
 gpu-probe:

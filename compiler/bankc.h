@@ -566,6 +566,11 @@ typedef struct {
 	int64_t budget;     /* work units the search may spend; 0: the default
 	                     * (solve_default_budget, solve/solve.h) */
 	unsigned families;  /* 1 << LayoutKind searched; 0: all (for tests) */
+	bool seeds_in_budget;   /* the seeds count against the budget too (a
+	                         * 1-D tile's later folds, solve_fold.c) */
+	int64_t file_defaults;  /* the default budgets of all the tiles of
+	                         * the tile's file (solve_file_defaults); 0:
+	                         * the tile alone */
 } SolveOpts;
 
 /* Work units: one warp instruction (or instruction class) simulated; the
@@ -573,6 +578,10 @@ typedef struct {
 #define SOLVE_BUDGET_PER_INST 32
 #define SOLVE_BUDGET_BASE (1 << 15)
 #define SOLVE_BUDGET_MAX 1000000000000000LL
+/* A file's tiles share at most this many units by default: past it, each
+ * tile's default is scaled down in proportion (SolveOpts.file_defaults),
+ * so that a file of many tiles stays within seconds. */
+#define SOLVE_BUDGET_FILE (1LL << 23)
 
 __extension__ typedef unsigned __int128 SolveCount128;
 
@@ -615,6 +624,8 @@ void solve_free(Solution *s);
 /* The search ran out of budget above the bound ("not proven optimal"):
  * false when the choice is optimal or the search covered its whole space. */
 bool solve_unproven(const Solution *s);
+/* The default budgets of u's tiles, added up (SolveOpts.file_defaults). */
+int64_t solve_file_defaults(const Unit *u);
 
 /* ---- solve/baseline.c: what other systems would choose ---------------- */
 

@@ -47,6 +47,7 @@ typedef struct {
 	bool require_optimal;
 	long max_excess;            /* -1: no limit */
 	int64_t work;               /* --search-budget; 0: the default */
+	int64_t file_defaults;      /* SolveOpts.file_defaults of the file */
 } BuildOpts;
 
 /* The build gate: a layout above its bound by more than allowed fails
@@ -80,7 +81,8 @@ static const char *const tile_suffixes[TILE_OUTPUTS] = {".cuh", "_check.cu",
 static bool render_tile(Outs *o, const BuildOpts *bo, const Tile *t,
                         const Src *src, const char *key, const char *spec)
 {
-	SolveOpts opts = {.top = 1, .budget = bo->work};
+	SolveOpts opts = {.top = 1, .budget = bo->work,
+	                  .file_defaults = bo->file_defaults};
 	Solution s;
 	if (!solve_tile_or_report(t, src, stderr, &bo->g, &opts, &s)) {
 		solve_free(&s);
@@ -431,7 +433,7 @@ int cmd_build(int argc, char **argv)
 	DepTargets dt = {xcalloc((size_t)argc + 1, sizeof *dt.name),
 	                 xcalloc((size_t)argc + 1, sizeof *dt.quote), 0};
 	PathMap pm = {0};
-	BuildOpts bo = {sim_geom_default, NULL, false, -1, 0};
+	BuildOpts bo = {sim_geom_default, NULL, false, -1, 0, 0};
 	Cli cl = {"build", argc, argv, ":ho:", lo, .geom = &bo.g,
 	          .work = &bo.work};
 	const char *mf = NULL, *mp = NULL;
@@ -523,6 +525,7 @@ int cmd_build(int argc, char **argv)
 	}
 	for (int i = 0; rc == 0 && !list && i < nfiles; i++) {
 		char *shown = path_map_apply(&pm, src[i].name);
+		bo.file_defaults = solve_file_defaults(&u[i]);
 		for (int k = 0; k < u[i].ntiles; k++)
 			if (!render_tile(&out, &bo, &u[i].tiles[k], &src[i], keys[i],
 			                 shown))

@@ -180,6 +180,7 @@ int cmd_compare(int argc, char **argv)
 		for (int i = 0; i < nfiles; i++)
 			for (int k = 0; k < u[i].ntiles; k++) {
 				const Tile *t = &u[i].tiles[k];
+				o.file_defaults = solve_file_defaults(&u[i]);
 				Solution s;
 				Baseline b[MAX_BASELINES];
 				if (!solve_tile_or_report(t, &src[i], stderr, &g, &o, &s))

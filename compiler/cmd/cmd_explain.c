@@ -209,7 +209,8 @@ static int explain_file(const Geom *g, const char *file, const char *tname,
 		Layout l = layout_rowmajor(t);
 		Solution s = {0};
 		if (chosen) {
-			SolveOpts o = {.top = 1, .budget = work};
+			SolveOpts o = {.top = 1, .budget = work,
+			               .file_defaults = solve_file_defaults(&u)};
 			if (!solve_tile_or_report(t, &src, stderr, g, &o, &s)) {
 				solve_free(&s);
 				goto out;

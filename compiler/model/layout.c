@@ -453,7 +453,10 @@ static void addrs_in_stage(const Layout *l, const Tile *t, const Inst *in,
 		}
 		break;
 	case L_XOR: {
+		if (!is_pow2(l->gran))
+			break;
 		int64_t cols = layout_xor_cols(l), g = l->gran;
+		int gs = log2_floor(l->gran);     /* a power of two: shifts */
 		uint32_t f[256];
 		int lo = l->nx < 8 ? l->nx : 8;
 		f[0] = 0;
@@ -471,18 +474,27 @@ static void addrs_in_stage(const Layout *l, const Tile *t, const Inst *in,
 			for (int b = 8; b < l->nx; b++)
 				if (sr >> b & 1)
 					x ^= l->x[b];
-			addr[n] = (sr * pitch + ((sc / g) ^ x) * g + sc % g) * es;
+			addr[n] = (sr * pitch + ((sc >> gs) ^ x) * g + (sc & (g - 1))) * es;
 		}
 		return;
 	}
 	case L_SKEW: {
-		int64_t g = l->gran, k = l->scols / l->gran, s = l->skew;
+		if (!is_pow2(l->gran))
+			break;      /* layout_offset below */
+		/* the granule is a power of two, and the chunk index fits 32
+		 * bits (columns and rows below 2^16, skews below 2^9): shifts
+		 * and one 32-bit modulo, not three 64-bit divisions, since the
+		 * search simulates skews by the hundred thousand */
+		int gs = log2_floor(l->gran);
+		uint32_t k = (uint32_t)(l->scols >> gs), s = (uint32_t)l->skew;
+		uint32_t gm = (uint32_t)l->gran - 1;
 		for (int n = 0; n < WARP; n++) {
 			if (!(m >> n & 1))
 				continue;
-			int64_t sr = l->swap ? in->lane[n].col : in->lane[n].row;
-			int64_t sc = l->swap ? in->lane[n].row : in->lane[n].col;
-			addr[n] = (sr * pitch + (sc / g + s * sr) % k * g + sc % g) * es;
+			uint32_t sr = (uint32_t)(l->swap ? in->lane[n].col : in->lane[n].row);
+			uint32_t sc = (uint32_t)(l->swap ? in->lane[n].row : in->lane[n].col);
+			int64_t chunk = ((sc >> gs) + s * sr) % k;
+			addr[n] = ((int64_t)sr * pitch + (chunk << gs) + (sc & gm)) * es;
 		}
 		return;
 	}

@@ -8,6 +8,9 @@
 
 /* Work units a tile's search may spend unless told (SolveOpts.budget). */
 int64_t solve_default_budget(const Tile *t);
+/* The budget t's search takes unless told: the default, scaled down when
+ * its file's tiles together would pass SOLVE_BUDGET_FILE. */
+int64_t solve_budget_of(const Tile *t, const SolveOpts *o);
 int solve_blocks(const Tile *t, int64_t bytes);   /* resident blocks per SM */
 /* Cost one layout fully (no pruning). */
 void solve_cost(const Tile *t, const Geom *g, const Layout *l, Cand *c);
@@ -129,6 +132,8 @@ bool solve_partial_run(SolveSearch *se, SolvePartial *p, int upto);
 /* solve_family.c: the seeds (row-major, the baselines' layouts, a pad),
  * chosen, then costed and searched with the small families. */
 void solve_make_seeds(SolveSearch *se);
+/* Skews s and s + this period cost alike (0: no such period). */
+int solve_skew_period(const Tile *t, const Geom *g, const Layout *l);
 void solve_search(SolveSearch *se);
 /* Cost layout l over the classes cs; false when it was cut short (it
  * cannot enter the ranking) or the budget ran out. */
@@ -195,6 +200,7 @@ typedef struct {
 	SolveXItem *it;
 	int *act[MAX_XOR_BITS], nact[MAX_XOR_BITS];
 	int *saved[MAX_XOR_BITS];
+	int *kids[MAX_XOR_BITS];        /* per active phase, its bound per v */
 	int64_t lb;         /* the node's bound */
 	uint32_t forced;    /* row bits whose masks cannot be 0 (solve_xforced) */
 	int reforce;        /* times it was computed again this run */

@@ -25,7 +25,7 @@ int solve_blocks(const Tile *t, int64_t bytes)
 bool solve_spend(SolveSearch *se, int64_t units)
 {
 	se->s->work += units;
-	if (se->forced)
+	if (se->forced && !se->o->seeds_in_budget)
 		return true;
 	if (se->stopped || se->s->work > se->s->work_budget) {
 		se->stopped = true;

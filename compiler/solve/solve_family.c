@@ -272,10 +272,32 @@ static void list_pad(SolveSearch *se, bool swap, List *ls)
 	}
 }
 
+/* Skews that cost alike: when a row's chunks fill whole bank windows
+ * (W bytes, and 128 for cp.async, whose cost is its 128-byte segments), a
+ * skew of s + W / (chunk bytes) puts every element in the same bank, the
+ * same word and the same segment as a skew of s does (the rotation moves
+ * each row by a whole number of windows more), so it can only tie with s
+ * and follows it in the order: the skews from W / (chunk bytes) on are
+ * never costed.  The period, or 0 when rows are not whole windows. */
+int solve_skew_period(const Tile *t, const Geom *g, const Layout *l)
+{
+	int64_t w = (int64_t)g->banks * g->bank_bytes;
+	for (int j = 0; j < t->nacc; j++)
+		if (t->acc[j].op.kind == OP_CPASYNC && w < 128)
+			w = 128;
+	int64_t cb = l->gran * tile_elem_bytes(t), k = l->scols / l->gran;
+	if (cb <= 0 || w % cb || (k * cb) % w)
+		return 0;
+	return (int)(w / cb);
+}
+
 static void list_skew(SolveSearch *se, bool swap, List *ls)
 {
 	Layout l = layout_base(se->t, L_SKEW, swap);
 	int k = l.scols / l.gran;
+	int period = solve_skew_period(se->t, se->g, &l);
+	if (period > 0 && period < k)
+		k = period;
 	for (int s = 1; s < k && s <= 256; s++) {
 		l.skew = s;
 		add(ls, &l);
@@ -391,6 +413,10 @@ static void cost_seeds(SolveSearch *se)
 			continue;
 		}
 		const SolveClasses *cs = classes_for(se, &se->seeds[i]);
+		if (!cs) {      /* seeds within the budget, and it is spent */
+			se->s->cut++;
+			continue;
+		}
 		solve_partial_start(&p, se, &se->seeds[i], cs);
 		if (solve_partial_run(se, &p, cs->n)) {
 			se->s->evaluated++;

@@ -8,8 +8,10 @@
  * itself (i / C and i % C) counted; ties go to rows of 128 bytes (one
  * bank period), then to the shorter rows.  At most MAX_FOLDS folds are
  * tried (the first in that order), sharing the tile's search budget:
- * half for the first, the rest evenly.  ("Fold", not "view": a view is
- * the spec language's other shape over a tile's bytes.) */
+ * half for the first, and for each later one an even part of what the
+ * earlier ones left, its classes and seeds included; a fold that cannot
+ * beat the best found is skipped.  ("Fold", not "view": a view is the
+ * spec language's other shape over a tile's bytes.) */
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,6 +89,32 @@ int fold_arith(const Tile *f)
 	return f && f->len && !is_pow2(f->cols) ? 2 : 0;
 }
 
+/* The work the exact classes of a fold take before its search (see
+ * solve_layout): a later fold is searched only if what is left of the
+ * tile's budget pays for them. */
+static int64_t classes_work(const Tile *t)
+{
+	int64_t n = 0;
+	for (int j = 0; j < t->nacc; j++)
+		n += t->acc[j].ninst;
+	return 3 * n;
+}
+
+/* Could some layout of fold f still beat s's best?  Row-major of every
+ * fold is the same map of the buffer, so the alignment-aware bound (costed
+ * under it) is every fold's, as is row-major's footprint, the least of
+ * any layout; f's own index arithmetic comes on top of each of its
+ * layouts.  A fold whose best conceivable member does not beat the best
+ * found (ties go to the earlier fold) is skipped, which proves nothing
+ * less: it held no better layout. */
+static bool cannot_lose(const Tile *f, const Solution *s)
+{
+	Layout rm = layout_rowmajor(f);
+	Cand probe = {.wave = s->aligned_bound, .bytes = layout_bytes(&rm, f),
+	              .arith = fold_arith(f)};
+	return solve_cmp_key(f, &probe, &s->best) < 0;
+}
+
 void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
                 Solution *s)
 {
@@ -98,17 +126,35 @@ void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
 	int n = candidates(t, cols);
 	bool have = false, cut = false;
 	SolveOpts fo = *o;
-	int64_t total = o->budget ? o->budget : solve_default_budget(t);
+	int64_t total = o->budget ? o->budget : solve_budget_of(t, o);
+	int64_t spent = 0;
 	for (int i = 0; i < n; i++) {
 		/* the first fold (rows of one bank period, where most tiles
-		 * find their best) takes half the budget, the others share the
-		 * rest */
-		int64_t share = n == 1 ? total : i == 0 ? total / 2
-		              : total / 2 / (n - 1);
-		fo.budget = share > 0 ? share : 1;
+		 * find their best) takes half the budget, its seeds besides, as
+		 * a 2-D tile does; each later one an even part of what is left,
+		 * its classes and seeds included, so that a fold that ends early
+		 * leaves its units to the next and the folds together stay
+		 * within the tile's budget */
+		int64_t left = total - spent, share;
+		if (i == 0) {
+			share = n == 1 ? total : total / 2;
+		} else {
+			if (!o->exhaustive && left < classes_work(t)) {
+				cut = true;     /* the folds not searched */
+				break;
+			}
+			share = left / (n - i);
+			fo.seeds_in_budget = !o->exhaustive;
+		}
+		fo.budget = o->exhaustive ? o->budget : share > 0 ? share : 1;
 		Tile *f = fold_make(t, cols[i]);
+		if (have && s->found && !cannot_lose(f, s)) {
+			fold_free(f);   /* no layout of this fold can win */
+			continue;
+		}
 		Solution fs;
 		solve_layout(f, g, &fo, &fs);
+		spent += fs.work;
 		cut |= fs.budget_reached;
 		fs.fold = f;
 		if (fs.found) {
@@ -128,8 +174,12 @@ void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
 			solve_free(&fs);
 		}
 	}
-	/* a fold searched short may have held a better layout */
+	/* a fold searched short, or not at all, may have held a better
+	 * layout; the work is the tile's, every fold's together */
 	s->budget_reached |= cut;
+	s->work = spent;
+	if (!o->exhaustive)
+		s->work_budget = total;
 }
 
 bool solve_tile_or_report(const Tile *t, const Src *src, FILE *diag,

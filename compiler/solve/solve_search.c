@@ -37,6 +37,22 @@ int64_t solve_default_budget(const Tile *t)
 	return SOLVE_BUDGET_BASE + SOLVE_BUDGET_PER_INST * n;
 }
 
+int64_t solve_file_defaults(const Unit *u)
+{
+	int64_t n = 0;
+	for (int i = 0; i < u->ntiles; i++)
+		n += solve_default_budget(&u->tiles[i]);
+	return n;
+}
+
+int64_t solve_budget_of(const Tile *t, const SolveOpts *o)
+{
+	int64_t d = solve_default_budget(t);
+	if (o->file_defaults > SOLVE_BUDGET_FILE)
+		d = (int64_t)((__int128)d * SOLVE_BUDGET_FILE / o->file_defaults);
+	return d > 0 ? d : 1;
+}
+
 bool solve_unproven(const Solution *s)
 {
 	return s->found && s->budget_reached && s->best.wave > s->aligned_bound;
@@ -73,7 +89,7 @@ void solve_layout(const Tile *t, const Geom *g, const SolveOpts *o,
 	                                           : tab_arch[t->arch].smem_block;
 	/* no pruning, no budget either, unless one is given */
 	s->work_budget = o->budget > 0 ? o->budget
-	               : o->exhaustive ? SOLVE_BUDGET_MAX : solve_default_budget(t);
+	               : o->exhaustive ? SOLVE_BUDGET_MAX : solve_budget_of(t, o);
 	*se = (SolveSearch){.t = t, .g = g, .o = o, .s = s};
 	Layout rm = layout_rowmajor(t);
 	se->base_bytes = layout_bytes(&rm, t);

@@ -63,6 +63,26 @@ static int linear_initial(const SolveXor *x, const SolveXPhase *p)
 	return best;
 }
 
+/* Linear: a map moves a word's bank only by f << k, so words whose
+ * banks differ outside those bits never meet, and those that agree there
+ * share the 2^(bits) banks f can reach: every map of the run puts at
+ * least ceil(n / 2^bits) of such n words in one bank. */
+static int linear_pigeon(SolveXor *x, const SolveXPhase *p)
+{
+	const SolveXItem *it = x->it + p->item;
+	uint32_t moved = ((uint32_t)(x->span - 1) << x->k) & (uint32_t)x->bmask;
+	int reach = 1, cnt[64] = {0}, best = 0;
+	for (uint32_t m = moved; m; m &= m - 1)
+		reach *= 2;
+	for (int i = 0; i < p->nitem; i++) {
+		int c = it[i].bank & ~(int)moved;
+		if (++cnt[c] > best)
+			best = cnt[c];
+	}
+	x->ops += p->nitem;
+	return (best + reach - 1) / reach;
+}
+
 /* Linear: deciding x_d merges the groups at depth d pairwise (bit d clear
  * and set); for each value v of x_d, out[v] is the phase's new bound. */
 static void linear_children(SolveXor *x, const SolveXPhase *p, int d, int nv, int v0,
@@ -137,6 +157,22 @@ static bool ws_has(const WordSet *ws, int64_t w)
 			return false;
 		if (ws->v[h] == w)
 			return true;
+	}
+}
+
+/* Adds w and returns how many times it has been added since the last
+ * clear (cnt: one counter per slot). */
+static int ws_count(WordSet *ws, int64_t w, int *cnt)
+{
+	unsigned h = (unsigned)(((uint64_t)w * 0x9E3779B97F4A7C15ull) >> 56);
+	for (;; h = (h + 1) & 255) {
+		if (ws->stamp[h] != ws->gen) {
+			ws->stamp[h] = ws->gen;
+			ws->v[h] = w;
+			return cnt[h] = 1;
+		}
+		if (ws->v[h] == w)
+			return ++cnt[h];
 	}
 }
 
@@ -593,6 +629,11 @@ bool solve_xphases(SolveXor *x)
 		}
 		sort_items(it, ph->nitem);
 		ph->cur = x->linear ? linear_initial(x, ph) : generic_initial(x, ph);
+		if (x->linear) {
+			int pg = linear_pigeon(x, ph);
+			if (pg > ph->pb)
+				ph->pb = pg;
+		}
 		for (int i = 0; i < ph->nitem; i++) {
 			/* generic: row i becomes known at the depth of its top bit;
 			 * linear: two groups merge at the top bit where neighbouring
@@ -612,6 +653,8 @@ bool solve_xphases(SolveXor *x)
 		for (int p = 0; p < x->nph; p++)
 			if (x->ph[p].active >> d & 1)
 				x->act[d][x->nact[d]++] = p;
+		x->kids[d] = xmalloc((size_t)(x->nact[d] ? x->nact[d] : 1) *
+		                     (size_t)x->span * sizeof(int));
 	}
 	return true;
 }
@@ -627,26 +670,26 @@ uint32_t solve_xforced(SolveXor *x)
 		return 0;
 	int64_t limit = s->top[s->ntop - 1].wave;
 	uint32_t forced = 0;
-	int cnt[64] = {0};
+	static WordSet ws;
+	static int cnt[256];
 	for (int b = 0; b < x->nb; b++) {
 		int64_t lb = x->lb, ops = 0;
 		for (int p = 0; p < x->nph && ops < 1 << 16 && lb <= limit; p++) {
 			const SolveXPhase *ph = &x->ph[p];
 			const SolveXItem *it = x->it + ph->item;
 			int best = ph->cur;
+			/* words per (row without bit b, bank), counted in a table */
+			ws_clear(&ws);
 			for (int i = 0; i < ph->nitem; i++) {
-				int m = 0;
-				uint32_t key = it[i].r & ~(1u << b);
-				for (int j = 0; j < ph->nitem; j++)
-					m += (it[j].r & ~(1u << b)) == key && it[j].bank == it[i].bank;
+				int64_t key = (int64_t)(it[i].r & ~(1u << b)) << 8 | it[i].bank;
+				int m = ws_count(&ws, key, cnt);
 				if (m > best)
 					best = m;
 			}
-			ops += ph->nitem * ph->nitem;
+			ops += ph->nitem;
 			int was = ph->pb > ph->cur ? ph->pb : ph->cur;
 			lb += ph->weight * ((best > ph->pb ? best : ph->pb) - was);
 		}
-		(void)cnt;
 		if (lb > limit)
 			forced |= 1u << b;
 		x->ops += ops;
@@ -661,5 +704,6 @@ void solve_xfree(SolveXor *x)
 	for (int d = 0; d < x->nb; d++) {
 		free(x->act[d]);
 		free(x->saved[d]);
+		free(x->kids[d]);
 	}
 }

@@ -173,11 +173,13 @@ static void dfs(SolveXor *x, int d)
 	}
 	int nv = x->span;
 	int64_t lbv[64];
-	int order[64], out[64];
+	int order[64];
 	for (int v = 0; v < nv; v++)
 		lbv[v] = x->lb;
+	/* each phase's bound per child, kept for the descent */
 	for (int q = 0; q < x->nact[d]; q++) {
 		SolveXPhase *p = &x->ph[x->act[d][q]];
+		int *out = x->kids[d] + q * nv;
 		solve_xchildren(x, p, d, nv, 0, out);
 		int64_t was = p->pb > p->cur ? p->pb : p->cur;
 		for (int v = 0; v < nv; v++)
@@ -209,9 +211,7 @@ static void dfs(SolveXor *x, int d)
 		for (int i = 0; i < x->nact[d]; i++) {
 			SolveXPhase *p = &x->ph[x->act[d][i]];
 			x->saved[d][i] = p->cur;
-			solve_xchildren(x, p, d, 1, v, out);
-			solve_xset(x, d, (uint32_t)v);
-			p->cur = out[0];
+			p->cur = x->kids[d][i * nv + v];
 		}
 		x->lb = lbv[v];
 		dfs(x, d + 1);

@@ -132,7 +132,7 @@ static void agree(const Tile *t)
 	assert_true(full.aligned_bound >= full.lower_bound);
 	/* an independent recount of the chosen layout */
 	Cand c;
-	solve_cost(t, geom, &fast.best.l, &c);
+	solve_cost(solution_tile(&fast, t), geom, &fast.best.l, &c);
 	assert_int_equal(c.wave, fast.best.wave);
 	solve_free(&full);
 	solve_free(&fast);
@@ -645,6 +645,208 @@ static void test_budget(void **state)
 	run_free(r);
 }
 
+/* Small tiles of the kinds whose addresses come from data: gathers and
+ * scatters through index tables, hash probes by 8-byte compare-and-swap
+ * (on a 1-D buffer and in buckets), radix counters, 1-D strided buffers
+ * and a pipeline of gathered rows.  The search under the default budget
+ * agrees with the one that prunes nothing (every fold of a 1-D tile
+ * searched in full), and, where the xor family is small enough to cost
+ * map by map, with that brute force too. */
+static void test_data_addressed_kinds(void **state)
+{
+	(void)state;
+	static const char *const specs[] = {
+		"tile g { shape 8 x 32; dtype f32; arch sm_90;\n"
+		"  access fill: store vec 4 along row;\n"
+		"  access gather: load { for k in 0..4;\n"
+		"    table nbr = {3, 5, 0, 7, 7, 2, 1, 6, 4, 0, 3, 3, 5, 1, 6, 2,\n"
+		"                 0, 4, 7, 1, 2, 6, 5, 3, 1, 1, 4, 0, 6, 7, 2, 5};\n"
+		"    row = nbr[lane]; col = 8 * k + lane % 8; } }",
+		"tile s { shape 4 x 32; dtype f32; arch sm_90;\n"
+		"  access scatter: red.add { for i in 0..2;\n"
+		"    table dst = {2, 0, 3, 3, 1, 0, 2, 1, 0, 3, 2, 2, 1, 1, 0, 3,\n"
+		"                 3, 1, 0, 2, 2, 3, 1, 0, 0, 2, 3, 1, 1, 0, 2, 3};\n"
+		"    row = (dst[lane] + i) % 4; col = (lane * 5 + i) % 32; }\n"
+		"  access drain: load along row; }",
+		"tile h { shape 128; dtype u64; arch sm_90;\n"
+		"  access insert: atom.cas { for p in 0..2;\n"
+		"    table h = {17, 99, 3, 64, 64, 120, 5, 33, 81, 2, 47, 47, 110, 9, 70, 28,\n"
+		"               0, 127, 56, 19, 90, 43, 12, 101, 66, 38, 7, 85, 24, 115, 51, 76};\n"
+		"    idx = (h[lane] + p) % 128; weight = 2 - p; }\n"
+		"  access clear: store { for i in 0..4; idx = 32 * i + lane; } }",
+		"tile b { shape 8 x 8; dtype u64; arch sm_90;\n"
+		"  access insert: atom.cas {\n"
+		"    table h = {9, 60, 33, 2, 18, 47, 51, 12, 63, 0, 25, 38, 7, 44, 29, 56,\n"
+		"               14, 3, 41, 22, 58, 35, 10, 49, 27, 5, 62, 16, 31, 53, 20, 45};\n"
+		"    row = h[lane] / 8; col = h[lane] % 8; }\n"
+		"  access scan: load along col; }",
+		"tile r { shape 4 x 32; dtype u32; arch sm_90;\n"
+		"  access count: atom.add {\n"
+		"    table d = {1, 3, 0, 0, 2, 1, 3, 3, 0, 2, 1, 1, 2, 0, 3, 2,\n"
+		"               1, 0, 0, 3, 2, 2, 1, 3, 0, 1, 3, 2, 2, 0, 1, 3};\n"
+		"    row = d[lane]; col = lane; }\n"
+		"  access raking: load { for j in 0..4; row = (4 * lane + j) / 32;\n"
+		"    col = (4 * lane + j) % 32; } }",
+		"tile d { shape 256; dtype f32; arch sm_90;\n"
+		"  access fill: store { for i in 0..8; idx = 32 * i + lane; }\n"
+		"  access stride: load { for i in 0..8; idx = 8 * lane + i; } }",
+		"tile q { shape 64; dtype u64; arch sm_90;\n"
+		"  access probe: load { for p in 0..3;\n"
+		"    table h = {5, 40, 40, 12, 63, 0, 27, 33, 8, 51, 19, 19, 60, 2, 44, 30,\n"
+		"               11, 57, 23, 36, 6, 48, 15, 62, 29, 1, 54, 38, 20, 9, 45, 31};\n"
+		"    idx = (h[lane] + p * (p + 1) / 2) % 64; }\n"
+		"  access claim: atom.cas { idx = (lane * 7) % 64; } }",
+		"tile c { shape 8 x 32; dtype f16; arch sm_90; stages 2;\n"
+		"  access fill: cp.async vec 8 { for s in 0..2;\n"
+		"    table src = {5, 2, 7, 0, 3, 6, 1, 4, 2, 7, 4, 1, 0, 5, 6, 3};\n"
+		"    row = src[8 * s + lane / 4]; col = 8 * (lane % 4); stage = s; }\n"
+		"  access frag: ldmatrix.x4 { for s in 0..2; row = lane % 8;\n"
+		"    col = 8 * (lane / 8); stage = s; } }",
+	};
+	for (size_t k = 0; k < sizeof specs / sizeof *specs; k++) {
+		Run *r = run(specs[k]);
+		assert_true(r->ok);
+		const Tile *t = &r->unit.tiles[0];
+		agree(t);
+		if (!t->len) {
+			for (int top = 1; top <= 3; top += 2)
+				assert_true(xor_agree(t, geom, top, 1 << 13));
+		} else {
+			/* the folds whose xor family is small enough, map by map
+			 * (xor_agree checks those and says which it did) */
+			int checked = 0;
+			for (int cols = 8; cols <= t->len / 2; cols *= 2) {
+				Tile *f = fold_make(t, cols);
+				f->len = 0;     /* searched as the 2-D tile it is */
+				checked += xor_agree(f, geom, 1, 1 << 13);
+				fold_free(f);
+			}
+			assert_true(checked >= 2);
+		}
+		/* a budget of 2^22 proves each of them, and the answer is the
+		 * default budget's or better */
+		SolveOpts o = {.top = 1, .budget = 1 << 22};
+		Solution s, d = solve(t, 1, false);
+		solve_tile(t, geom, &o, &s);
+		if (s.budget_reached)
+			fail_msg("tile %s: budget reached", t->name);
+		assert_true(s.best.wave <= d.best.wave);
+		solve_free(&s);
+		solve_free(&d);
+		run_free(r);
+	}
+}
+
+/* The skews the search leaves out (solve_skew_period): on random tiles
+ * of loads, stores, cp.async and atomics, in one stage or three, under
+ * five bank geometries, every skew from the period on costs, access by
+ * access, what the skew it repeats does (row-major for a multiple of the
+ * period), so it could only tie and follow it. */
+/* The xor tree's pigeonhole floor: a map moves a word's bank only within
+ * the banks f << k reaches, so the 32 words of rows of one parity and one
+ * word offset, 64-byte rows, share 4 banks under every map.  The floor is
+ * a lower bound (the tree agrees with costing every map) and decides the
+ * whole family near its root (it took 1402 units without the floor). */
+static void test_xor_pigeon(void **state)
+{
+	(void)state;
+	Run *r = run("tile pg { shape 16 x 16; dtype f32; arch sm_90;\n"
+	             "  access gather: load vec 4 { for i in 0..2;\n"
+	             "    table tab = {0, 6, 2, 14, 8, 4, 12, 10, 6, 0, 14, 2, 4, 10, 8, 12,\n"
+	             "                 2, 8, 0, 6, 10, 12, 4, 14, 12, 14, 6, 4, 0, 2, 8, 10};\n"
+	             "    row = tab[lane]; col = 4 * (lane % 4); } }");
+	assert_true(r->ok);
+	const Tile *t = &r->unit.tiles[0];
+	for (int top = 1; top <= 3; top += 2)
+		assert_true(xor_agree(t, geom, top, 1 << 13));
+	Solution s = solve(t, 1, false);
+	assert_false(s.budget_reached);
+	assert_true(s.xor_searched == s.xor_total);
+	assert_true(s.work < 400);
+	solve_free(&s);
+	run_free(r);
+}
+
+static void test_skew_period(void **state)
+{
+	(void)state;
+	static const Geom geoms[] = {{32, 4, true}, {1, 4, true}, {4, 4, true},
+	                             {16, 8, true}, {64, 4, false}};
+	static const char *const ops[] = {"load", "store", "cp.async", "atom.add"};
+	static const char *const dts[] = {"f16", "f32", "f64", "i8"};
+	int checked = 0;
+	for (int it = 0; it < 200; it++) {
+		int d = (int)(rnd() % 4), op = (int)(rnd() % 4);
+		if (op == 3)
+			d = 1;              /* 4-byte atomics */
+		int es = d == 0 ? 2 : d == 1 ? 4 : d == 2 ? 8 : 1;
+		int vec = op == 2 ? 16 / es : 1;
+		int rows = 4 << (rnd() % 3), cols = (64 / es) << (rnd() % 2);
+		int stages = rnd() % 2 ? 3 : 1;
+		int a = 1 + (int)(rnd() % 7), b = 1 + (int)(rnd() % 9);
+		char text[1024];
+		snprintf(text, sizeof text,
+		         "tile k { shape %d x %d; dtype %s; arch sm_90; stages %d;\n"
+		         "  access x: %s vec %d { for s in 0..%d, i in 0..3;\n"
+		         "    row = (%d * lane + i) %% %d;\n"
+		         "    col = %d * ((%d * lane + i) %% %d); stage = s; } }\n",
+		         rows, cols, dts[d], stages, ops[op], vec, stages, a, rows,
+		         vec, b, cols / vec);
+		Run *r = run(text);
+		if (!r->ok) {
+			run_free(r);
+			continue;
+		}
+		const Tile *t = &r->unit.tiles[0];
+		const Geom *g = &geoms[it % 5];
+		Layout l = layout_base(t, L_SKEW, false);
+		int k = l.scols / l.gran, p = solve_skew_period(t, g, &l);
+		for (int sk = p; p > 0 && sk < k && sk <= 256; sk++) {
+			Layout x = l, y = l;
+			x.skew = sk;
+			y.skew = sk % p;
+			if (!y.skew)
+				y = layout_rowmajor(t);
+			Cand cx, cy;
+			solve_cost(t, g, &x, &cx);
+			solve_cost(t, g, &y, &cy);
+			assert_int_equal(cx.wave, cy.wave);
+			for (int j = 0; j < t->nacc; j++)
+				assert_int_equal(cx.acc_wave[j], cy.acc_wave[j]);
+			checked++;
+		}
+		run_free(r);
+	}
+	assert_true(checked > 1000);
+}
+
+/* A file's tiles share SOLVE_BUDGET_FILE units by default: a file within
+ * it leaves each tile its own default, a file past it scales each down in
+ * proportion, and a budget given on the command line is kept as it is. */
+static void test_file_budget(void **state)
+{
+	(void)state;
+	Run *r = run_file("specs/kernels.tile");
+	int64_t sum = solve_file_defaults(&r->unit);
+	assert_true(sum > 0 && sum <= SOLVE_BUDGET_FILE);
+	for (int i = 0; i < r->unit.ntiles; i++) {
+		const Tile *t = &r->unit.tiles[i];
+		SolveOpts o = {.top = 1, .file_defaults = sum};
+		assert_int_equal(solve_budget_of(t, &o), solve_default_budget(t));
+		o.file_defaults = 4 * SOLVE_BUDGET_FILE;
+		assert_int_equal(solve_budget_of(t, &o), solve_default_budget(t) / 4);
+		Solution s;
+		solve_tile(t, geom, &o, &s);
+		assert_int_equal(s.work_budget, solve_default_budget(t) / 4);
+		solve_free(&s);
+		o.budget = 12345;
+		solve_tile(t, geom, &o, &s);
+		assert_int_equal(s.work_budget, 12345);
+		solve_free(&s);
+	}
+	run_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -663,6 +865,10 @@ int main(void)
 		cmocka_unit_test(test_xor_atomic_and_load),
 		cmocka_unit_test(test_xor_swapped_cpasync),
 		cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_data_addressed_kinds),
+		cmocka_unit_test(test_xor_pigeon),
+		cmocka_unit_test(test_skew_period),
+		cmocka_unit_test(test_file_budget),
 	};
 	/* BANKC_TEST=NAME runs the tests matching NAME only */
 	if (getenv("BANKC_TEST"))
