@@ -150,10 +150,11 @@ rm -rf "$o" && "$bankc" build "$tmp/$(printf 'l\377')/s.tile" -o "$o" || failed 
 if grep -q "\"spec\": \"$tmp/l$(printf '\357\277\275')/s.tile\"" "$o/column_read.json"; then ok
 else failed "a non-UTF-8 spec path: $(head -c 80 "$o/column_read.json")"; fi
 
-# 8. the lock through a dangling symlink: refused, nothing made there
+# 8. an old lock file's name as a dangling symlink: the folder itself is
+# locked, the link removed, nothing made through it
 rm -rf "$o" && mkdir -p "$o" && ln -s "$tmp/planted" "$o/.bankc-lock"
-expect_fail "a planted lock symlink" "'.bankc-lock' is a symbolic link" -- "$bankc" build "$tmp/s.tile" -o "$o"
-[ ! -e "$tmp/planted" ] && ok || failed "the lock was made through a symlink"
+"$bankc" build "$tmp/s.tile" -o "$o" >/dev/null 2>&1 && ok || failed "a build beside a planted lock symlink"
+[ ! -e "$tmp/planted" ] && [ ! -L "$o/.bankc-lock" ] && ok || failed "the lock was made through a symlink"
 
 # 9. scan --emit-spec: names that differ only in what is not a letter
 #    (a$b, a_b) get two specs, and a planted symlink is not written through

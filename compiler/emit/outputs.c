@@ -4,8 +4,9 @@
  * depfile) has been rendered into memory before this stage starts.  Then:
  *
  *   1. the output folder is made, parents included (a concurrent creator
- *      is no error), and a lock in it is taken (a plain file, never
- *      through a symlink), so that two builds into one folder take turns;
+ *      is no error), and locked (flock on the folder itself, so that no
+ *      lock file is left in it, nor made through a symlink), so that two
+ *      builds into one folder take turns;
  *   2. temporaries that killed runs left behind are removed;
  *   3. every output whose contents changed is written to a temporary file
  *      beside its target, each write and close checked; on any failure
@@ -20,6 +21,7 @@
  * removes.  An output whose contents did not change is not rewritten, so
  * make and Ninja see an unchanged time stamp. */
 #define _XOPEN_SOURCE 700   /* realpath, S_ISVTX */
+#define _DEFAULT_SOURCE     /* flock(2): BSD's and Linux's, not POSIX's */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +29,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,7 +39,7 @@
 
 #define TMP_PREFIX ".bankc-tmp."
 #define MANIFEST ".bankc-manifest"
-#define LOCK ".bankc-lock"
+#define LOCK ".bankc-lock"   /* the lock file of bankc 0.1.0's builds */
 
 void outs_add(Outs *o, const char *dir, const char *file, char *data,
               size_t len, const char *spec)
@@ -483,24 +486,19 @@ static void add_manifest(Outs *o, const char *dir, const Manifest *m)
  * wherever it points. */
 static int take_lock(const char *dir)
 {
-	char lockpath[PATH_MAX];
-	snprintf(lockpath, sizeof lockpath, "%s/" LOCK, dir);
-	int lock = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
-	struct stat st;
-	if (lock >= 0 && (fstat(lock, &st) != 0 || !S_ISREG(st.st_mode))) {
-		close(lock);
-		lock = -1;
-		errno = EINVAL;
-	}
+	int lock = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (lock < 0) {
-		fprintf(stderr, "bankc: error: cannot create a file in '%s': %s\n",
-		        dir, errno == ELOOP ? "'" LOCK "' is a symbolic link" :
+		fprintf(stderr, "bankc: error: cannot open folder '%s': %s\n", dir,
 		        strerror(errno));
 		return -1;
 	}
-	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
-	while (fcntl(lock, F_SETLKW, &fl) != 0 && errno == EINTR)
+	while (flock(lock, LOCK_EX) != 0 && errno == EINTR)
 		;
+	/* the lock file of bankc 0.1.0's builds goes; a symlink planted under
+	 * its name is removed, never followed */
+	char old[PATH_MAX];
+	snprintf(old, sizeof old, "%s/" LOCK, dir);
+	unlink(old);
 	return lock;
 }
 

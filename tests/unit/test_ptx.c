@@ -760,7 +760,7 @@ static void unknown_is(const char *body, int lo, int hi, const char *why)
 	assert_int_equal(a->rhi, hi);
 	if (why) {
 		char buf[1024];
-		ScanCtx c = {"t.ptx", NULL, &s->ro, sim_geom_default};
+		ScanCtx c = {"t.ptx", NULL, &s->ro, sim_geom_default, NULL};
 		scan_why(&s->p->m, &s->k, a->rwhy, &c, buf, sizeof buf);
 		assert_string_equal(buf, why);
 	}
@@ -896,7 +896,7 @@ static void test_data(void **state)
 			/* lanes 16 to 31 read past its end */
 			assert_true(s->k.ranged);
 			char buf[1024];
-			ScanCtx c = {"t.ptx", NULL, &s->ro, sim_geom_default};
+			ScanCtx c = {"t.ptx", NULL, &s->ro, sim_geom_default, NULL};
 			scan_why(&s->p->m, &s->k, s->k.acc[0].rwhy, &c, buf, sizeof buf);
 			assert_non_null(strstr(buf, "past the end of the buffer given as --data 0"));
 		}
