@@ -87,9 +87,10 @@ for sig in TERM INT HUP; do
 	case $sig in TERM) want=143 ;; INT) want=130 ;; HUP) want=129 ;; esac
 	mkdir "$tmp/t$sig"
 	rm -f "$tmp/pids"
-	# a shell's background job starts with SIGINT ignored: give it back
+	# a shell's background job starts with SIGINT ignored, one under nohup
+	# with SIGHUP too: give them back
 	PIDS=$tmp/pids TMPDIR=$tmp/t$sig NVCC=$tmp/slow_nvcc \
-		env --default-signal=INT "$bankc" scan "$src/called.cu" --block 32 \
+		env --default-signal=INT,HUP,TERM "$bankc" scan "$src/called.cu" --block 32 \
 		>/dev/null 2>"$tmp/err" &
 	b=$!
 	n=0

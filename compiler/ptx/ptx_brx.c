@@ -92,8 +92,10 @@ void rd_lower_brx(Reader *r, int idx)
 	in->opd[0] = pred;
 	in->opd[1] = (PtxOpd){.kind = OPD_IMM, .reg = -1, .reg2 = -1, .sym = -1};
 	const struct BrTable *t = &r->tabs[tab];
+	/* a copy: appending may move the instructions */
+	PtxInst like = *in;
 	for (int j = 0; j < t->n; j++) {
-		PtxInst *s = append(r, &m->inst[idx]);
+		PtxInst *s = append(r, &like);
 		s->op.kind = PO_SETP;
 		s->op.ty = (Ty){TY_U, 4};
 		s->op.cmp = CMP_EQ;
@@ -103,7 +105,7 @@ void rd_lower_brx(Reader *r, int idx)
 		s->opd[1] = b.opd[0];
 		s->opd[2] = (PtxOpd){.kind = OPD_IMM, .reg = -1, .reg2 = -1, .sym = -1,
 		                     .imm = j};
-		PtxInst *br = append(r, &m->inst[idx]);
+		PtxInst *br = append(r, &like);
 		br->op.kind = PO_BRA;
 		br->op.ty = (Ty){TY_NONE, 0};
 		br->guard = hp;
