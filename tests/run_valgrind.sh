@@ -40,8 +40,9 @@ vg 1 build specs/seeds.tile tests/bad/row_outside.tile -o "$tmp/none"
 vg 2 compare --top 0 specs/seeds.tile
 vg 0 scan tests/ptx/widths.ptx --block 64 --emit-spec "$tmp/specs"
 vg 0 scan tests/ptx/transpose.ptx --block 32,8 --json
-vg 1 scan tests/ptx/sgemm_tiled.ptx --block 16,16
-vg 1 scan tests/ptx/bad/global_addr.ptx --block 32
+vg 0 scan tests/ptx/sgemm_tiled.ptx --block 16,16
+vg 0 scan tests/ptx/global_addr.ptx --block 32
+vg 0 scan tests/ptx/datadep.ptx --block 32 --kernel exchange --data 0=tests/ptx/hist_short.bin
 vg 1 scan tests/ptx/bad/unclosed_body.ptx --block 32
 vg 0 scan tests/ptx/syntax.ptx --block 64
 vg 1 scan tests/ptx/instances.ptx --block 32 --kernel 'tiles::tile<2,float,false>'
