@@ -194,6 +194,17 @@ char *esc_decode(const char *s);
 /* s as UTF-8: each byte of a malformed sequence becomes U+FFFD. */
 char *esc_utf8(const char *s);
 
+/* ---- base/textwrap.c: text that fits a terminal ----------------------- */
+
+/* text and a newline on out, broken at spaces so that no line passes width
+ * columns where a break exists (a longer word is kept whole, and so is
+ * a [bracketed] group, as an option of a usage line); the first
+ * line starts at column col (what is already printed), the others after
+ * indent spaces.  text_wrapf formats text first. */
+void text_wrap(FILE *out, const char *text, int col, int width, int indent);
+void text_wrapf(FILE *out, int col, int width, int indent, const char *fmt,
+                ...) __attribute__((format(printf, 5, 6)));
+
 /* ---- base/tmpfile.c: a temporary beside its target ------------------- */
 
 /* A new file named PATH.tmp.XXXXXX (its name in tmp, n bytes) open for

@@ -100,7 +100,7 @@ expect 0 "search budget reached" -- compare tests/data/scattered.tile
 expect 0 "" -- build tests/data/scattered.tile -o "$tmp/scattered"
 expect 0 "tile rotate_fixed" -- compare --top 1000 tests/data/rotate.tile
 expect 0 "tile rotate_fixed" -- compare --banks 4 tests/data/rotate.tile
-expect 0 "1 layouts costed" -- compare tests/data/rotate.tile
+expect 0 "1 layout costed," -- compare tests/data/rotate.tile
 expect 0 "optimal" -- compare tests/data/too_big.tile
 expect 0 "^huge  *a  *load" -- explain --chosen --summary tests/data/too_big.tile
 limit=
@@ -154,5 +154,21 @@ expect 0 "usage: bankc sim --table FILE" -- help sim
 expect 0 "or: bankc sim --op OP" -- sim --help
 expect 2 "no command 'frob'" -- help frob
 expect 2 "unknown command 'compre' (did you mean 'compare'?)" -- compre specs/seeds.tile
+
+# text fits 100 columns: every line of compare's and explain's tables, and
+# their longer lines broken at spaces (a line may pass only as one word)
+wide() {
+	"$bankc" "$@" 2>&1 | awk -v what="$*" 'length($0) > 100 && $0 ~ / [^ ]/ {
+		print "FAIL: bankc " what ": a line of " length($0) " columns: " substr($0, 1, 60) "..."; n++ }
+		END { exit n > 0 }'
+}
+for f in specs/*.tile tests/data/scattered.tile; do
+	wide compare --top 20 "$f" && ok || fail=$((fail + 1))
+	wide explain --chosen "$f" && ok || fail=$((fail + 1))
+done
+wide compare --search-budget 1 specs/kernels.tile && ok || fail=$((fail + 1))
+wide explain --banks 64 specs/kernels.tile && ok || fail=$((fail + 1))
+# 22 accesses: their wavefronts in blocks of columns, each block headed
+expect 0 "^    layout  *cmp_j512  *swap_j512  *cmp_j1024  *swap_j1024$" -- compare specs/kernels.tile
 
 summary cli

@@ -10,7 +10,8 @@
 #
 # The headers are CUTLASS 4.7's in ../shared/vendor/cutlass-4.7 beside the
 # repository (never copied into it; CUTLASS_DIR overrides); without them
-# every tile counts as skipped, and with BANKC_REQUIRE_CUTLASS set the suite fails.  The programs are built with g++ when CuTe
+# every tile counts as skipped, and in CI (CI=true) or with BANKC_REQUIRE_CUTLASS
+# set the suite fails.  The programs are built with g++ when CuTe
 # compiles on the host with it (it needs the CUDA toolkit's headers, found
 # beside nvcc), else with nvcc (CUTE_CXX=nvcc asks for nvcc).
 # usage: run_cute.sh BANKC
@@ -45,10 +46,13 @@ if ! "$bankc" build specs/*.tile tests/cute/kinds.tile -o "$tmp/gen" >"$tmp/buil
 fi
 ntiles=$(ls "$tmp"/gen/*.cuh | wc -l)
 if [ ! -f "$cutlass/include/cute/layout.hpp" ]; then
-	# with BANKC_REQUIRE_CUTLASS set a missing CUTLASS is a failure, so
-	# that a green run there must have checked the CuTe layouts
-	if [ -n "${BANKC_REQUIRE_CUTLASS:-}" ]; then
-		bad "CuTe's headers are not in $cutlass/include, and BANKC_REQUIRE_CUTLASS is set: give CUTLASS_DIR (CUTLASS 4.7)"
+	# in CI (CI=true, as CI services set it) or with BANKC_REQUIRE_CUTLASS
+	# set, a missing CUTLASS is a failure, so that a green run there must
+	# have checked the CuTe layouts
+	if [ -n "${BANKC_REQUIRE_CUTLASS:-}" ] || [ "${CI:-}" = true ]; then
+		why="this is CI (CI=true)"
+		[ -n "${BANKC_REQUIRE_CUTLASS:-}" ] && why="BANKC_REQUIRE_CUTLASS is set"
+		bad "CuTe's headers are not in $cutlass/include, and $why: give CUTLASS_DIR (CUTLASS 4.7)"
 	else
 		echo "skip: CuTe's headers are not in $cutlass/include (CUTLASS 4.7 expected there; CUTLASS_DIR names another); $ntiles tiles not checked"
 		skipped=$ntiles

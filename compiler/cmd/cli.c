@@ -149,14 +149,21 @@ static const char usage_tail[] =
 "the model does not reproduce, no tile or access of the name asked for,\n"
 "or a kernel scan could not scan to its end; 2 bad usage.\n";
 
+/* help fits a terminal of 80 columns */
+enum { HELP_W = 80 };
+
 void cli_print_usage(FILE *f)
 {
 	fputs(usage_head, f);
 	for (int i = 0; i < NCMDS; i++) {
-		/* the synopsis, then the first sentence, indented */
-		fprintf(f, "  %s\n", cmds[i].synopsis);
-		if (cmds[i].synopsis2)
-			fprintf(f, "  %s\n", cmds[i].synopsis2);
+		/* the synopsis (within HELP_W columns), then the first sentence,
+		 * indented */
+		fputs("  ", f);
+		text_wrap(f, cmds[i].synopsis, 2, HELP_W, 8);
+		if (cmds[i].synopsis2) {
+			fputs("  ", f);
+			text_wrap(f, cmds[i].synopsis2, 2, HELP_W, 8);
+		}
 		const char *w = cmds[i].what;
 		while (*w) {
 			const char *nl = strchr(w, '\n');
@@ -184,9 +191,12 @@ int cli_command_help(const char *name)
 	const CmdHelp *c = find_cmd(name);
 	if (!c)
 		return cli_usage_error("no command '%s'", name);
-	printf("usage: bankc %s\n", c->synopsis);
-	if (c->synopsis2)
-		printf("   or: bankc %s\n", c->synopsis2);
+	printf("usage: bankc ");
+	text_wrap(stdout, c->synopsis, 13, HELP_W, 13);
+	if (c->synopsis2) {
+		printf("   or: bankc ");
+		text_wrap(stdout, c->synopsis2, 13, HELP_W, 13);
+	}
 	printf("\n%s\nOptions:\n%s", c->what, c->options);
 	if (c->geom)
 		fputs(geom_help, stdout);

@@ -14,36 +14,76 @@ static void describe(const Cand *c, const Tile *t, char *buf, size_t n)
 	layout_describe(&c->l, t, buf, n);
 }
 
+/* Every line of the tables fits TABLE_W columns: the ranking holds the
+ * totals, one line a layout (a longer name takes a line of its own), and
+ * the wavefronts of each access follow in a second table, its columns cut
+ * into as many blocks as the width needs. */
+enum { TABLE_W = 100, LAYOUT_W = 44, LABEL_MIN = 6 };
+
 static int col_width(const Access *a)
 {
 	int w = (int)strlen(a->name);
 	return w < 11 ? 11 : w;
 }
 
-static void print_header(const Tile *t)
+static void print_header(void)
 {
-	printf("  %4s  %-44s", "rank", "layout");
-	for (int j = 0; j < t->nacc; j++)
-		printf("  %*s", col_width(&t->acc[j]), t->acc[j].name);
-	printf("  %8s  %7s  %7s  %6s  %5s\n", "weighted", "bytes", "over",
-	       "blk/SM", "arith");
+	printf("  %4s  %-*s  %8s  %7s  %7s  %6s  %5s\n", "rank", LAYOUT_W,
+	       "layout", "weighted", "bytes", "over", "blk/SM", "arith");
 }
 
-static void print_row(const Tile *t, const Solution *s, const char *rank,
-                      const char *name, const Cand *c)
+static void print_row(const Tile *t, const char *rank, const char *name,
+                      const Cand *c)
 {
 	Layout rm = layout_rowmajor(t);
 	int64_t base = layout_bytes(&rm, t);
-	printf("  %4s  %-44s", rank, name);
-	for (int j = 0; j < t->nacc; j++) {
-		char cell[40];
-		snprintf(cell, sizeof cell, "%lld/%lld", (long long)c->acc_wave[j],
-		         (long long)s->acc_ideal[j]);
-		printf("  %*s", col_width(&t->acc[j]), cell);
+	if ((int)strlen(name) > LAYOUT_W) {
+		printf("  %4s  %s\n", rank, name);
+		rank = name = "";
 	}
-	printf("  %8lld  %7lld  %+6.1f%%  %6d  %5d\n", (long long)c->wave,
-	       (long long)c->bytes, 100.0 * (double)(c->bytes - base) / (double)base,
-	       c->blocks, c->arith);
+	printf("  %4s  %-*s  %8lld  %7lld  %+6.1f%%  %6d  %5d\n", rank, LAYOUT_W,
+	       name, (long long)c->wave, (long long)c->bytes,
+	       100.0 * (double)(c->bytes - base) / (double)base, c->blocks,
+	       c->arith);
+}
+
+/* The rows of the per-access table: the ranked layouts by rank, then the
+ * legal baselines by name. */
+typedef struct {
+	char label[16];
+	const Cand *c;
+} AccRow;
+
+static void print_access_table(const Tile *t, const Solution *s,
+                               const AccRow *row, int nrow)
+{
+	int lw = LABEL_MIN;
+	for (int i = 0; i < nrow; i++)
+		if ((int)strlen(row[i].label) > lw)
+			lw = (int)strlen(row[i].label);
+	printf("  wavefronts per access (costed/ideal):\n");
+	for (int j0 = 0; j0 < t->nacc;) {
+		int j1 = j0, w = 4 + lw;
+		do
+			w += 2 + col_width(&t->acc[j1++]);
+		while (j1 < t->nacc && w + 2 + col_width(&t->acc[j1]) <= TABLE_W);
+		printf("    %-*s", lw, "layout");
+		for (int j = j0; j < j1; j++)
+			printf("  %*s", col_width(&t->acc[j]), t->acc[j].name);
+		printf("\n");
+		for (int i = 0; i < nrow; i++) {
+			printf("    %-*s", lw, row[i].label);
+			for (int j = j0; j < j1; j++) {
+				char cell[48];
+				snprintf(cell, sizeof cell, "%lld/%lld",
+				         (long long)row[i].c->acc_wave[j],
+				         (long long)s->acc_ideal[j]);
+				printf("  %*s", col_width(&t->acc[j]), cell);
+			}
+			printf("\n");
+		}
+		j0 = j1;
+	}
 }
 
 static bool tile_has_atomics(const Tile *t)
@@ -97,28 +137,39 @@ static void print_tile(const Tile *t, const Solution *s, const Baseline *b,
 	const Cand *c = &s->best;
 	describe(c, t, name, sizeof name);
 	int64_t gap = c->wave - s->aligned_bound;
-	printf("  chosen: %s: %lld weighted wavefronts, %lld bytes, %d blocks/SM "
-	       "(row-major %d)\n", name, (long long)c->wave, (long long)c->bytes,
-	       c->blocks, s->blocks_rowmajor);
-	printf("  lower bound %lld (sum of ideal)", (long long)s->lower_bound);
+	text_wrapf(stdout, 0, TABLE_W, 4, "  chosen: %s: %lld weighted wavefronts, "
+	           "%lld bytes, %d blocks/SM (row-major %d)", name,
+	           (long long)c->wave, (long long)c->bytes, c->blocks,
+	           s->blocks_rowmajor);
+	char *line = NULL;
+	size_t len = 0;
+	FILE *m = xmemstream(&line, &len);
+	fprintf(m, "  lower bound %lld (sum of ideal)", (long long)s->lower_bound);
 	if (s->aligned_bound != s->lower_bound)
-		printf(", %lld knowing that %d-byte vectors stay whole and aligned%s",
-		       (long long)s->aligned_bound, tile_granule(t),
-		       tile_has_atomics(t) ? " and that atomics on one word serialise"
-		                           : "");
+		fprintf(m, ", %lld knowing that %d-byte vectors stay whole and "
+		        "aligned%s", (long long)s->aligned_bound, tile_granule(t),
+		        tile_has_atomics(t) ? " and that atomics on one word serialise"
+		                            : "");
 	if (gap == 0)
-		printf(": optimal\n");
+		fprintf(m, ": optimal");
 	else if (solve_unproven(s))
-		printf(": not proven optimal: search budget reached, %lld above the "
-		       "bound\n", (long long)gap);
+		fprintf(m, ": not proven optimal: search budget reached, %lld above "
+		        "the bound", (long long)gap);
 	else
-		printf(": best found, %lld above the bound\n", (long long)gap);
-	print_header(t);
-	for (int i = 0; i < s->ntop && i < show; i++) {
-		char rank[16];
-		snprintf(rank, sizeof rank, "%d", i + 1);
+		fprintf(m, ": best found, %lld above the bound", (long long)gap);
+	fclose(m);
+	text_wrap(stdout, line, 0, TABLE_W, 4);
+	free(line);
+	int shown = s->ntop < show ? s->ntop : show;
+	AccRow *row = xcalloc((size_t)(shown + nb), sizeof *row);
+	int nrow = 0;
+	print_header();
+	for (int i = 0; i < shown; i++) {
+		AccRow *r = &row[nrow++];
+		snprintf(r->label, sizeof r->label, "%d", i + 1);
+		r->c = &s->top[i];
 		describe(&s->top[i], t, name, sizeof name);
-		print_row(t, s, rank, name, &s->top[i]);
+		print_row(t, r->label, name, &s->top[i]);
 	}
 	printf("  baselines:\n");
 	for (int i = 0; i < nb; i++) {
@@ -129,18 +180,25 @@ static void print_tile(const Tile *t, const Solution *s, const Baseline *b,
 			printf("  %4s  %s: cannot hold this tile\n", "", label);
 			continue;
 		}
-		print_row(t, s, "", label, &b[i].c);
+		print_row(t, "", label, &b[i].c);
+		AccRow *r = &row[nrow++];
+		snprintf(r->label, sizeof r->label, "%s", b[i].name);
+		r->c = &b[i].c;
 	}
-	printf("  searched: %ld layouts costed, %ld cut short by the bound, %ld "
-	       "illegal", s->evaluated, s->cut, s->illegal);
+	print_access_table(t, s, row, nrow);
+	free(row);
+	char xs[128] = "";
 	if (s->xor_total) {
 		char a[48], b[48];
-		printf("; %s of %s xor maps", u128_text(s->xor_searched, a),
-		       u128_text(s->xor_total, b));
+		snprintf(xs, sizeof xs, "; %s of %s xor maps",
+		         u128_text(s->xor_searched, a), u128_text(s->xor_total, b));
 	}
-	printf("; %lld of %lld work units%s\n\n", (long long)s->work,
-	       (long long)s->work_budget,
-	       s->budget_reached ? ", search budget reached" : "");
+	text_wrapf(stdout, 0, TABLE_W, 4, "  searched: %ld layout%s costed, %ld "
+	           "cut short by the bound, %ld illegal%s; %lld of %lld work "
+	           "units%s", s->evaluated, s->evaluated == 1 ? "" : "s", s->cut,
+	           s->illegal, xs, (long long)s->work, (long long)s->work_budget,
+	           s->budget_reached ? ", search budget reached" : "");
+	putchar('\n');
 }
 
 int cmd_compare(int argc, char **argv)

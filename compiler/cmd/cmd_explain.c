@@ -24,12 +24,17 @@ static void print_vars(const Access *a, int i)
 	printf("  %6d  %-18s", i, buf);
 }
 
+/* Lines of explain's table fit TABLE_W columns: the conflicts, last,
+ * continue under their column, a phase to a line where they need more. */
+enum { TABLE_W = 100, CONFLICT_COL = 48 };
+
 /* Every bank that serves more than one word, phase by phase. */
 static void print_conflicts(const Geom *g, const Layout *l, const Tile *t,
                             const Access *a, const Inst *in,
                             const SimResult *r)
 {
-	bool any = false;
+	char piece[SIM_MAX_PHASES][560];
+	int np = 0;
 	if (a->op.kind != OP_CPASYNC) {
 		int64_t addr[WARP];
 		layout_inst_addrs(l, t, in, addr);
@@ -41,13 +46,39 @@ static void print_conflicts(const Geom *g, const Layout *l, const Tile *t,
 			char text[512];
 			sim_phase_banks(g, a->op, bytes, r->phase[k].lanes, addr, count);
 			sim_conflict_text(count, g->banks, text, sizeof text);
-			printf("%s %d: %s", any ? ";" : "", k, text);
-			any = true;
+			snprintf(piece[np++], sizeof piece[0], " %d: %s", k, text);
 		}
 	}
-	if (!any)
-		printf(" none");
-	putchar('\n');
+	if (!np) {
+		puts(" none");
+		return;
+	}
+	/* each phase but the last ends with ';'; col: where the line is */
+	int col = CONFLICT_COL;
+	for (int i = 0; i < np; i++) {
+		if (i + 1 < np)
+			strcat(piece[i], ";");
+		int n = (int)strlen(piece[i]);
+		if (col > CONFLICT_COL && col + n > TABLE_W) {
+			printf("\n%*s", CONFLICT_COL, "");
+			col = CONFLICT_COL;
+		}
+		if (col + n <= TABLE_W) {
+			fputs(piece[i], stdout);
+			col += n;
+			continue;
+		}
+		/* one phase wider than the column: broken at its spaces */
+		putchar(' ');
+		text_wrap(stdout, piece[i] + 1, col + 1, TABLE_W, CONFLICT_COL + 1);
+		col = -1; /* the line is ended */
+		if (i + 1 < np) {
+			printf("%*s", CONFLICT_COL, "");
+			col = CONFLICT_COL;
+		}
+	}
+	if (col >= 0)
+		putchar('\n');
 }
 
 static void explain_access(const Geom *g, const Layout *l, const Tile *t,
@@ -56,8 +87,8 @@ static void explain_access(const Geom *g, const Layout *l, const Tile *t,
 	char opn[32], lname[160];
 	tab_op_name(a->op, opn, sizeof opn);
 	layout_describe(l, t, lname, sizeof lname);
-	printf("tile %s, access %s: %s, %lld bytes per lane, %d instructions, "
-	       "layout %s\n", t->name, a->name, opn,
+	text_wrapf(stdout, 0, TABLE_W, 4, "tile %s, access %s: %s, %lld bytes per "
+	           "lane, %d instructions, layout %s", t->name, a->name, opn,
 	       (long long)(a->vec * tile_elem_bytes(t)), a->ninst, lname);
 	printf("  %6s  %-18s  %10s  %5s  %s\n", "inst", "vars", "wavefronts",
 	       "ideal", "conflicting banks (phase: banks x distinct words)");

@@ -871,8 +871,8 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 		        (long long)(t[ct][1] - t[ct][2]), (long long)t[ct][0],
 		        t[ct][0] == 1 ? "" : "s");
 		if (rt[ct][0])
-			fprintf(f, "  %-11s and up to %lld instruction%s whose cost depends on "
-			        "data: %lld to %lld wavefronts more (ideal %lld)\n", "",
+			fprintf(f, "  %-11s and up to %lld data-dependent instruction%s: %lld "
+			        "to %lld wavefronts more (ideal %lld)\n", "",
 			        (long long)rt[ct][0], rt[ct][0] == 1 ? "" : "s",
 			        (long long)rt[ct][1], (long long)rt[ct][2], (long long)rt[ct][3]);
 	}
