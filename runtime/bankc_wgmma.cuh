@@ -314,8 +314,14 @@ __global__ void __launch_bounds__(128) bankc_wg_kernel(bankc_wg_args a)
 		for (int i = 0; i < N / 2; i++)
 			d[i] = 0;
 		bankc_wg_fence_acc(d);
-		asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-		for (int kk = 0; kk < a.ksteps; kk++) {
+		/* each wgmma in a group of its own, fenced and committed, and a
+		 * loop that runs at least once (ksteps >= 1): no branch falls
+		 * between a fence and its commit, so ptxas adds no
+		 * warpgroup.arrive of its own (its note C7519); the accumulators
+		 * chain through the groups in order */
+		int kk = 0;
+		do {
+			asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 			long long ts = bankc_wg_tile_start<Tile>(a.stage, mb, a.n0, kk);
 			unsigned long long td =
 				(Tile::desc(tb + (unsigned)ts, a.stage) & ~a.clr) | a.set;
@@ -323,8 +329,8 @@ __global__ void __launch_bounds__(128) bankc_wg_kernel(bankc_wg_args a)
 			bankc_wg_mma<Tile::type, TA, TB, N>(d, Tile::operand_b ? od : td,
 			                                    Tile::operand_b ? td : od,
 			                                    kk > 0 ? 1u : 0u);
-		}
-		asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+			asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+		} while (++kk < a.ksteps);
 		asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 		bankc_wg_fence_acc(d);
 		/* accumulator i of thread (warp w, lane l): row 16 w + l / 4 +

@@ -114,6 +114,10 @@ if have nvcc; then
 			if nvcc -std=c++17 -O3 "$gencode" -Werror all-warnings -Xcompiler -Wall,-Wextra \
 				-Iruntime -I"$tmp/a" -c "$src" -o "$tmp/t.o" >"$tmp/log" 2>&1; then ok
 			else bad "nvcc $gencode $src"; head -c 2000 "$tmp/log" | indent; fi
+			# no ptxas note of wgmma it had to order itself (C7519, C7515)
+			if grep -q 'C75[0-9][0-9]' "$tmp/log"; then
+				bad "ptxas notes on the wgmma of $src"; grep 'C75' "$tmp/log" | head -n 3 | cut -c1-200 | indent
+			else ok; fi
 		done
 	done
 fi

@@ -10,7 +10,8 @@
 # a header with a wrong SBO, and one with a wrong swizzle in its layout,
 # failing; and the check programs bankc build writes for the specs' wgmma
 # tiles (bankc_check.cuh and bankc_wgmma.cuh in one program) compiled and
-# passing on the host model.
+# passing on the host model.  No compile may draw ptxas's notes on wgmma
+# ordering (an injected warpgroup.arrive, serialised wgmma).
 # usage: run_wgmma.sh BANKC
 . "$(dirname "$0")/lib.sh"
 bankc=${1:-./bankc}
@@ -98,6 +99,11 @@ wait
 for p in all all90 sbo swz $specs; do
 	if grep -qx "$p" "$tmp/nvcc_failed" 2>/dev/null; then
 		bad "nvcc ($p)"; grep -v 'ptxas info' "$tmp/$p.log" | head -c 2000 | indent
+	else ok; fi
+	# and without ptxas's notes of wgmma it had to order itself: an
+	# injected warpgroup.arrive (C7519), serialised wgmma (C7515 and kin)
+	if grep -q 'C75[0-9][0-9]' "$tmp/$p.log"; then
+		bad "ptxas notes on the wgmma of ($p)"; grep 'C75[0-9][0-9]' "$tmp/$p.log" | head -n 3 | cut -c1-200 | indent
 	else ok; fi
 done
 
