@@ -101,6 +101,7 @@ expect 0 "" -- build tests/data/scattered.tile -o "$tmp/scattered"
 expect 0 "tile rotate_fixed" -- compare --top 1000 tests/data/rotate.tile
 expect 0 "tile rotate_fixed" -- compare --banks 4 tests/data/rotate.tile
 expect 0 "1 layout costed," -- compare tests/data/rotate.tile
+expect 0 "store, 4 bytes per lane, 1 instruction, layout" -- explain specs/kernels.tile --tile blelloch_2048 --access clear
 expect 0 "optimal" -- compare tests/data/too_big.tile
 expect 0 "^huge  *a  *load" -- explain --chosen --summary tests/data/too_big.tile
 limit=
