@@ -205,19 +205,26 @@ static bool chmod_plain(const char *path)
 	return chmod(path, 0666 & ~mask) == 0;
 }
 
-/* Write data to a new temporary beside target; its name in *tmp. */
-static bool write_tmp(const char *target, const char *data, size_t len,
-                      char **tmp)
+/* A mkstemp template for a temporary beside target, malloc'ed, published
+ * in pending before mkstemp makes the file, so that a signal at any
+ * moment finds it; until then its name names nothing. */
+static char *pending_name(const char *target)
 {
 	char *dir = dir_of(target);
 	size_t n = strlen(dir) + sizeof TMP_PREFIX + 32;
 	char *t = xmalloc(n);
 	snprintf(t, n, "%s/" TMP_PREFIX "%ld.XXXXXX", dir, (long)getpid());
 	free(dir);
-	/* published before mkstemp makes the file, so that a signal at any
-	 * moment finds it; until then its name names nothing */
 	pending[npending] = t;
 	npending++;
+	return t;
+}
+
+/* Write data to a new temporary beside target; its name in *tmp. */
+static bool write_tmp(const char *target, const char *data, size_t len,
+                      char **tmp)
+{
+	char *t = pending_name(target);
 	*tmp = t;
 	int fd = mkstemp(t);
 	if (fd < 0) {
@@ -396,13 +403,7 @@ static bool backup(const char *target, char **bak)
 		return errno == ENOENT;      /* nothing to keep */
 	if (!step())
 		return false;
-	char *dir = dir_of(target);
-	size_t n = strlen(dir) + sizeof TMP_PREFIX + 32;
-	char *t = xmalloc(n);
-	snprintf(t, n, "%s/" TMP_PREFIX "%ld.XXXXXX", dir, (long)getpid());
-	free(dir);
-	pending[npending] = t;
-	npending++;
+	char *t = pending_name(target);
 	int fd = mkstemp(t);
 	*bak = t;
 	if (fd < 0)

@@ -252,6 +252,22 @@ static void type(Dm *d, char *out)
 }
 
 /* L <type> [n] <number> E: an integer or bool argument */
+/* A literal's value: an optional 'n' (negative), its decimal digits (1
+ * to 20) and the closing 'E'; false, with d bad, where they are not. */
+static bool literal_value(Dm *d, bool *neg, const char **digits, size_t *nd)
+{
+	*neg = eat(d, 'n');
+	*digits = d->p;
+	while (d->p < d->end && *d->p >= '0' && *d->p <= '9')
+		d->p++;
+	*nd = (size_t)(d->p - *digits);
+	if (*nd == 0 || *nd > 20 || !eat(d, 'E')) {
+		d->bad = true;
+		return false;
+	}
+	return true;
+}
+
 static void literal(Dm *d, char *out)
 {
 	d->p++;     /* L */
@@ -279,15 +295,11 @@ static void literal(Dm *d, char *out)
 		/* an enumerator: "(Order)0" */
 		char t[OUT] = "";
 		type(d, t);
-		bool neg = eat(d, 'n');
-		const char *digits = d->p;
-		while (d->p < d->end && *d->p >= '0' && *d->p <= '9')
-			d->p++;
-		size_t nd = (size_t)(d->p - digits);
-		if (nd == 0 || nd > 20 || !eat(d, 'E')) {
-			d->bad = true;
+		bool neg;
+		const char *digits;
+		size_t nd;
+		if (!literal_value(d, &neg, &digits, &nd))
 			return;
-		}
 		puts_(d, out, "(");
 		puts_(d, out, t);
 		puts_(d, out, neg ? ")-" : ")");
@@ -299,15 +311,11 @@ static void literal(Dm *d, char *out)
 		return;
 	}
 	char c = *d->p++;
-	bool neg = eat(d, 'n');
-	const char *digits = d->p;
-	while (d->p < d->end && *d->p >= '0' && *d->p <= '9')
-		d->p++;
-	size_t nd = (size_t)(d->p - digits);
-	if (nd == 0 || nd > 20 || !eat(d, 'E')) {
-		d->bad = true;
+	bool neg;
+	const char *digits;
+	size_t nd;
+	if (!literal_value(d, &neg, &digits, &nd))
 		return;
-	}
 	if (c == 'b') {
 		puts_(d, out, nd == 1 && digits[0] == '1' ? "true" : "false");
 		return;
