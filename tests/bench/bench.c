@@ -17,7 +17,10 @@
  * Times are CPU time (the machine is shared), in ms.  The last lines say,
  * goal by goal, whether it is met.
  *
- * usage: bench [-r REPEATS] FILE... */
+ * With -b N the corpus's tiles (1. and 2.) are solved with a search
+ * budget of N units instead of their default, to see what N buys.
+ *
+ * usage: bench [-r REPEATS] [-b BUDGET] FILE... */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -38,12 +41,13 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Median seconds of solving t with a ranking of `top` (and the baselines,
- * with `baselines`); s receives the last solution. */
+ * with `baselines`) and a search budget (0: the default); s receives the
+ * last solution. */
 static double time_solve(const Tile *t, const Geom *g, int top, bool baselines,
-                         int reps, Solution *out)
+                         int reps, int64_t budget, Solution *out)
 {
 	double *dt = malloc((size_t)reps * sizeof *dt);
-	SolveOpts o = {.top = top};
+	SolveOpts o = {.top = top, .budget = budget};
 	for (int i = 0; i < reps; i++) {
 		Solution s;
 		double t0 = now();
@@ -164,10 +168,20 @@ static double time_file(const char *path, const Geom *g, int top)
 int main(int argc, char **argv)
 {
 	int reps = 21, first = 1;
-	if (argc > 2 && strcmp(argv[1], "-r") == 0)
-		reps = atoi(argv[2]), first = 3;
+	int64_t corpus_budget = 0;      /* -b: the corpus's budget */
+	for (;;) {
+		if (argc > first + 1 && strcmp(argv[first], "-r") == 0)
+			reps = atoi(argv[first + 1]);
+		else if (argc > first + 1 && strcmp(argv[first], "-b") == 0)
+			corpus_budget = atoll(argv[first + 1]);
+		else
+			break;
+		first += 2;
+	}
 	if (reps < 1)
 		reps = 1;
+	if (corpus_budget < 0)
+		corpus_budget = 0;
 	const Geom *g = &sim_geom_default;
 	printf("%-22s %6s %7s %9s %s %10s %8s %6s\n", "tile", "insts", "classes",
 	       "work", "budget", "median ms", "before", "ratio");
@@ -183,7 +197,7 @@ int main(int argc, char **argv)
 		for (int i = 0; i < u.ntiles; i++) {
 			const Tile *t = &u.tiles[i];
 			Solution s;
-			double sec = time_solve(t, g, 1, false, reps, &s);
+			double sec = time_solve(t, g, 1, false, reps, corpus_budget, &s);
 			/* proved: the search decided its space, or its choice
 			 * meets the bound */
 			proved += !s.budget_reached || s.best.wave == s.aligned_bound;
@@ -198,11 +212,15 @@ int main(int argc, char **argv)
 				small = sec, snprintf(small_name, sizeof small_name, "%s", t->name);
 			row(t->name, t, sec, &s, was);
 			Solution r;
-			ranking += time_solve(t, g, 5, true, reps, &r);
+			ranking += time_solve(t, g, 5, true, reps, corpus_budget, &r);
 			solve_free(&r);
 		}
-		printf("%s: %d of %d tiles proved within the default budget\n",
-		       argv[f], proved, u.ntiles);
+		if (corpus_budget)
+			printf("%s: %d of %d tiles proved within a budget of %lld units\n",
+			       argv[f], proved, u.ntiles, (long long)corpus_budget);
+		else
+			printf("%s: %d of %d tiles proved within the default budget\n",
+			       argv[f], proved, u.ntiles);
 		src_free(&src);
 		pool_free(p);
 	}
@@ -224,7 +242,7 @@ int main(int argc, char **argv)
 		if (!frontend_run(p, stderr, &src, &u))
 			return 1;
 		Solution s;
-		double sec = time_solve(&u.tiles[0], g, 1, false, reps > 5 ? 5 : reps, &s);
+		double sec = time_solve(&u.tiles[0], g, 1, false, reps > 5 ? 5 : reps, 0, &s);
 		budgeted += s.budget_reached;
 		if (sec > hard)
 			hard = sec, snprintf(hard_name, sizeof hard_name, "%s", name);
@@ -278,7 +296,7 @@ int main(int argc, char **argv)
 			if (!frontend_run(p, stderr, &src, &u))
 				return 1;
 			Solution s;
-			double sec = time_solve(&u.tiles[0], g, 1, false, reps > 5 ? 5 : reps, &s);
+			double sec = time_solve(&u.tiles[0], g, 1, false, reps > 5 ? 5 : reps, 0, &s);
 			row(name, &u.tiles[0], sec, &s, -1);
 			pool_free(p);
 		}
