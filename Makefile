@@ -311,13 +311,16 @@ fuzz: $(B)/fuzz_pipeline
 DOCS = README.md docs/build.md docs/install.md docs/json.md docs/model.md \
 	docs/scan.md docs/solver.md
 DOCS += docs/sarif.md
+# the JSON Schemas the docs cite, into the docs' schema/ folder
+SCHEMAS = $(wildcard docs/schema/*.json)
 INSTALLED = $(bindir)/bankc $(includedir)/bankc/bankc_runtime.h \
 	$(includedir)/bankc/bankc_check.cuh $(includedir)/bankc/bankc_wgmma.cuh \
 	$(pkgconfigdir)/bankc.pc \
 	$(cmakedir)/bankcConfig.cmake $(cmakedir)/bankcConfigVersion.cmake \
 	$(cmakedir)/BankcTiles.cmake $(man1dir)/bankc.1 \
 	$(addprefix $(docdir)/,$(notdir $(DOCS))) $(docdir)/examples/cmake/CMakeLists.txt \
-	$(docdir)/examples/cmake/demo.tile $(docdir)/examples/cmake/main.c
+	$(docdir)/examples/cmake/demo.tile $(docdir)/examples/cmake/main.c \
+	$(addprefix $(docdir)/schema/,$(notdir $(SCHEMAS)))
 
 # A folder as the CMake package sees it: relative to the package's own
 # folder where it lies under prefix, absolute otherwise.
@@ -345,7 +348,7 @@ $(B)/bankcConfigVersion.cmake: cmake/bankcConfigVersion.cmake.in compiler/bankc.
 install: $(BIN) $(B)/bankc.pc $(B)/bankcConfig.cmake $(B)/bankcConfigVersion.cmake
 	$(call say,INSTALL,$(DESTDIR)$(prefix))$(INSTALL) -d $(DESTDIR)$(bindir) \
 		$(DESTDIR)$(includedir)/bankc $(DESTDIR)$(pkgconfigdir) $(DESTDIR)$(cmakedir) \
-		$(DESTDIR)$(man1dir) $(DESTDIR)$(docdir)/examples/cmake
+		$(DESTDIR)$(man1dir) $(DESTDIR)$(docdir)/examples/cmake $(DESTDIR)$(docdir)/schema
 	$(Q)$(INSTALL_PROGRAM) $(BIN) $(DESTDIR)$(bindir)/bankc
 	$(Q)$(INSTALL_DATA) runtime/bankc_runtime.h runtime/bankc_check.cuh \
 		runtime/bankc_wgmma.cuh $(DESTDIR)$(includedir)/bankc/
@@ -354,6 +357,7 @@ install: $(BIN) $(B)/bankc.pc $(B)/bankcConfig.cmake $(B)/bankcConfigVersion.cma
 		cmake/BankcTiles.cmake $(DESTDIR)$(cmakedir)/
 	$(Q)$(INSTALL_DATA) docs/bankc.1 $(DESTDIR)$(man1dir)/bankc.1
 	$(Q)$(INSTALL_DATA) $(DOCS) $(DESTDIR)$(docdir)/
+	$(Q)$(INSTALL_DATA) $(SCHEMAS) $(DESTDIR)$(docdir)/schema/
 	$(Q)$(INSTALL_DATA) examples/cmake/CMakeLists.txt examples/cmake/demo.tile \
 		examples/cmake/main.c $(DESTDIR)$(docdir)/examples/cmake/
 
@@ -362,7 +366,8 @@ install: $(BIN) $(B)/bankc.pc $(B)/bankcConfig.cmake $(B)/bankcConfigVersion.cma
 uninstall:
 	$(call say,RM,$(addprefix $(DESTDIR),$(prefix)))rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	$(Q)for d in $(DESTDIR)$(includedir)/bankc $(DESTDIR)$(cmakedir) \
-		$(DESTDIR)$(docdir)/examples/cmake $(DESTDIR)$(docdir)/examples $(DESTDIR)$(docdir); do \
+		$(DESTDIR)$(docdir)/examples/cmake $(DESTDIR)$(docdir)/examples \
+		$(DESTDIR)$(docdir)/schema $(DESTDIR)$(docdir); do \
 		if [ -d "$$d" ]; then rmdir "$$d" 2>/dev/null || true; fi; done
 
 # Solver timing: the specs corpus (median of 21 runs per tile) and a sweep.

@@ -204,6 +204,8 @@ char *esc_utf8(const char *s);
 void text_wrap(FILE *out, const char *text, int col, int width, int indent);
 void text_wrapf(FILE *out, int col, int width, int indent, const char *fmt,
                 ...) __attribute__((format(printf, 5, 6)));
+/* "s" where a count n takes a plural noun, else "". */
+const char *text_plural(int64_t n);
 
 /* ---- base/tmpfile.c: a temporary beside its target ------------------- */
 

@@ -51,7 +51,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(cmd, "help") == 0) {
-		if (argc == 2) {
+		/* help, and help of help, is the whole usage */
+		if (argc == 2 || strcmp(argv[2], "help") == 0) {
 			cli_print_usage(stdout);
 			return 0;
 		}

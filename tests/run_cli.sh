@@ -137,6 +137,10 @@ expect 2 "unknown option '-xyz' for check" -- check -xyz specs/seeds.tile
 expect 2 "unknown option '-q' for check" -- check specs/seeds.tile -q
 # -o's value that looks like an option is no option
 expect 2 "unknown option '-Mx' for build" -- build specs/seeds.tile -o -M -Mx
+# a missing value is named as given, -MF, not as getopt was handed it
+expect 2 "^bankc: error: -MF needs a value" -- build specs/seeds.tile -o "$tmp/o" -MD -MF
+expect 2 "^bankc: error: -MT needs a value" -- build specs/seeds.tile -o "$tmp/o" -MD -MT
+expect 2 "^bankc: error: -MQ needs a value" -- build specs/seeds.tile -o "$tmp/o" -MD -MQ
 expect 0 "" -- build specs/seeds.tile "-o$tmp/o1"
 expect 0 "" -- build --output="$tmp/o2" specs/seeds.tile
 expect 0 "" -- build specs/seeds.tile -o "$tmp/o3" -MD "-MF$tmp/o3.d"
@@ -154,21 +158,36 @@ expect 0 "--require-optimal" -- build -h
 expect 0 "usage: bankc sim --table FILE" -- help sim
 expect 0 "or: bankc sim --op OP" -- sim --help
 expect 2 "no command 'frob'" -- help frob
+expect 0 "^usage: bankc COMMAND" -- help help
 expect 2 "unknown command 'compre' (did you mean 'compare'?)" -- compre specs/seeds.tile
 
 # text fits 100 columns: every line of compare's and explain's tables, and
-# their longer lines broken at spaces (a line may pass only as one word)
+# their longer lines broken at spaces (a line may pass only for a word,
+# a name, of 90 columns or more)
 wide() {
-	"$bankc" "$@" 2>&1 | awk -v what="$*" 'length($0) > 100 && $0 ~ / [^ ]/ {
-		print "FAIL: bankc " what ": a line of " length($0) " columns: " substr($0, 1, 60) "..."; n++ }
+	"$bankc" "$@" 2>&1 | awk -v what="$*" 'length($0) > 100 {
+		w = 0; for (i = 1; i <= NF; i++) if (length($i) > w) w = length($i)
+		if (w < 90) { print "FAIL: bankc " what ": a line of " length($0) " columns: " substr($0, 1, 60) "..."; n++ } }
 		END { exit n > 0 }'
 }
-for f in specs/*.tile tests/data/scattered.tile; do
+for f in specs/*.tile tests/data/scattered.tile tests/pictures/long_names.tile; do
 	wide compare --top 20 "$f" && ok || fail=$((fail + 1))
 	wide explain --chosen "$f" && ok || fail=$((fail + 1))
 done
 wide compare --search-budget 1 specs/kernels.tile && ok || fail=$((fail + 1))
 wide explain --banks 64 specs/kernels.tile && ok || fail=$((fail + 1))
+# a count of one takes the singular: "1 wavefront", never "1 wavefronts",
+# in every text output and generated file of the specs
+one='(^|[^0-9.,/x-])1 (wavefronts|instructions|bytes|blocks|trips|layouts|segments|tiles|words)\b'
+"$bankc" build specs/*.tile -o "$tmp/plural" >/dev/null 2>&1 || bad "build specs for the plurals"
+for f in specs/*.tile; do
+	"$bankc" compare --top 20 "$f"; "$bankc" explain "$f"; "$bankc" explain --chosen "$f"
+done >"$tmp/plural.txt" 2>&1
+if grep -E -h "$one" "$tmp/plural.txt" "$tmp"/plural/*.cuh "$tmp"/plural/*.svg "$tmp"/plural/*_check.cu >"$tmp/plural.bad"; then
+	bad "a count of one with a plural noun:"; head -n 5 "$tmp/plural.bad" | cut -c1-160 | indent
+else ok; fi
+grep -q "1 instruction: 1 wavefront (ideal 1)" "$tmp/plural/blelloch_2048.cuh" && ok ||
+	bad "blelloch_2048.cuh: its one instruction in the singular"
 # 22 accesses: their wavefronts in blocks of columns, each block headed
 expect 0 "^    layout  *cmp_j512  *swap_j512  *cmp_j1024  *swap_j1024$" -- compare specs/kernels.tile
 

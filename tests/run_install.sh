@@ -76,7 +76,9 @@ files="bin/bankc include/bankc/bankc_runtime.h include/bankc/bankc_check.cuh
 	share/doc/bankc/build.md share/doc/bankc/install.md share/doc/bankc/model.md
 	share/doc/bankc/scan.md share/doc/bankc/solver.md share/doc/bankc/sarif.md
 	share/doc/bankc/examples/cmake/CMakeLists.txt
-	share/doc/bankc/examples/cmake/demo.tile share/doc/bankc/examples/cmake/main.c"
+	share/doc/bankc/examples/cmake/demo.tile share/doc/bankc/examples/cmake/main.c
+	$(cd docs && ls schema/*.json | sed 's|^|share/doc/bankc/|')"
+[ -n "$(ls docs/schema/*.json)" ] && ok || bad "no JSON Schemas in docs/schema"
 for f in $files; do
 	if [ -f "$d$P/$f" ]; then ok; else bad "$P/$f not installed under DESTDIR"; fi
 done

@@ -43,6 +43,11 @@ void text_wrap(FILE *out, const char *text, int col, int width, int indent)
 	}
 }
 
+const char *text_plural(int64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
 void text_wrapf(FILE *out, int col, int width, int indent, const char *fmt,
                 ...)
 {

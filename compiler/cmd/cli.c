@@ -333,10 +333,13 @@ int cli_next(Cli *c, char **arg, int *rc)
 	}
 	if (ch != '?' && ch != ':')
 		return ch;
-	/* getopt has stepped past the element it rejected */
+	/* getopt has stepped past the element it rejected; errors name
+	 * the element as given */
 	const char *elem = c->argv[optind - 1];
 	const char *ln = optopt ? long_name(c, optopt) : NULL;
 	*rc = 2;
+	if (c->as_given)
+		elem = c->as_given(elem);
 	if (ch == ':')
 		fprintf(stderr, "bankc: error: %s needs a value\n", elem);
 	else if (optopt == 0) {

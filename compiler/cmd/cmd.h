@@ -21,6 +21,9 @@ typedef struct {
 	 * geometry (CLI_GEOM_OPTIONS) and --search-budget */
 	Geom *geom;
 	int64_t *work;
+	/* where the command respelled some of argv for getopt (build's -MF
+	 * as --MF): an element as the user wrote it, for errors; NULL: as is */
+	const char *(*as_given)(const char *elem);
 	bool started;
 } Cli;
 

@@ -380,6 +380,18 @@ static void gcc_spellings(int argc, char **argv, char **joined)
 	}
 }
 
+/* An element gcc_spellings respelled, as the user wrote it ("--MF" was
+ * "-MF"); others as they are. */
+static const char *gcc_given(const char *elem)
+{
+	static const char *const spelled[] = {"--MD", "--MMD", "--MP", "--MF",
+	                                      "--MT", "--MQ"};
+	for (size_t k = 0; k < sizeof spelled / sizeof *spelled; k++)
+		if (strcmp(elem, spelled[k]) == 0)
+			return elem + 1;
+	return elem;
+}
+
 /* --list-outputs: the files a build would write, one per line, in the
  * order it writes them; nothing is solved or written.  A build system
  * declares them (CMake's BYPRODUCTS) while configuring. */
@@ -435,7 +447,7 @@ int cmd_build(int argc, char **argv)
 	PathMap pm = {0};
 	BuildOpts bo = {sim_geom_default, NULL, false, -1, 0, 0};
 	Cli cl = {"build", argc, argv, ":ho:", lo, .geom = &bo.g,
-	          .work = &bo.work};
+	          .work = &bo.work, .as_given = gcc_given};
 	const char *mf = NULL, *mp = NULL;
 	bool md = false, list = false;
 	char *arg;

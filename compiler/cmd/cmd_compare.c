@@ -112,20 +112,34 @@ static const char *u128_text(SolveCount128 v, char *buf)
 static void print_tile(const Tile *t, const Solution *s, const Baseline *b,
                        int nb, int show)
 {
+	char *head = NULL;
+	size_t hlen = 0;
+	FILE *m = xmemstream(&head, &hlen);
 	if (t->len)
-		printf("tile %s: %d %s (as %d x %d)", t->name, t->elen,
-		       tab_dtype[t->dtype].name, t->rows, t->cols);
+		fprintf(m, "%d %s (as %d x %d)", t->elen, tab_dtype[t->dtype].name,
+		        t->rows, t->cols);
 	else
-		printf("tile %s: %d x %d %s", t->name, t->rows, t->ecols,
-		       tab_dtype[t->dtype].name);
+		fprintf(m, "%d x %d %s", t->rows, t->ecols, tab_dtype[t->dtype].name);
 	if (tile_elem_bits(t) < 8)
-		printf(" (%d bytes a row)", t->cols);
+		fprintf(m, " (%d bytes a row)", t->cols);
 	if (t->stages > 1)
-		printf(" x %d stages", t->stages);
-	printf(", %s", tab_arch[t->arch].name);
+		fprintf(m, " x %d stages", t->stages);
+	fprintf(m, ", %s", tab_arch[t->arch].name);
 	if (t->threads)
-		printf(", %d threads", t->threads);
-	printf("\n");
+		fprintf(m, ", %d threads", t->threads);
+	fclose(m);
+	/* "tile NAME:" stays whole; where the line would pass the width,
+	 * the shape goes on the next */
+	int col = printf("tile %s:", t->name);
+	if (col + 1 + (int)strlen(head) > TABLE_W) {
+		printf("\n    ");
+		col = 4;
+	} else {
+		putchar(' ');
+		col++;
+	}
+	text_wrap(stdout, head, col, TABLE_W, 4);
+	free(head);
 	if (!tab_arch[t->arch].measured)
 		printf("  bank model: assumed for %s (measured on sm_90)\n",
 		       tab_arch[t->arch].name);
@@ -137,13 +151,13 @@ static void print_tile(const Tile *t, const Solution *s, const Baseline *b,
 	const Cand *c = &s->best;
 	describe(c, t, name, sizeof name);
 	int64_t gap = c->wave - s->aligned_bound;
-	text_wrapf(stdout, 0, TABLE_W, 4, "  chosen: %s: %lld weighted wavefronts, "
-	           "%lld bytes, %d blocks/SM (row-major %d)", name,
-	           (long long)c->wave, (long long)c->bytes, c->blocks,
-	           s->blocks_rowmajor);
+	text_wrapf(stdout, 0, TABLE_W, 4, "  chosen: %s: %lld weighted wavefront%s, "
+	           "%lld bytes, %d block%s/SM (row-major %d)", name,
+	           (long long)c->wave, text_plural(c->wave), (long long)c->bytes,
+	           c->blocks, text_plural(c->blocks), s->blocks_rowmajor);
 	char *line = NULL;
 	size_t len = 0;
-	FILE *m = xmemstream(&line, &len);
+	m = xmemstream(&line, &len);
 	fprintf(m, "  lower bound %lld (sum of ideal)", (long long)s->lower_bound);
 	if (s->aligned_bound != s->lower_bound)
 		fprintf(m, ", %lld knowing that %d-byte vectors stay whole and "

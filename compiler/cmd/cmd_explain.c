@@ -87,10 +87,11 @@ static void explain_access(const Geom *g, const Layout *l, const Tile *t,
 	char opn[32], lname[160];
 	tab_op_name(a->op, opn, sizeof opn);
 	layout_describe(l, t, lname, sizeof lname);
-	text_wrapf(stdout, 0, TABLE_W, 4, "tile %s, access %s: %s, %lld bytes per "
+	int64_t lb = a->vec * tile_elem_bytes(t);
+	text_wrapf(stdout, 0, TABLE_W, 4, "tile %s, access %s: %s, %lld byte%s per "
 	           "lane, %d instruction%s, layout %s", t->name, a->name, opn,
-	           (long long)(a->vec * tile_elem_bytes(t)), a->ninst,
-	           a->ninst == 1 ? "" : "s", lname);
+	           (long long)lb, text_plural(lb), a->ninst, text_plural(a->ninst),
+	           lname);
 	printf("  %6s  %-18s  %10s  %5s  %s\n", "inst", "vars", "wavefronts",
 	       "ideal", "conflicting banks (phase: banks x distinct words)");
 	int64_t tw = 0, ti = 0;

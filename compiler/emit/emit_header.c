@@ -61,10 +61,12 @@ static void account(FILE *f, const Geom *g, const Tile *t,
 		const Access *a = &t->acc[j];
 		char op[32];
 		tab_op_name(a->op, op, sizeof op);
-		fprintf(f, " * access %s: %s, %lld bytes per lane, weight %lld, %d "
-		        "instructions: %lld wavefronts (ideal %lld)\n", a->name, op,
-		        (long long)(a->vec * tile_elem_bytes(t)), (long long)a->weight,
-		        a->ninst, (long long)c->acc_wave[j], (long long)s->acc_ideal[j]);
+		int64_t lb = a->vec * tile_elem_bytes(t);
+		fprintf(f, " * access %s: %s, %lld byte%s per lane, weight %lld, %d "
+		        "instruction%s: %lld wavefront%s (ideal %lld)\n", a->name, op,
+		        (long long)lb, text_plural(lb), (long long)a->weight, a->ninst,
+		        text_plural(a->ninst), (long long)c->acc_wave[j],
+		        text_plural(c->acc_wave[j]), (long long)s->acc_ideal[j]);
 	}
 	if (!tab_arch[t->arch].measured)
 		fprintf(f, " * bank model: assumed for %s (measured on sm_90)\n",
@@ -75,9 +77,10 @@ static void account(FILE *f, const Geom *g, const Tile *t,
 	        : solve_unproven(s) ? "not proven optimal: search budget reached"
 	        : "best found");
 	Layout rm = layout_rowmajor(t);
-	fprintf(f, " * footprint %lld bytes (row-major %lld), %d blocks per SM "
+	fprintf(f, " * footprint %lld bytes (row-major %lld), %d block%s per SM "
 	        "(row-major %d)\n", (long long)c->bytes,
-	        (long long)layout_bytes(&rm, t), c->blocks, s->blocks_rowmajor);
+	        (long long)layout_bytes(&rm, t), c->blocks, text_plural(c->blocks),
+	        s->blocks_rowmajor);
 }
 
 const char *const emit_view_macros[] = {"ROWS", "COLS", "ELEM_BYTES", "OFF",

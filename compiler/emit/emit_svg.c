@@ -367,7 +367,8 @@ void emit_svg(FILE *f, const Geom *g, const Tile *t, const Solution *s)
 		int64_t rw, ri, cw, ci;
 		access_totals(g, &rm, t, a, &rw, &ri);
 		access_totals(g, &s->best.l, t, a, &cw, &ci);
-		const char *unit = a->op.kind == OP_CPASYNC ? "segments" : "wavefronts";
+		const char *unit = a->op.kind == OP_CPASYNC ? (rw == 1 ? "segment" : "segments")
+		                   : rw == 1 ? "wavefront" : "wavefronts";
 		fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"t\">access %s: %s, %d "
 		        "instruction%s</text>\n", GAP, y + 12, a->name, op, a->ninst,
 		        a->ninst == 1 ? "" : "s");

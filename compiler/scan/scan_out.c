@@ -640,9 +640,24 @@ typedef struct {
 
 /* What a note says of an instruction bankc does not count (or counts one
  * trip of), after "note: "; many: " (N instructions)" or "". */
+/* The trips of a compare-and-swap loop past the first that the warp's
+ * own lanes can make, in words. */
+static const char *trips_text(int64_t hi, char *buf, size_t n)
+{
+	if (hi == 0)
+		snprintf(buf, n, "and no more from the warp's own lanes, which share "
+		         "no word");
+	else
+		snprintf(buf, n, "and up to %lld trip%s more where the warp's own "
+		         "lanes share a word, in the totals' range", (long long)hi,
+		         text_plural(hi));
+	return buf;
+}
+
 static void note_text(const PtxModule *m, const ScanKernel *k, const PtxInst *in,
                       const char *many, char *buf, size_t n)
 {
+	char more[160];
 	if (in->op.kind == PO_CALL)
 		snprintf(buf, n, "calls %s%s, which has no body in this file: taken "
 		         "to touch no shared memory", m->func[in->opd[0].sym].name, many);
@@ -651,14 +666,13 @@ static void note_text(const PtxModule *m, const ScanKernel *k, const PtxInst *in
 		snprintf(buf, n, "ptxas makes this %d-byte %s.%s%s a loop (a load, "
 		         "then a compare-and-swap until every lane has succeeded) whose "
 		         "trips depend on timing: bankc counts one trip, its load with the "
-		         "loads and its compare-and-swap with the atomics, and up to %lld "
-		         "trips more where the warp's own lanes share a word, in the totals' "
-		         "range; other warps' updates of the same words add trips bankc "
-		         "cannot bound, and Nsight Compute counts every trip",
+		         "loads and its compare-and-swap with the atomics, %s; other "
+		         "warps' updates of the same words add trips bankc cannot bound, "
+		         "and Nsight Compute counts every trip",
 		         in->op.ty.bytes * in->op.vec,
 		         in->op.kind == PO_ATOM ? "atom" : "red",
 		         ptx_atom_names[in->op.atom_op], in->op.ty.kind == TY_F ? " (float)" : "",
-		         (long long)k->acc[in->slot].trips_hi);
+		         trips_text(k->acc[in->slot].trips_hi, more, sizeof more));
 	else if (in->op.kind == PO_LD || in->op.kind == PO_ST || in->op.kind == PO_ATOM ||
 	         in->op.kind == PO_RED)
 		snprintf(buf, n, "'%.*s'%s reaches another block's shared memory (an "
@@ -870,11 +884,18 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 		        label[ct], (long long)t[ct][1], t[ct][1] == 1 ? "" : "s", (long long)t[ct][2],
 		        (long long)(t[ct][1] - t[ct][2]), (long long)t[ct][0],
 		        t[ct][0] == 1 ? "" : "s");
-		if (rt[ct][0])
-			fprintf(f, "  %-11s and up to %lld data-dependent instruction%s: %lld "
-			        "to %lld wavefronts more (ideal %lld)\n", "",
-			        (long long)rt[ct][0], rt[ct][0] == 1 ? "" : "s",
-			        (long long)rt[ct][1], (long long)rt[ct][2], (long long)rt[ct][3]);
+		if (rt[ct][0]) {
+			char range[64];
+			if (rt[ct][1] == rt[ct][2])
+				snprintf(range, sizeof range, "%lld wavefront%s", (long long)rt[ct][1],
+				         text_plural(rt[ct][1]));
+			else
+				snprintf(range, sizeof range, "%lld to %lld wavefronts",
+				         (long long)rt[ct][1], (long long)rt[ct][2]);
+			fprintf(f, "  %-11s and up to %lld data-dependent instruction%s: %s "
+			        "more (ideal %lld)\n", "", (long long)rt[ct][0],
+			        text_plural(rt[ct][0]), range, (long long)rt[ct][3]);
+		}
 	}
 	if (t[CAT_CPASYNC][0])
 		fprintf(f, "  cp.async    %lld instruction%s, 0 wavefronts counted (128-byte "

@@ -38,12 +38,13 @@ while IFS="$tab" read -r prog kern block opts; do
 		timing=0
 		grep -q 'whose trips depend on timing\|cannot tell how often this loop runs' "$tmp/k.out" && timing=1
 		# a counter's exact part, and the range of its accesses that
-		# depend on data ("and up to N data-dependent instructions: LO to HI")
+		# depend on data ("and up to N data-dependent instructions: LO to HI",
+		# or "...: W wavefronts" where LO and HI are one)
 		awk -v p="$prog" -v k="$kern" -v d="${dem:-$kern}" -v t="$timing" '
 		$1 == "loads" { c = "ld" } $1 == "stores" { c = "st" }
 		$1 == "atomics" { c = "atom" } $1 == "reductions" { c = "red" }
 		$1 == "loads" || $1 == "stores" || $1 == "atomics" || $1 == "reductions" { w[c] = $2 }
-		$1 == "and" && $2 == "up" { for (j = 1; j < NF; j++) if ($j ~ /^instructions?:$/) { lo[c] = $(j + 1); hi[c] = $(j + 3) } }
+		$1 == "and" && $2 == "up" { for (j = 1; j < NF; j++) if ($j ~ /^instructions?:$/) { lo[c] = $(j + 1); hi[c] = $(j + 2) == "to" ? $(j + 3) : $(j + 1) } }
 		END { printf "%s\t%s\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", p, k, w["ld"], w["st"], w["atom"], w["red"], d, t,
 		      lo["ld"], hi["ld"], lo["st"], hi["st"], lo["atom"], hi["atom"], lo["red"], hi["red"] }' \
 			"$tmp/k.out" >>"$tmp/pred.tsv"
