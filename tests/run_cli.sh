@@ -165,12 +165,18 @@ expect 2 "unknown command 'compre' (did you mean 'compare'?)" -- compre specs/se
 # their longer lines broken at spaces (a line may pass only for a word,
 # a name, of 90 columns or more)
 wide() {
-	"$bankc" "$@" 2>&1 | awk -v what="$*" 'length($0) > 100 {
+	if ! "$bankc" "$@" >"$tmp/wide.out" 2>&1; then
+		echo "FAIL: bankc $*: status $?"
+		return 1
+	fi
+	awk -v what="$*" 'length($0) > 100 {
 		w = 0; for (i = 1; i <= NF; i++) if (length($i) > w) w = length($i)
 		if (w < 90) { print "FAIL: bankc " what ": a line of " length($0) " columns: " substr($0, 1, 60) "..."; n++ } }
-		END { exit n > 0 }'
+		END { exit n > 0 }' "$tmp/wide.out"
 }
-for f in specs/*.tile tests/data/scattered.tile tests/pictures/long_names.tile; do
+# tests/data/wide.tile: cells of 13 characters, loop variables past their
+# column
+for f in specs/*.tile tests/data/scattered.tile tests/pictures/long_names.tile tests/data/wide.tile; do
 	wide compare --top 20 "$f" && ok || fail=$((fail + 1))
 	wide explain --chosen "$f" && ok || fail=$((fail + 1))
 done
@@ -180,14 +186,19 @@ wide explain --banks 64 specs/kernels.tile && ok || fail=$((fail + 1))
 # in every text output and generated file of the specs
 one='(^|[^0-9.,/x-])1 (wavefronts|instructions|bytes|blocks|trips|layouts|segments|tiles|words)\b'
 "$bankc" build specs/*.tile -o "$tmp/plural" >/dev/null 2>&1 || bad "build specs for the plurals"
-for f in specs/*.tile; do
+"$bankc" build --banks 1 tests/data/wide.tile -o "$tmp/plural1" >/dev/null 2>&1 || bad "build wide.tile --banks 1"
+for f in specs/*.tile tests/data/wide.tile; do
 	"$bankc" compare --top 20 "$f"; "$bankc" explain "$f"; "$bankc" explain --chosen "$f"
 done >"$tmp/plural.txt" 2>&1
-if grep -E -h "$one" "$tmp/plural.txt" "$tmp"/plural/*.cuh "$tmp"/plural/*.svg "$tmp"/plural/*_check.cu >"$tmp/plural.bad"; then
+"$bankc" sim --op load --width 1 --mask 1 --offsets "$(printf '0,%.0s' $(seq 31))0" >>"$tmp/plural.txt" 2>&1
+if grep -E -h "$one" "$tmp/plural.txt" "$tmp"/plural/*.cuh "$tmp"/plural/*.svg "$tmp"/plural/*_check.cu \
+	"$tmp"/plural1/*.cuh >"$tmp/plural.bad"; then
 	bad "a count of one with a plural noun:"; head -n 5 "$tmp/plural.bad" | cut -c1-160 | indent
 else ok; fi
 grep -q "1 instruction: 1 wavefront (ideal 1)" "$tmp/plural/blelloch_2048.cuh" && ok ||
 	bad "blelloch_2048.cuh: its one instruction in the singular"
+grep -q "geometry: 1 bank of 4 bytes" "$tmp/plural1/one.cuh" && grep -q "footprint 1 byte " "$tmp/plural1/one.cuh" &&
+	grep -q "load, 1 byte per lane" "$tmp/plural.txt" && ok || bad "one bank, one byte: in the singular"
 # 22 accesses: their wavefronts in blocks of columns, each block headed
 expect 0 "^    layout  *cmp_j512  *swap_j512  *cmp_j1024  *swap_j1024$" -- compare specs/kernels.tile
 

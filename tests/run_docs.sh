@@ -95,7 +95,7 @@ else bad "options: README's Commands against --help: ${missing:+missing: $missin
 for c in $(cat "$tmp/cmd.help"); do
 	awk -v c="$c" '/^Commands:/ { on = 1; next } on && /^$/ { on = 0 }
 		on && /^  [a-z]/ { cur = $1 }
-		on && cur == c && (/^  [a-z]/ || /^        \[/) { sub(/^ +/, ""); sub(/  +[a-z].*$/, ""); print }' "$tmp/help" | options >"$tmp/o1"
+		on && cur == c && (/^  [a-z]/ || /^        [^ ]/) { sub(/^ +/, ""); sub(/  +[a-z].*$/, ""); print }' "$tmp/help" | options >"$tmp/o1"
 	man_section SYNOPSIS | awk -v c="$c" '/^\.br/ { on = 0 } /^\.B "?bankc / { w = $3; gsub(/"/, "", w); on = (w == c) } on' |
 		roff_text | options >"$tmp/o2"
 	miss=$(comm -23 "$tmp/o1" "$tmp/o2" | tr '\n' ' ')

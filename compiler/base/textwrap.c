@@ -5,28 +5,48 @@
 
 #include "bankc.h"
 
+/* Where p (n bytes) may break: the last space at or before room that
+ * follows a word (first: the first such space, wherever it is), outside
+ * [...] where brackets count; 0 if there is none. */
+static size_t find_break(const char *p, size_t n, size_t room, bool brackets,
+                         bool first)
+{
+	size_t cut = 0;
+	int depth = 0;
+	bool word = false;
+	for (size_t i = 0; i < n && (first || i <= room); i++) {
+		if (brackets)
+			depth += (p[i] == '[') - (p[i] == ']');
+		if (p[i] != ' ') {
+			word = true;
+		} else if (word && depth <= 0) {
+			cut = i;
+			if (first)
+				break;
+		}
+	}
+	return cut;
+}
+
 void text_wrap(FILE *out, const char *text, int col, int width, int indent)
 {
 	const char *p = text;
 	for (;;) {
-		/* the longest run of words from p that ends by width */
+		/* the longest run of words from p that ends by width; else the
+		 * first word, whole; a [bracketed] group stays together unless
+		 * its bracket is never closed */
 		size_t n = strlen(p), room = width > col ? (size_t)(width - col) : 0;
 		size_t cut = n;
 		if (n > room) {
-			/* a space inside [...] (a usage line's option) is no break */
-			cut = 0;
-			int depth = 0;
-			for (size_t i = 0; i <= room && i < n; i++) {
-				depth += (p[i] == '[') - (p[i] == ']');
-				if (p[i] == ' ' && i && depth <= 0)
-					cut = i;
-			}
-			if (!cut) /* one word longer than the room: whole */
-				for (depth = 0, cut = 0; cut < n; cut++) {
-					depth += (p[cut] == '[') - (p[cut] == ']');
-					if (p[cut] == ' ' && cut && depth <= 0)
-						break;
-				}
+			int open = 0;
+			for (size_t i = 0; i < n; i++)
+				open += (p[i] == '[') - (p[i] == ']');
+			bool br = open <= 0;
+			cut = find_break(p, n, room, br, false);
+			if (!cut)
+				cut = find_break(p, n, room, br, true);
+			if (!cut)
+				cut = n;
 		}
 		size_t end = cut; /* no trailing spaces */
 		while (end > 0 && p[end - 1] == ' ')

@@ -20,12 +20,6 @@ static void describe(const Cand *c, const Tile *t, char *buf, size_t n)
  * into as many blocks as the width needs. */
 enum { TABLE_W = 100, LAYOUT_W = 44, LABEL_MIN = 6 };
 
-static int col_width(const Access *a)
-{
-	int w = (int)strlen(a->name);
-	return w < 11 ? 11 : w;
-}
-
 static void print_header(void)
 {
 	printf("  %4s  %-*s  %8s  %7s  %7s  %6s  %5s\n", "rank", LAYOUT_W,
@@ -54,6 +48,14 @@ typedef struct {
 	const Cand *c;
 } AccRow;
 
+/* A cell of the per-access table: costed/ideal. */
+static int acc_cell(const AccRow *r, const Solution *s, int j, char *buf,
+                    size_t n)
+{
+	return snprintf(buf, n, "%lld/%lld", (long long)r->c->acc_wave[j],
+	                (long long)s->acc_ideal[j]);
+}
+
 static void print_access_table(const Tile *t, const Solution *s,
                                const AccRow *row, int nrow)
 {
@@ -61,29 +63,41 @@ static void print_access_table(const Tile *t, const Solution *s,
 	for (int i = 0; i < nrow; i++)
 		if ((int)strlen(row[i].label) > lw)
 			lw = (int)strlen(row[i].label);
+	/* each column as wide as its name or its widest cell, 11 at least */
+	int *cw = xcalloc((size_t)t->nacc, sizeof *cw);
+	for (int j = 0; j < t->nacc; j++) {
+		char cell[48];
+		cw[j] = (int)strlen(t->acc[j].name);
+		if (cw[j] < 11)
+			cw[j] = 11;
+		for (int i = 0; i < nrow; i++) {
+			int n = acc_cell(&row[i], s, j, cell, sizeof cell);
+			if (n > cw[j])
+				cw[j] = n;
+		}
+	}
 	printf("  wavefronts per access (costed/ideal):\n");
 	for (int j0 = 0; j0 < t->nacc;) {
 		int j1 = j0, w = 4 + lw;
 		do
-			w += 2 + col_width(&t->acc[j1++]);
-		while (j1 < t->nacc && w + 2 + col_width(&t->acc[j1]) <= TABLE_W);
+			w += 2 + cw[j1++];
+		while (j1 < t->nacc && w + 2 + cw[j1] <= TABLE_W);
 		printf("    %-*s", lw, "layout");
 		for (int j = j0; j < j1; j++)
-			printf("  %*s", col_width(&t->acc[j]), t->acc[j].name);
+			printf("  %*s", cw[j], t->acc[j].name);
 		printf("\n");
 		for (int i = 0; i < nrow; i++) {
 			printf("    %-*s", lw, row[i].label);
 			for (int j = j0; j < j1; j++) {
 				char cell[48];
-				snprintf(cell, sizeof cell, "%lld/%lld",
-				         (long long)row[i].c->acc_wave[j],
-				         (long long)s->acc_ideal[j]);
-				printf("  %*s", col_width(&t->acc[j]), cell);
+				acc_cell(&row[i], s, j, cell, sizeof cell);
+				printf("  %*s", cw[j], cell);
 			}
 			printf("\n");
 		}
 		j0 = j1;
 	}
+	free(cw);
 }
 
 static bool tile_has_atomics(const Tile *t)
@@ -121,7 +135,7 @@ static void print_tile(const Tile *t, const Solution *s, const Baseline *b,
 	else
 		fprintf(m, "%d x %d %s", t->rows, t->ecols, tab_dtype[t->dtype].name);
 	if (tile_elem_bits(t) < 8)
-		fprintf(m, " (%d bytes a row)", t->cols);
+		fprintf(m, " (%d byte%s a row)", t->cols, text_plural(t->cols));
 	if (t->stages > 1)
 		fprintf(m, " x %d stages", t->stages);
 	fprintf(m, ", %s", tab_arch[t->arch].name);
@@ -152,9 +166,10 @@ static void print_tile(const Tile *t, const Solution *s, const Baseline *b,
 	describe(c, t, name, sizeof name);
 	int64_t gap = c->wave - s->aligned_bound;
 	text_wrapf(stdout, 0, TABLE_W, 4, "  chosen: %s: %lld weighted wavefront%s, "
-	           "%lld bytes, %d block%s/SM (row-major %d)", name,
+	           "%lld byte%s, %d block%s/SM (row-major %d)", name,
 	           (long long)c->wave, text_plural(c->wave), (long long)c->bytes,
-	           c->blocks, text_plural(c->blocks), s->blocks_rowmajor);
+	           text_plural(c->bytes), c->blocks, text_plural(c->blocks),
+	           s->blocks_rowmajor);
 	char *line = NULL;
 	size_t len = 0;
 	m = xmemstream(&line, &len);

@@ -9,29 +9,29 @@
 #include "bankc.h"
 #include "cmd/cmd.h"
 
-static void print_vars(const Access *a, int i)
+/* The instruction's number and loop variables; the columns printed. */
+static int print_vars(const Access *a, int i)
 {
-	if (a->place != PL_GENERAL || a->nloops == 0) {
-		printf("  %6d  %-18s", i, "");
-		return;
-	}
+	if (a->place != PL_GENERAL || a->nloops == 0)
+		return printf("  %6d  %-18s", i, "");
 	char buf[128];
 	int k = 0;
 	buf[0] = 0;
 	for (int v = 0; v < a->nloops && k < (int)sizeof buf; v++)
 		k += snprintf(buf + k, sizeof buf - (size_t)k, "%s%s=%d",
 		              v ? " " : "", a->loops[v].name, a->inst[i].var[v]);
-	printf("  %6d  %-18s", i, buf);
+	return printf("  %6d  %-18s", i, buf);
 }
 
 /* Lines of explain's table fit TABLE_W columns: the conflicts, last,
  * continue under their column, a phase to a line where they need more. */
 enum { TABLE_W = 100, CONFLICT_COL = 48 };
 
-/* Every bank that serves more than one word, phase by phase. */
+/* Every bank that serves more than one word, phase by phase, from column
+ * col on (CONFLICT_COL unless the variables took more). */
 static void print_conflicts(const Geom *g, const Layout *l, const Tile *t,
                             const Access *a, const Inst *in,
-                            const SimResult *r)
+                            const SimResult *r, int col)
 {
 	char piece[SIM_MAX_PHASES][560];
 	int np = 0;
@@ -53,25 +53,34 @@ static void print_conflicts(const Geom *g, const Layout *l, const Tile *t,
 		puts(" none");
 		return;
 	}
-	/* each phase but the last ends with ';'; col: where the line is */
-	int col = CONFLICT_COL;
+	/* each phase but the last ends with ';'; col: where the line is,
+	 * held: whether it holds a phase */
+	bool held = false;
 	for (int i = 0; i < np; i++) {
 		if (i + 1 < np)
 			strcat(piece[i], ";");
 		int n = (int)strlen(piece[i]);
-		if (col > CONFLICT_COL && col + n > TABLE_W) {
+		if (held && col + n > TABLE_W) {
 			printf("\n%*s", CONFLICT_COL, "");
 			col = CONFLICT_COL;
+			held = false;
 		}
 		if (col + n <= TABLE_W) {
 			fputs(piece[i], stdout);
 			col += n;
+			held = true;
 			continue;
 		}
-		/* one phase wider than the column: broken at its spaces */
+		/* one phase wider than the column: broken at its spaces, from
+		 * the column's start */
+		if (col > CONFLICT_COL) {
+			printf("\n%*s", CONFLICT_COL, "");
+			col = CONFLICT_COL;
+		}
 		putchar(' ');
 		text_wrap(stdout, piece[i] + 1, col + 1, TABLE_W, CONFLICT_COL + 1);
 		col = -1; /* the line is ended */
+		held = false;
 		if (i + 1 < np) {
 			printf("%*s", CONFLICT_COL, "");
 			col = CONFLICT_COL;
@@ -100,9 +109,9 @@ static void explain_access(const Geom *g, const Layout *l, const Tile *t,
 		layout_sim_inst(g, l, t, a, &a->inst[i], &r);
 		tw += r.wavefronts;
 		ti += r.ideal;
-		print_vars(a, i);
-		printf("  %10d  %5d ", r.wavefronts, r.ideal);
-		print_conflicts(g, l, t, a, &a->inst[i], &r);
+		int col = print_vars(a, i);
+		col += printf("  %10d  %5d ", r.wavefronts, r.ideal);
+		print_conflicts(g, l, t, a, &a->inst[i], &r, col);
 	}
 	printf("  total %lld wavefront%s, ideal %lld%s\n\n", (long long)tw,
 	       tw == 1 ? "" : "s", (long long)ti, tw == ti ? " (conflict-free)" : "");

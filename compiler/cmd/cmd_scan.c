@@ -293,7 +293,7 @@ static bool data_of(const Opts *o, const PtxModule *m, int k, const char *input,
 		if (idx < 0)
 			continue;
 		const PtxSym *y = &m->sym[f->params[idx]];
-		const char *why = y->size != 8 ? "is not a pointer (it has %lld bytes)" : NULL;
+		const char *why = y->size != 8 ? "is not a pointer (a %lld-byte parameter)" : NULL;
 		for (int p = 0; p < o->nparam && !why; p++)
 			if (param_index(m, k, o->param[p].name, o->param[p].n) == idx)
 				why = "is given a value with --param too";
@@ -579,9 +579,10 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 			} else if (o->param[p].off >= 0 &&
 			           o->param[p].off + o->param[p].bytes > y->size) {
 				refuse(jk, input, cu, f, sn, "--param %.*s+%lld:%d reaches past "
-				       "parameter %d (%s), which has %lld bytes", (int)o->param[p].n,
+				       "parameter %d (%s), of %lld byte%s", (int)o->param[p].n,
 				       o->param[p].name, (long long)o->param[p].off,
-				       o->param[p].bytes, idx, y->name, (long long)y->size);
+				       o->param[p].bytes, idx, y->name, (long long)y->size,
+				       text_plural(y->size));
 				bad = true;
 			}
 			ro.param[ro.nparams].index = idx;

@@ -60,8 +60,9 @@ static void print_map(const Geom *g, Op op, int bytes, uint32_t mask,
 {
 	char opn[32];
 	tab_op_name(op, opn, sizeof opn);
-	printf("%s, %d bytes per lane, mask %08x: %d wavefront%s (ideal %d)%s\n",
-	       opn, bytes, mask, r->wavefronts, r->wavefronts == 1 ? "" : "s",
+	printf("%s, %d byte%s per lane, mask %08x: %d wavefront%s (ideal %d)%s\n",
+	       opn, bytes, text_plural(bytes), mask, r->wavefronts,
+	       text_plural(r->wavefronts),
 	       r->ideal, r->merged ? ", broadcast pairs merged" : "");
 	if (op.kind == OP_CPASYNC) {
 		printf("cp.async: %d 128-byte segment%s touched; the wavefront "

@@ -48,8 +48,9 @@ static void account(FILE *f, const Geom *g, const Tile *t,
 	fprintf(f, ", %s", tab_arch[t->arch].name);
 	if (t->threads)
 		fprintf(f, ", %d threads", t->threads);
-	fprintf(f, "\n * geometry: %d banks of %d bytes, broadcast loads %s",
-	        g->banks, g->bank_bytes, g->merge_loads ? "merged" : "not merged");
+	fprintf(f, "\n * geometry: %d bank%s of %d bytes, broadcast loads %s",
+	        g->banks, text_plural(g->banks), g->bank_bytes,
+	        g->merge_loads ? "merged" : "not merged");
 	if (g->banks != sim_geom_default.banks ||
 	    g->bank_bytes != sim_geom_default.bank_bytes)
 		fprintf(f, " (--banks %d --bank-bytes %d%s)", g->banks, g->bank_bytes,
@@ -77,8 +78,8 @@ static void account(FILE *f, const Geom *g, const Tile *t,
 	        : solve_unproven(s) ? "not proven optimal: search budget reached"
 	        : "best found");
 	Layout rm = layout_rowmajor(t);
-	fprintf(f, " * footprint %lld bytes (row-major %lld), %d block%s per SM "
-	        "(row-major %d)\n", (long long)c->bytes,
+	fprintf(f, " * footprint %lld byte%s (row-major %lld), %d block%s per SM "
+	        "(row-major %d)\n", (long long)c->bytes, text_plural(c->bytes),
 	        (long long)layout_bytes(&rm, t), c->blocks, text_plural(c->blocks),
 	        s->blocks_rowmajor);
 }

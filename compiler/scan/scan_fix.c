@@ -169,8 +169,8 @@ void scan_fix_after_warning(FILE *f, const PtxModule *m, const ScanAcc **g, int 
 		char at[1100];
 		if (a->decl.found) {
 			snprintf(at, sizeof at, "%s:%d:%d", a->decl.path, a->decl.line, a->decl.col);
-			fprintf(f, "%s: note: '%s' (%lld bytes) is declared here\n", at, a->name,
-			        (long long)a->bytes);
+			fprintf(f, "%s: note: '%s' (%lld byte%s) is declared here\n", at, a->name,
+			        (long long)a->bytes, text_plural(a->bytes));
 			show_decl(f, &a->decl);
 		} else {
 			snprintf(at, sizeof at, "%s", a->stmt[0].where);

@@ -399,17 +399,21 @@ int scan_spec_write(FILE *f, const PtxModule *m, const ScanKernel *k, const Scan
 	char *from = esc_text_dup(c->cu ? c->cu : c->input);
 	char *ksn = esc_text_dup(a->kernel), *kan = esc_text_dup(a->name);
 	fprintf(f, "# Written by bankc scan --emit-spec from %s: kernel %s, block %d,%d,%d,\n"
-	        "# shared array '%s' (%lld bytes).  ", from, ksn,
-	        k->block[0], k->block[1], k->block[2], kan, (long long)a->bytes);
+	        "# shared array '%s' (%lld byte%s).  ", from, ksn,
+	        k->block[0], k->block[1], k->block[2], kan, (long long)a->bytes,
+	        text_plural(a->bytes));
 	free(from), free(ksn), free(kan);
 	if (a->view_decl)
-		fprintf(f, "Its %lld elements of %d bytes are its declaration's\n# rows "
+		fprintf(f, "Its %lld element%s of %d byte%s %s its declaration's\n# rows "
 		        "(line %d: %d x %d): element e is row e / %d, column e %% %d.\n",
-		        (long long)elems, a->elem, a->decl.line, a->rows, a->cols, a->cols, a->cols);
+		        (long long)elems, text_plural(elems), a->elem, text_plural(a->elem),
+		        elems == 1 ? "is" : "are", a->decl.line, a->rows, a->cols, a->cols,
+		        a->cols);
 	else
-		fprintf(f, "Its %lld elements of %d bytes are viewed as\n# rows of 128 bytes: "
-		        "element e is row e / %d, column e %% %d.\n", (long long)elems, a->elem,
-		        a->cols, a->cols);
+		fprintf(f, "Its %lld element%s of %d byte%s %s viewed as\n# rows of 128 bytes: "
+		        "element e is row e / %d, column e %% %d.\n", (long long)elems,
+		        text_plural(elems), a->elem, text_plural(a->elem),
+		        elems == 1 ? "is" : "are", a->cols, a->cols);
 	int threads = k->block[0] * k->block[1] * k->block[2];
 	fprintf(f, "tile %s {\n    shape %d x %d;\n    dtype %s;\n    arch sm_90;\n"
 	        "    threads %d;\n", tname, a->rows, a->cols, tab_dtype[a->dtype].name,

@@ -56,6 +56,21 @@ static void test_brackets(void **state)
 	expect("[a b c d]", 0, 4, 0, "[a b c d]\n");
 }
 
+static void test_edges(void **state)
+{
+	(void)state;
+	/* leading spaces are no break: the first word stays after them */
+	expect("  longword rest", 0, 6, 1, "  longword\n rest\n");
+	/* only spaces: nothing but the line's end */
+	expect("   ", 0, 2, 0, "\n");
+	/* col past the width: a word a line */
+	expect("a b", 9, 5, 0, "a\nb\n");
+	/* a bracket never closed: its spaces break after all */
+	expect("x [y z w", 0, 4, 0, "x [y\nz w\n");
+	/* a closed group wider than the room: whole, on a line of its own */
+	expect("a [b c d e] f", 0, 4, 0, "a\n[b c d e]\nf\n");
+}
+
 static void test_format(void **state)
 {
 	(void)state;
@@ -75,6 +90,7 @@ int main(void)
 		cmocka_unit_test(test_breaks),
 		cmocka_unit_test(test_long_word),
 		cmocka_unit_test(test_brackets),
+		cmocka_unit_test(test_edges),
 		cmocka_unit_test(test_format),
 	};
 	return cmocka_run_group_tests_name("textwrap", tests, NULL, NULL);
