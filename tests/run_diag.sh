@@ -124,7 +124,7 @@ if have python3; then
 	"$bankc" check --sarif "$tmp/c.sarif" specs/seeds.tile
 	[ "$(results "$tmp/c.sarif")" = "rules  exit 0" ] && ok || bad "a clean run: $(results "$tmp/c.sarif")"
 else
-	skip "the SARIF results (no python3)"
+	missing "the SARIF results (no python3)"
 fi
 "$bankc" check --sarif "$tmp/no/such/dir.sarif" specs/seeds.tile 2>"$tmp/err"; st=$?
 [ $st -eq 1 ] && grep -q "cannot write '$tmp/no/such/dir.sarif'" "$tmp/err" && ok ||

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 bankc=${1:-./bankc}
 if ! have rsvg-convert || ! have python3; then
-	skip "the pictures (no rsvg-convert or python3: make deps)"
+	missing "the pictures (no rsvg-convert or python3: make deps)"
 	summary pictures
 	exit
 fi

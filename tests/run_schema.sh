@@ -16,7 +16,7 @@ for p in python3 /usr/bin/python3; do
 	if "$p" -c 'import jsonschema' 2>/dev/null; then py=$p; break; fi
 done
 if [ -z "$py" ]; then
-	skip "JSON Schema validation (no python3 with jsonschema: make deps)"
+	missing "JSON Schema validation (no python3 with jsonschema: make deps)"
 	summary schema
 	exit
 fi
