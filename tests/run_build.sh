@@ -170,11 +170,23 @@ for c in ck1 ck2; do
 	"$bankc" build "$tmp/$c/t/s.tile" -o "$tmp/$c/out" --path-prefix-map /nowhere=x \
 		--path-prefix-map "$tmp/$c/=" || failed "build with --path-prefix-map"
 done
-if diff -r -x .bankc-manifest -x .bankc-lock "$tmp/ck1/out" "$tmp/ck2/out" >/dev/null &&
+if diff -r "$tmp/ck1/out" "$tmp/ck2/out" >/dev/null &&
+   grep -q "^\.\./t/s\.tile	column_read\.cuh$" "$tmp/ck1/out/.bankc-manifest" &&
    ! grep -q "$tmp" "$tmp/ck1/out"/*.cuh "$tmp/ck1/out"/*.json &&
    grep -q '^ \* spec:    t/s\.tile,' "$tmp/ck1/out/column_read.cuh" &&
    grep -q '"spec": "t/s\.tile"' "$tmp/ck1/out/column_read.json"; then ok
-else failed "two checkouts with --path-prefix-map should write the same outputs, naming t/s.tile"; fi
+else failed "two checkouts with --path-prefix-map should write the same outputs (the manifest too), naming t/s.tile"; fi
+# a manifest of an earlier bankc, its specs' keys absolute, still says
+# whose each output is
+sed "s|^\.\./t/|$(cd "$tmp/ck1/t" && pwd -P)/|" "$tmp/ck1/out/.bankc-manifest" >"$tmp/abs.manifest" &&
+	cp "$tmp/abs.manifest" "$tmp/ck1/out/.bankc-manifest"
+cp specs/seeds.tile "$tmp/ck1/t/other.tile"
+if ! "$bankc" build "$tmp/ck1/t/other.tile" -o "$tmp/ck1/out" 2>"$tmp/err" &&
+   grep -q "would replace the output of another spec: $(cd "$tmp/ck1/t" && pwd -P)/s.tile made it" "$tmp/err"; then ok
+else failed "an absolute key of an older manifest should still own its outputs"; fi
+"$bankc" build "$tmp/ck1/t/s.tile" -o "$tmp/ck1/out" --path-prefix-map "$tmp/ck1/=" 2>"$tmp/err" &&
+	grep -q "^\.\./t/s\.tile	" "$tmp/ck1/out/.bankc-manifest" && ok ||
+	failed "a rebuild should write the manifest's keys relative again"
 "$bankc" build "$tmp/ck1/t/s.tile" -o "$tmp/ck1/o2" --path-prefix-map "$tmp/=A/" --path-prefix-map "$tmp/ck1/=B/" ||
 	failed "build with two maps"
 grep -q '^ \* spec:    B/t/s\.tile,' "$tmp/ck1/o2/column_read.cuh" && ok || failed "the last matching map should win"

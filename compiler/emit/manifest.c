@@ -37,7 +37,77 @@ void man_free(Manifest *m)
 	memset(m, 0, sizeof *m);
 }
 
-void man_read(const char *path, Manifest *m)
+/* ---- the specs' keys, relative to the folder ---------------------------------- */
+
+/* A spec's key is its real path (cmd_build.c); the manifest holds it
+ * relative to the real path of its folder, so that two checkouts write
+ * the same manifest.  Both are real paths (absolute, no "." or "..", no
+ * symlink), so the relative path is a matter of their components. */
+static char *key_relative(const char *key, const char *base)
+{
+	if (!base || key[0] != '/')
+		return xstrdup(key);
+	/* past the components the two share */
+	const char *k = key, *b = base;
+	for (;;) {
+		while (*k == '/')
+			k++;
+		while (*b == '/')
+			b++;
+		size_t kl = strcspn(k, "/"), bl = strcspn(b, "/");
+		if (!bl || kl != bl || strncmp(k, b, kl) != 0)
+			break;
+		k += kl;
+		b += bl;
+	}
+	/* a "../" for each of base's others, then the rest of key */
+	int up = 0;
+	for (const char *p = b; *p; p += strcspn(p, "/")) {
+		while (*p == '/')
+			p++;
+		if (*p)
+			up++;
+	}
+	size_t n = 3 * (size_t)up + strlen(k) + 1;
+	char *r = xmalloc(n);
+	r[0] = 0;
+	for (int i = 0; i < up; i++)
+		strcat(r, "../");
+	strcat(r, k);
+	return r;
+}
+
+/* key_relative's inverse: base joined to rel, its ".." taken away. */
+static char *key_absolute(const char *rel, const char *base)
+{
+	if (!base || rel[0] == '/' || strcmp(rel, "-") == 0)
+		return xstrdup(rel);
+	size_t n = strlen(base) + strlen(rel) + 2;
+	char *r = xmalloc(n);
+	snprintf(r, n, "%s", strcmp(base, "/") == 0 ? "" : base);
+	size_t len = strlen(r);
+	for (const char *p = rel; *p;) {
+		const char *e = strchr(p, '/');
+		size_t k = e ? (size_t)(e - p) : strlen(p);
+		if (k == 2 && p[0] == '.' && p[1] == '.') {
+			while (len > 0 && r[len - 1] != '/')
+				len--;
+			if (len > 0)
+				len--;      /* the slash before it */
+		} else if (k && !(k == 1 && p[0] == '.')) {
+			r[len++] = '/';
+			memcpy(r + len, p, k);
+			len += k;
+		}
+		r[len] = 0;
+		p += k + (e != NULL);
+	}
+	if (!len)
+		strcpy(r, "/");
+	return r;
+}
+
+void man_read(const char *path, const char *base, Manifest *m)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
@@ -52,8 +122,11 @@ void man_read(const char *path, Manifest *m)
 		*tab = line[n - 1] = 0;
 		char *spec = esc_decode(line), *file = esc_decode(tab + 1);
 		/* a name inside DIR, never a path or a hidden file */
-		if (spec && file && file[0] && file[0] != '.' && !strchr(file, '/'))
-			man_add(m, spec, file);
+		if (spec && file && file[0] && file[0] != '.' && !strchr(file, '/')) {
+			char *key = key_absolute(spec, base);
+			man_add(m, key, file);
+			free(key);
+		}
 		free(spec);
 		free(file);
 	}
@@ -66,13 +139,15 @@ static int cmp_lines(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-char *man_render(const Manifest *m, size_t *len)
+char *man_render(const Manifest *m, const char *base, size_t *len)
 {
 	char **lines = xcalloc((size_t)m->n + 1, sizeof *lines);
 	for (int i = 0; i < m->n; i++) {
 		size_t n;
 		FILE *f = xmemstream(&lines[i], &n);
-		esc_text(f, m->spec[i]);
+		char *key = key_relative(m->spec[i], base);
+		esc_text(f, key);
+		free(key);
 		fputc('\t', f);
 		esc_text(f, m->file[i]);
 		fputc('\n', f);

@@ -11,11 +11,13 @@ typedef struct {
 
 void man_add(Manifest *m, const char *spec, const char *file);
 void man_free(Manifest *m);
-/* The lines of the manifest at path, if there is one, added to m. */
-void man_read(const char *path, Manifest *m);
+/* The lines of the manifest at path, if there is one, added to m, each
+ * spec's key made absolute again from base, the real path of the
+ * manifest's folder (NULL: as written). */
+void man_read(const char *path, const char *base, Manifest *m);
 /* The manifest's text (malloc'ed, its length in *len): sorted, each line
- * once. */
-char *man_render(const Manifest *m, size_t *len);
+ * once, each absolute key relative to base (NULL: as it is). */
+char *man_render(const Manifest *m, const char *base, size_t *len);
 /* Would one of v (this build's outputs, into dir; specs are its specs)
  * replace another spec's output listed in old, or define a macro that
  * one of its headers defines?  Messages on stderr. */

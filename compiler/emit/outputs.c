@@ -474,11 +474,13 @@ static bool move_all(Move *mv, int n)
 	return true;
 }
 
-/* The manifest, from a list: malloc'ed text. */
-static void add_manifest(Outs *o, const char *dir, const Manifest *m)
+/* The manifest, from a list: malloc'ed text, its keys relative to base
+ * (the folder's real path). */
+static void add_manifest(Outs *o, const char *dir, const char *base,
+                         const Manifest *m)
 {
 	size_t len;
-	char *text = man_render(m, &len);
+	char *text = man_render(m, base, &len);
 	outs_add(o, dir, MANIFEST, text, len, NULL);
 }
 
@@ -533,7 +535,8 @@ bool outs_commit(Outs *o, const char *dir, char **specs, int nspecs,
 	char manpath[PATH_MAX];
 	snprintf(manpath, sizeof manpath, "%s/" MANIFEST, dir);
 	Manifest old = {0}, next = {0}, both = {0};
-	man_read(manpath, &old);
+	char *base = realpath(dir, NULL);   /* NULL: keys as they are */
+	man_read(manpath, base, &old);
 	int nout = o->n;
 	ok = man_owners_ok(&old, specs, nspecs, dir, o->v, nout) &&
 	     targets_distinct(o, nout, dir, depfile, specs, nspecs, &old);
@@ -562,8 +565,9 @@ bool outs_commit(Outs *o, const char *dir, char **specs, int nspecs,
 		    lstat(path, &st) == 0 && !S_ISDIR(st.st_mode))
 			stale[nstale++] = xstrdup(path);
 	}
-	add_manifest(o, dir, &both);        /* o->v[nout] */
-	add_manifest(o, dir, &next);        /* o->v[nout + 1] */
+	add_manifest(o, dir, base, &both);  /* o->v[nout] */
+	add_manifest(o, dir, base, &next);  /* o->v[nout + 1] */
+	free(base);
 	if (depfile)
 		outs_add(o, NULL, depfile, dep, deplen, NULL);
 	else
