@@ -196,6 +196,9 @@ char *esc_utf8(const char *s);
 
 /* ---- base/textwrap.c: text that fits a terminal ----------------------- */
 
+/* The columns the commands' text output fits (compare, explain). */
+enum { TEXT_W = 100 };
+
 /* text and a newline on out, broken at spaces so that no line passes width
  * columns where a break exists (a longer word is kept whole, and so is
  * a [bracketed] group, as an option of a usage line); the first

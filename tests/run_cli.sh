@@ -141,6 +141,7 @@ expect 2 "unknown option '-Mx' for build" -- build specs/seeds.tile -o -M -Mx
 expect 2 "^bankc: error: -MF needs a value" -- build specs/seeds.tile -o "$tmp/o" -MD -MF
 expect 2 "^bankc: error: -MT needs a value" -- build specs/seeds.tile -o "$tmp/o" -MD -MT
 expect 2 "^bankc: error: -MQ needs a value" -- build specs/seeds.tile -o "$tmp/o" -MD -MQ
+expect 2 "^bankc: error: --MF needs a value" -- build specs/seeds.tile -o "$tmp/o" -MD --MF
 expect 0 "" -- build specs/seeds.tile "-o$tmp/o1"
 expect 0 "" -- build --output="$tmp/o2" specs/seeds.tile
 expect 0 "" -- build specs/seeds.tile -o "$tmp/o3" -MD "-MF$tmp/o3.d"

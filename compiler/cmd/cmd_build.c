@@ -355,39 +355,38 @@ static bool depfile(Mem *d, const Outs *o, char **files, int nfiles,
 /* -MD, -MMD, -MP, -MF, -MT and -MQ are the compilers' spellings (the
  * last three also joined to their value, -MFdeps.d); getopt_long wants
  * them long.  joined[i]: what was made for argv[i], to free. */
+static char gcc_flag[][6] = {"--MD", "--MMD", "--MP"};
+static char gcc_val[][5] = {"--MF", "--MT", "--MQ"};
+
 static void gcc_spellings(int argc, char **argv, char **joined)
 {
-	static char flag[][6] = {"--MD", "--MMD", "--MP"};
-	static char val[][5] = {"--MF", "--MT", "--MQ"};
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--") == 0)
 			return;
 		for (int k = 0; k < 3; k++)
-			if (strcmp(argv[i], flag[k] + 1) == 0)
-				argv[i] = flag[k];
+			if (strcmp(argv[i], gcc_flag[k] + 1) == 0)
+				argv[i] = gcc_flag[k];
 		for (int k = 0; k < 3; k++) {
-			if (strncmp(argv[i], val[k] + 1, 3) != 0)
+			if (strncmp(argv[i], gcc_val[k] + 1, 3) != 0)
 				continue;
 			if (argv[i][3] == 0) {
-				argv[i] = val[k];
+				argv[i] = gcc_val[k];
 			} else {
 				size_t n = strlen(argv[i]) + 3;
 				joined[i] = xmalloc(n);
-				snprintf(joined[i], n, "%s=%s", val[k], argv[i] + 3);
+				snprintf(joined[i], n, "%s=%s", gcc_val[k], argv[i] + 3);
 				argv[i] = joined[i];
 			}
 		}
 	}
 }
 
-/* An element gcc_spellings respelled, as the user wrote it ("--MF" was
- * "-MF"); others as they are. */
+/* An element gcc_spellings respelled (one of its spellings, the very
+ * string), as the user wrote it: "-MF"; any other as it is. */
 static const char *gcc_given(const char *elem)
 {
-	static const char *const spelled[] = {"--MD", "--MMD", "--MP", "--MF",
-	                                      "--MT", "--MQ"};
-	for (size_t k = 0; k < sizeof spelled / sizeof *spelled; k++)
-		if (strcmp(elem, spelled[k]) == 0)
+	for (int k = 0; k < 3; k++)
+		if (elem == gcc_flag[k] || elem == gcc_val[k])
 			return elem + 1;
 	return elem;
 }

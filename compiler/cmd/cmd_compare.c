@@ -14,11 +14,11 @@ static void describe(const Cand *c, const Tile *t, char *buf, size_t n)
 	layout_describe(&c->l, t, buf, n);
 }
 
-/* Every line of the tables fits TABLE_W columns: the ranking holds the
+/* Every line of the tables fits TEXT_W columns: the ranking holds the
  * totals, one line a layout (a longer name takes a line of its own), and
  * the wavefronts of each access follow in a second table, its columns cut
  * into as many blocks as the width needs. */
-enum { TABLE_W = 100, LAYOUT_W = 44, LABEL_MIN = 6 };
+enum { LAYOUT_W = 44, LABEL_MIN = 6 };
 
 static void print_header(void)
 {
@@ -81,7 +81,7 @@ static void print_access_table(const Tile *t, const Solution *s,
 		int j1 = j0, w = 4 + lw;
 		do
 			w += 2 + cw[j1++];
-		while (j1 < t->nacc && w + 2 + cw[j1] <= TABLE_W);
+		while (j1 < t->nacc && w + 2 + cw[j1] <= TEXT_W);
 		printf("    %-*s", lw, "layout");
 		for (int j = j0; j < j1; j++)
 			printf("  %*s", cw[j], t->acc[j].name);
@@ -145,14 +145,14 @@ static void print_tile(const Tile *t, const Solution *s, const Baseline *b,
 	/* "tile NAME:" stays whole; where the line would pass the width,
 	 * the shape goes on the next */
 	int col = printf("tile %s:", t->name);
-	if (col + 1 + (int)strlen(head) > TABLE_W) {
+	if (col + 1 + (int)strlen(head) > TEXT_W) {
 		printf("\n    ");
 		col = 4;
 	} else {
 		putchar(' ');
 		col++;
 	}
-	text_wrap(stdout, head, col, TABLE_W, 4);
+	text_wrap(stdout, head, col, TEXT_W, 4);
 	free(head);
 	if (!tab_arch[t->arch].measured)
 		printf("  bank model: assumed for %s (measured on sm_90)\n",
@@ -165,7 +165,7 @@ static void print_tile(const Tile *t, const Solution *s, const Baseline *b,
 	const Cand *c = &s->best;
 	describe(c, t, name, sizeof name);
 	int64_t gap = c->wave - s->aligned_bound;
-	text_wrapf(stdout, 0, TABLE_W, 4, "  chosen: %s: %lld weighted wavefront%s, "
+	text_wrapf(stdout, 0, TEXT_W, 4, "  chosen: %s: %lld weighted wavefront%s, "
 	           "%lld byte%s, %d block%s/SM (row-major %d)", name,
 	           (long long)c->wave, text_plural(c->wave), (long long)c->bytes,
 	           text_plural(c->bytes), c->blocks, text_plural(c->blocks),
@@ -187,7 +187,7 @@ static void print_tile(const Tile *t, const Solution *s, const Baseline *b,
 	else
 		fprintf(m, ": best found, %lld above the bound", (long long)gap);
 	fclose(m);
-	text_wrap(stdout, line, 0, TABLE_W, 4);
+	text_wrap(stdout, line, 0, TEXT_W, 4);
 	free(line);
 	int shown = s->ntop < show ? s->ntop : show;
 	AccRow *row = xcalloc((size_t)(shown + nb), sizeof *row);
@@ -222,9 +222,9 @@ static void print_tile(const Tile *t, const Solution *s, const Baseline *b,
 		snprintf(xs, sizeof xs, "; %s of %s xor maps",
 		         u128_text(s->xor_searched, a), u128_text(s->xor_total, b));
 	}
-	text_wrapf(stdout, 0, TABLE_W, 4, "  searched: %ld layout%s costed, %ld "
+	text_wrapf(stdout, 0, TEXT_W, 4, "  searched: %ld layout%s costed, %ld "
 	           "cut short by the bound, %ld illegal%s; %lld of %lld work "
-	           "units%s", s->evaluated, s->evaluated == 1 ? "" : "s", s->cut,
+	           "units%s", s->evaluated, text_plural(s->evaluated), s->cut,
 	           s->illegal, xs, (long long)s->work, (long long)s->work_budget,
 	           s->budget_reached ? ", search budget reached" : "");
 	putchar('\n');

@@ -23,9 +23,9 @@ static int print_vars(const Access *a, int i)
 	return printf("  %6d  %-18s", i, buf);
 }
 
-/* Lines of explain's table fit TABLE_W columns: the conflicts, last,
+/* Lines of explain's table fit TEXT_W columns: the conflicts, last,
  * continue under their column, a phase to a line where they need more. */
-enum { TABLE_W = 100, CONFLICT_COL = 48 };
+enum { CONFLICT_COL = 48 };
 
 /* Every bank that serves more than one word, phase by phase, from column
  * col on (CONFLICT_COL unless the variables took more). */
@@ -60,12 +60,12 @@ static void print_conflicts(const Geom *g, const Layout *l, const Tile *t,
 		if (i + 1 < np)
 			strcat(piece[i], ";");
 		int n = (int)strlen(piece[i]);
-		if (held && col + n > TABLE_W) {
+		if (held && col + n > TEXT_W) {
 			printf("\n%*s", CONFLICT_COL, "");
 			col = CONFLICT_COL;
 			held = false;
 		}
-		if (col + n <= TABLE_W) {
+		if (col + n <= TEXT_W) {
 			fputs(piece[i], stdout);
 			col += n;
 			held = true;
@@ -78,7 +78,7 @@ static void print_conflicts(const Geom *g, const Layout *l, const Tile *t,
 			col = CONFLICT_COL;
 		}
 		putchar(' ');
-		text_wrap(stdout, piece[i] + 1, col + 1, TABLE_W, CONFLICT_COL + 1);
+		text_wrap(stdout, piece[i] + 1, col + 1, TEXT_W, CONFLICT_COL + 1);
 		col = -1; /* the line is ended */
 		held = false;
 		if (i + 1 < np) {
@@ -97,7 +97,7 @@ static void explain_access(const Geom *g, const Layout *l, const Tile *t,
 	tab_op_name(a->op, opn, sizeof opn);
 	layout_describe(l, t, lname, sizeof lname);
 	int64_t lb = a->vec * tile_elem_bytes(t);
-	text_wrapf(stdout, 0, TABLE_W, 4, "tile %s, access %s: %s, %lld byte%s per "
+	text_wrapf(stdout, 0, TEXT_W, 4, "tile %s, access %s: %s, %lld byte%s per "
 	           "lane, %d instruction%s, layout %s", t->name, a->name, opn,
 	           (long long)lb, text_plural(lb), a->ninst, text_plural(a->ninst),
 	           lname);

@@ -638,8 +638,6 @@ typedef struct {
 	const ScanKernel *k;
 } Note;
 
-/* What a note says of an instruction bankc does not count (or counts one
- * trip of), after "note: "; many: " (N instructions)" or "". */
 /* The trips of a compare-and-swap loop past the first that the warp's
  * own lanes can make, in words. */
 static const char *trips_text(int64_t hi, char *buf, size_t n)
@@ -654,6 +652,8 @@ static const char *trips_text(int64_t hi, char *buf, size_t n)
 	return buf;
 }
 
+/* What a note says of an instruction bankc does not count (or counts one
+ * trip of), after "note: "; many: " (N instructions)" or "". */
 static void note_text(const PtxModule *m, const ScanKernel *k, const PtxInst *in,
                       const char *many, char *buf, size_t n)
 {
