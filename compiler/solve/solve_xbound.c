@@ -2,7 +2,10 @@
  * phase's cost.  Once the masks of some row bits are chosen, f is known on
  * the rows made of those bits, and the words those rows hold have known
  * banks; a phase's cost can only grow as more of its words get banks, so
- * what is known bounds it from below.
+ * what is known bounds it from below.  A phase counts what the simulator
+ * counts: distinct words per bank, or for atomics every lane's words
+ * (lanes on one word serialise), its weight doubled for compare-and-swap,
+ * so a leaf's bound is the map's cost wherever banks are linear in f.
  *
  * Where a word's bank is linear in f (the row's words a power of two or a
  * multiple of the banks, no partial block), more is known: bank = b ^
@@ -510,6 +513,10 @@ bool solve_xphases(SolveXor *x)
 		const Access *a = &t->acc[cl->acc];
 		int bytes = (int)(a->vec * es);
 		bool cp = a->op.kind == OP_CPASYNC;
+		/* atomics serialise: every lane's words count, lanes on one
+		 * word too, twice for compare-and-swap (sim.c) */
+		bool lanes_count = a->op.kind == OP_ATOM && a->op.aop != AOP_ADD1;
+		int mult = a->op.kind == OP_ATOM && a->op.aop == AOP_CAS ? 2 : 1;
 		if (!solve_spend(se, 2)) {
 			free(slot);
 			return false;
@@ -528,6 +535,9 @@ bool solve_xphases(SolveXor *x)
 				         swapped_segments(t, cl->in, lanes, bytes) : sp->cost);
 				continue;
 			}
+			/* the tree counts words (lanes for atomics) per bank: the
+			 * phase's floor in those, its weight in wavefronts */
+			pbound = (pbound + mult - 1) / mult;
 			SolveXItem tmp[WARP * 4];
 			int n = 0;
 			/* rows of whole words: the distinct words stand for the lanes */
@@ -557,12 +567,12 @@ bool solve_xphases(SolveXor *x)
 					          .bank = (uint16_t)((rowbank ^ ((int64_t)c << x->k | wo)) &
 					                             x->bmask),
 					          .boff = (uint8_t)wo, .st = (uint8_t)st};
-					int j;
-					for (j = 0; j < n && (tmp[j].r != w.r || tmp[j].c != w.c ||
-					                      tmp[j].boff != w.boff ||
-					                      tmp[j].st != w.st); j++)
-						;
-					if (j == n)
+					int j = 0;
+					while (j < n && !lanes_count &&
+					       (tmp[j].r != w.r || tmp[j].c != w.c ||
+					        tmp[j].boff != w.boff || tmp[j].st != w.st))
+						j++;
+					if (j == n || lanes_count)
 						tmp[n++] = w;
 				}
 			}
@@ -612,7 +622,7 @@ bool solve_xphases(SolveXor *x)
 				                    .byword = byword, .pb = pbound};
 				nit += n;
 			}
-			x->ph[p].weight += cl->weight;
+			x->ph[p].weight += cl->weight * mult;
 		}
 	}
 	free(slot);
