@@ -203,6 +203,7 @@ typedef struct {
 	int *kids[MAX_XOR_BITS];        /* per active phase, its bound per v */
 	int64_t lb;         /* the node's bound */
 	uint32_t forced;    /* row bits whose masks cannot be 0 (solve_xforced) */
+	uint32_t idle;      /* row bits whose masks change no collision */
 	int reforce;        /* times it was computed again this run */
 	uint32_t tlo[256], thi[256];    /* f on row bits 0-7 and 8-15 */
 	int64_t ops;        /* elementary steps, for the work count */
@@ -221,6 +222,15 @@ void solve_xchildren(SolveXor *x, SolveXPhase *p, int d, int nv, int v0,
 uint32_t solve_xforced(SolveXor *x);
 void solve_xfree(SolveXor *x);
 
+/* Row bits whose masks change no collision under the xor layout l: where
+ * a stored row is a power of two of words below the banks (and the
+ * stages move no bank), row bit b moves a word's bank by (words << b), a
+ * bank bit no map reaches, since f moves chunks within the row.  So words
+ * of rows that differ in b never share a bank, and for rows that agree on
+ * b its mask moves both alike: every map costs what it costs with x_b =
+ * 0, which has no more arithmetic (a zero mask, or a run's end) and comes
+ * first in the order.  The family lists such maps once, as that one. */
+uint32_t solve_xidle(const Layout *l, const Tile *t, const Geom *g);
 /* Search the xor family (swapped or not) by branch and bound over its
  * maps, row bit by row bit. */
 void solve_xor(SolveSearch *se, bool swap);

@@ -370,6 +370,14 @@ void solve_make_seeds(SolveSearch *se)
 				x.x[b] = b < l.nx ? l.x[b] << sh : 0;
 				any |= x.x[b] != 0;
 			}
+			/* listed as the family lists it: idle masks 0 */
+			uint32_t idle = solve_xidle(&x, t, se->g);
+			any = false;
+			for (int b = 0; b < nb; b++) {
+				if (idle >> b & 1)
+					x.x[b] = 0;
+				any |= x.x[b] != 0;
+			}
 			if (!any || layout_xor_span(&x) > se->g->banks *
 			    se->g->bank_bytes / cg)
 				continue;

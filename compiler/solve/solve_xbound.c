@@ -93,7 +93,8 @@ static void linear_children(SolveXor *x, const SolveXPhase *p, int d, int nv, in
 {
 	const SolveXItem *it = x->it + p->item;
 	uint32_t low = (1u << d) - 1;
-	int cnt[64] = {0}, bcnt[64] = {0}, blist[32];
+	int cnt[64] = {0}, bcnt[64] = {0}, blist[64];
+	int floor = p->pb > p->cur ? p->pb : p->cur;
 	for (int v = 0; v < nv; v++)
 		out[v] = p->cur;
 	for (int a = 0; a < p->nitem;) {
@@ -104,14 +105,30 @@ static void linear_children(SolveXor *x, const SolveXPhase *p, int d, int nv, in
 		while (m < e && !(it[m].vr >> d & 1))
 			m++;
 		if (m > a && m < e) {
-			int nbl = 0;
-			for (int i = a; i < m; i++)
-				cnt[(it[i].bank ^ (f_of(x, it[i].vr & low) << x->k)) & x->bmask]++;
+			int nbl = 0, most = 0, bmost = 0;
+			for (int i = a; i < m; i++) {
+				int b = (it[i].bank ^ (f_of(x, it[i].vr & low) << x->k)) &
+				        x->bmask;
+				if (++cnt[b] > most)
+					most = cnt[b];
+			}
 			for (int i = m; i < e; i++) {
 				int b = (it[i].bank ^ (f_of(x, it[i].vr & low) << x->k)) &
 				        x->bmask;
 				if (!bcnt[b]++)
 					blist[nbl++] = b;
+				if (bcnt[b] > bmost)
+					bmost = bcnt[b];
+			}
+			x->ops += e - a;
+			/* no value of x_d can raise the phase past what it has */
+			if (most + bmost <= floor) {
+				for (int i = a; i < m; i++)
+					cnt[(it[i].bank ^ (f_of(x, it[i].vr & low) << x->k)) & x->bmask] = 0;
+				for (int q = 0; q < nbl; q++)
+					bcnt[blist[q]] = 0;
+				a = e;
+				continue;
 			}
 			for (int v = 0; v < nv; v++) {
 				int y = (v0 + v) << x->k, best = out[v];
@@ -122,7 +139,7 @@ static void linear_children(SolveXor *x, const SolveXPhase *p, int d, int nv, in
 				}
 				out[v] = best;
 			}
-			x->ops += e - a + nv * nbl;
+			x->ops += nv * nbl;
 			for (int i = a; i < m; i++)
 				cnt[(it[i].bank ^ (f_of(x, it[i].vr & low) << x->k)) & x->bmask] = 0;
 			for (int q = 0; q < nbl; q++)

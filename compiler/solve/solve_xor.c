@@ -101,6 +101,20 @@ static bool subtree_can_enter(const SolveXor *x, int len, int64_t lb)
 	return solve_ranks(x->se, &probe, lb);
 }
 
+/* The row bits inside the bank number (solve.h says why they are idle). */
+uint32_t solve_xidle(const Layout *l, const Tile *t, const Geom *g)
+{
+	int64_t es = tile_elem_bytes(t), pb = l->scols * es;
+	int64_t pw = pb / g->bank_bytes, window = (int64_t)g->banks * g->bank_bytes;
+	if (pb % g->bank_bytes || (pw & (pw - 1)) || pw >= g->banks ||
+	    (tile_walks_stages(t) && layout_stage_step(l, t) * es % window))
+		return 0;
+	uint32_t idle = 0;
+	for (int b = 0; b < l->nx && (pw << b) < g->banks; b++)
+		idle |= 1u << b;
+	return idle;
+}
+
 static void leaf(SolveXor *x)
 {
 	SolveSearch *se = x->se;
@@ -171,7 +185,15 @@ static void dfs(SolveXor *x, int d)
 		leaf(x);
 		return;
 	}
-	int nv = x->span;
+	/* an idle bit's values all cost as 0 does and follow it in the
+	 * order: 0 stands for them, the rest are decided with it */
+	bool idle = x->idle >> x->sigma[d] & 1;
+	int nv = idle ? 1 : x->span;
+	if (idle && !x->dive)
+		for (int v = 1; v < x->span; v++) {
+			solve_xset(x, d, (uint32_t)v);
+			x->se->s->xor_searched += subtree(x, d + 1);
+		}
 	int64_t lbv[64];
 	int order[64];
 	for (int v = 0; v < nv; v++)
@@ -273,6 +295,7 @@ static void run(SolveSearch *se, bool swap, int span, int top, bool noprune,
 	            (!tile_walks_stages(t) ||
 	             x->sb_step % (g->banks * g->bank_bytes) == 0);
 	x->k = log2_floor(gb / g->bank_bytes);
+	x->idle = solve_xidle(&x->l, t, g);
 	/* the family's first map in the order, with the least arithmetic:
 	 * if even that cannot enter, nothing here can */
 	SolveCount128 all = pow128(span, x->nb) -
