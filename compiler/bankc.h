@@ -618,6 +618,8 @@ typedef struct {
 	SolveCount128 xor_searched;     /* ... of them decided: costed, or
 	                                 * proven unable to enter the ranking */
 	int xor_bits;                   /* row bits the xor maps read */
+	bool xor_twins[2];              /* the xor family (unswapped, swapped)
+	                                 * listed one map per class of twins */
 	int classes;                    /* distinct warp instructions */
 	int blocks_rowmajor;
 	Tile *fold;         /* 1-D tiles: the 2-D fold the layout is of */

@@ -204,6 +204,12 @@ typedef struct {
 	int64_t lb;         /* the node's bound */
 	uint32_t forced;    /* row bits whose masks cannot be 0 (solve_xforced) */
 	uint32_t idle;      /* row bits whose masks change no collision */
+	bool unfollowed;    /* a phase the bound does not follow varies */
+	bool sym;           /* maps cost as their twins under any invertible
+	                     * map of the chunk values (solve_xor.c) */
+	int cbits;          /* log2 of span */
+	int rank[MAX_XOR_BITS + 1];     /* of the masks above each depth */
+	int left[MAX_XOR_BITS + 1];     /* depths from here on not idle */
 	int reforce;        /* times it was computed again this run */
 	uint32_t tlo[256], thi[256];    /* f on row bits 0-7 and 8-15 */
 	int64_t ops;        /* elementary steps, for the work count */
@@ -231,6 +237,13 @@ void solve_xfree(SolveXor *x);
  * 0, which has no more arithmetic (a zero mask, or a run's end) and comes
  * first in the order.  The family lists such maps once, as that one. */
 uint32_t solve_xidle(const Layout *l, const Tile *t, const Geom *g);
+/* The masks' twin under an invertible map of the chunk values that comes
+ * first in the order (solve_xor.c says when twins cost alike). */
+void solve_first_twin(const uint32_t *in, int n, uint32_t *out);
+/* The xor family (swapped or not) lists one map per class of twins from
+ * now on (Solution.xor_twins): solve_keep keeps a map of it as its first
+ * twin (the same cost, no more arithmetic), and the ranking's become so. */
+void solve_twins_known(SolveSearch *se, bool swap);
 /* Search the xor family (swapped or not) by branch and bound over its
  * maps, row bit by row bit. */
 void solve_xor(SolveSearch *se, bool swap);

@@ -6,7 +6,11 @@
  * their masks), so ties resolve the same way on every run, whatever the
  * ranking's length and however much the search pruned.  The ranking keeps
  * the best SolveOpts.top candidates, best first; a candidate that cannot
- * enter it is not costed further (solve_can_enter). */
+ * enter it is not costed further (solve_can_enter).  Where the xor family
+ * lists twins once, a map of it is kept as its first twin. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "bankc.h"
 #include "solve/solve.h"
 
@@ -72,9 +76,50 @@ int solve_cmp(const Tile *t, const Cand *a, const Cand *b)
 	return 0;
 }
 
-void solve_keep(SolveSearch *se, const Cand *c)
+/* The map's twin under an invertible map of the chunk values that comes
+ * first in the order: row bit by row bit, a mask outside the span of the
+ * earlier ones becomes the next power of two, one inside it what those
+ * became. */
+void solve_first_twin(const uint32_t *in, int n, uint32_t *out)
+{
+	uint32_t vec[32] = {0}, img[32] = {0};     /* by top bit */
+	int rank = 0;
+	for (int b = 0; b < n; b++) {
+		uint32_t v = in[b], im = 0;
+		for (int t = 31; t >= 0 && v; t--)
+			if ((v >> t & 1) && vec[t]) {
+				v ^= vec[t];
+				im ^= img[t];
+			}
+		if (v) {
+			int t = 31 - __builtin_clz(v);
+			vec[t] = v;
+			img[t] = im ^ (1u << rank);
+			im = 1u << rank++;
+		}
+		out[b] = im;
+	}
+}
+
+static void twin(const SolveSearch *se, Cand *c)
+{
+	Layout *l = &c->l;
+	if (l->kind != L_XOR || !se->s->xor_twins[l->swap] ||
+	    layout_xor_cols(l) < l->scols)
+		return;
+	uint32_t tw[MAX_XOR_BITS] = {0};
+	int extra = c->arith - layout_arith(l);
+	solve_first_twin(l->x, l->nx, tw);
+	memcpy(l->x, tw, sizeof tw);
+	c->arith = layout_arith(l) + extra;
+}
+
+void solve_keep(SolveSearch *se, const Cand *in)
 {
 	Solution *s = se->s;
+	Cand tw = *in;
+	const Cand *c = &tw;
+	twin(se, &tw);              /* a map stands for its twins */
 	int top = se->o->top;
 	int i = s->ntop;
 	for (int k = 0; k < s->ntop; k++)
@@ -107,4 +152,21 @@ bool solve_ranks(const SolveSearch *se, const Cand *c, int64_t wave)
 bool solve_can_enter(const SolveSearch *se, const Cand *c, int64_t wave)
 {
 	return se->o->exhaustive || solve_ranks(se, c, wave);
+}
+
+/* The family lists twins once from now on: the ranking's maps of it
+ * become their first twins (a seed may not be one), kept again in order. */
+void solve_twins_known(SolveSearch *se, bool swap)
+{
+	Solution *s = se->s;
+	if (s->xor_twins[swap])
+		return;
+	s->xor_twins[swap] = true;
+	int n = s->ntop;
+	Cand *was = xmalloc((size_t)(n ? n : 1) * sizeof *was);
+	memcpy(was, s->top, (size_t)n * sizeof *was);
+	s->ntop = 0;
+	for (int i = 0; i < n; i++)
+		solve_keep(se, &was[i]);
+	free(was);
 }

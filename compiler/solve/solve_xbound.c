@@ -548,6 +548,7 @@ bool solve_xphases(SolveXor *x)
 			 * stay in their segment, so the cost is row-major's */
 			if ((cp && x->linear) || x->nph == SOLVE_XOR_PHASES) {
 				bool same = cp && x->span * x->gbytes <= 128;
+				x->unfollowed |= !same;     /* its cost may vary */
 				x->lb += cl->weight * (!same ? pbound : swap ?
 				         swapped_segments(t, cl->in, lanes, bytes) : sp->cost);
 				continue;

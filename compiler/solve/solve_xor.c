@@ -32,9 +32,20 @@ static SolveCount128 pow128(int base, int e)
 	return v;
 }
 
-/* Maps of this run whose masks begin with x_0 .. x_{len-1}. */
-static SolveCount128 subtree(const SolveXor *x, int len)
+/* Maps of this run whose masks begin with x_0 .. x_{len-1}; with twins
+ * (x->sym), those that the twins of rank `rank` beginning so stand for:
+ * every prefix that an invertible map of the chunk values takes to it
+ * (E = (2^c - 1)(2^c - 2) ... of them), any masks after it and any idle
+ * masks in it. */
+static SolveCount128 subtree(const SolveXor *x, int len, int rank)
 {
+	if (x->sym) {
+		SolveCount128 n = 1;
+		for (int i = 0; i < rank; i++)
+			n *= (SolveCount128)(x->span - (1 << i));
+		int fixed = x->left[0] - x->left[len];  /* masks not idle so far */
+		return n * pow128(x->span, x->nb - fixed) - (rank == 0);
+	}
 	uint32_t all = 0;
 	for (int i = 0; i < len; i++)
 		all |= x->vx[i];
@@ -94,9 +105,43 @@ static bool subtree_can_enter(const SolveXor *x, int len, int64_t lb)
 		decided |= 1u << x->sigma[i];
 	for (int i = len; i < x->nb; i++)
 		probe.l.x[x->sigma[i]] = 0;
+	if (x->sym && len == x->nb) {
+		uint32_t tw[MAX_XOR_BITS] = {0};
+		solve_first_twin(probe.l.x, x->nb, tw);     /* what the leaf keeps */
+		memcpy(probe.l.x, tw, sizeof tw);
+	}
 	probe.bytes = x->se->base_bytes;
 	probe.arith = least_arith(&probe.l, decided, x->forced, log2_ceil(x->span)) +
 	              x->tail;
+	if (x->sym && len < x->nb) {
+		/* the maps stand for their first twins, whose masks are any:
+		 * all 0 come first, and they are a shift and mask unless the
+		 * chosen masks are dependent or a zero lies between them */
+		uint32_t vec[32] = {0};
+		int nnz = 0, lo = x->nb, hi = -1;
+		bool shift = true;
+		for (int i = 0; i < x->nb; i++) {
+			bool dec = decided >> i & 1;
+			uint32_t v = dec ? probe.l.x[i] : 0;
+			nnz += dec ? v != 0 : (x->forced >> i & 1);
+			probe.l.x[i] = 0;
+			if (!v)
+				continue;
+			lo = i < lo ? i : lo;
+			hi = i;
+			for (int t = 31; t >= 0 && v; t--)
+				if ((v >> t & 1) && vec[t])
+					v ^= vec[t];
+			if (!v)
+				shift = false;
+			else
+				vec[31 - __builtin_clz(v)] = v;
+		}
+		for (int i = lo + 1; i < hi; i++)
+			if ((decided >> i & 1) && !x->l.x[i])
+				shift = false;
+		probe.arith = (shift || nnz < 2 ? 3 : 1 + 2 * nnz) + x->tail;
+	}
 	probe.order = solve_order(&probe.l);
 	return solve_ranks(x->se, &probe, lb);
 }
@@ -115,14 +160,83 @@ uint32_t solve_xidle(const Layout *l, const Tile *t, const Geom *g)
 	return idle;
 }
 
+static void leaf_one(SolveXor *x);
+
+/* Linear runs whose phases' words that can meet are at one place in
+ * their chunks (a load of one column through an index table): a word's
+ * bank is its place ^ (f(r) << k) with the same chunk part for all of
+ * them, so two words meet exactly when f takes their rows to one value,
+ * and A f, for any invertible A of the chunk values, meets the same
+ * words.  Each class of such twins is searched once, as the twin that
+ * comes first in the order (solve_first_twin: no more arithmetic
+ * either).  Only the first run's maps, which move every chunk, and only
+ * where the bound follows every phase whose cost a map can change. */
+static void symmetry(SolveXor *x)
+{
+	x->sym = false;
+	x->cbits = log2_floor(x->span);
+	if (!x->linear || x->top || x->unfollowed)
+		return;
+	uint32_t moved = ((uint32_t)(x->span - 1) << x->k) & (uint32_t)x->bmask;
+	for (int q = 0; q < x->nph; q++) {
+		const SolveXPhase *p = &x->ph[q];
+		const SolveXItem *it = x->it + p->item;
+		/* per place outside the moved bits: the first word's row and
+		 * chunk part; words of one row never meet by f, so only words
+		 * of two rows at two chunk parts break the symmetry */
+		int part[64];
+		uint32_t row[64];
+		bool rows2[64] = {false}, parts2[64] = {false};
+		memset(part, 0xff, sizeof part);
+		for (int i = 0; i < p->nitem; i++) {
+			int u = it[i].bank & ~(int)moved, m = it[i].bank & (int)moved;
+			if (part[u] < 0) {
+				part[u] = m;
+				row[u] = it[i].r;
+				continue;
+			}
+			rows2[u] |= it[i].r != row[u];
+			parts2[u] |= m != part[u];
+			if (rows2[u] && parts2[u])
+				return;
+		}
+		x->ops += p->nitem;
+	}
+	x->sym = true;
+	solve_twins_known(x->se, x->l.swap);
+	x->rank[0] = 0;
+	x->left[x->nb] = 0;
+	for (int d = x->nb - 1; d >= 0; d--)
+		x->left[d] = x->left[d + 1] + !(x->idle >> x->sigma[d] & 1);
+}
+
 static void leaf(SolveXor *x)
+{
+	if (!x->sym) {
+		leaf_one(x);
+		return;
+	}
+	uint32_t was[MAX_XOR_BITS], tw[MAX_XOR_BITS];
+	memcpy(was, x->l.x, sizeof was);
+	solve_first_twin(was, x->nb, tw);
+	memcpy(x->l.x, tw, sizeof tw);
+	leaf_one(x);
+	memcpy(x->l.x, was, sizeof was);
+}
+
+static void leaf_one(SolveXor *x)
 {
 	SolveSearch *se = x->se;
 	uint32_t all = 0;
 	for (int i = 0; i < x->nb; i++)
 		all |= x->l.x[i];
-	if (!all || (x->top && !(all & (uint32_t)x->top)))
+	/* the maps this leaf stands for */
+	SolveCount128 maps = x->sym ? subtree(x, x->nb, x->rank[x->nb]) : 1;
+	if (!all || (x->top && !(all & (uint32_t)x->top))) {
+		if (x->sym && !x->dive)
+			se->s->xor_searched += maps;    /* twins of row-major's */
 		return;                 /* not a map of this run */
+	}
 	if (x->dive) {
 		/* costed once, here; the full search counts it among the seeds */
 		Cand c;
@@ -145,19 +259,19 @@ static void leaf(SolveXor *x)
 		return;
 	}
 	if (solve_is_seed(se, &x->l) || !subtree_can_enter(x, x->nb, x->lb)) {
-		se->s->xor_searched++;
+		se->s->xor_searched += maps;
 		return;
 	}
 	const char *why;
 	if (!layout_legal(&x->l, x->t, se->s->budget, &why)) {
 		se->s->illegal++;
-		se->s->xor_searched++;
+		se->s->xor_searched += maps;
 		return;
 	}
 	Cand c;
 	if (solve_evaluate(se, &x->l, &se->exact, &c)) {
 		se->s->evaluated++;
-		se->s->xor_searched++;
+		se->s->xor_searched += maps;
 		solve_keep(se, &c);
 		/* a stricter ranking may force more masks (a few times a run) */
 		if (x->reforce < 8) {
@@ -166,7 +280,7 @@ static void leaf(SolveXor *x)
 		}
 	} else if (!se->stopped) {
 		se->s->cut++;
-		se->s->xor_searched++;
+		se->s->xor_searched += maps;
 	}
 }
 
@@ -189,10 +303,17 @@ static void dfs(SolveXor *x, int d)
 	 * order: 0 stands for them, the rest are decided with it */
 	bool idle = x->idle >> x->sigma[d] & 1;
 	int nv = idle ? 1 : x->span;
-	if (idle && !x->dive)
+	int rank = x->rank[d];
+	if (x->sym && !idle) {
+		/* the masks so far span the values below 2^rank: a new one
+		 * is among them or the next power of two */
+		if ((1 << rank) + 1 < nv)
+			nv = (1 << rank) + 1;
+	}
+	if (idle && !x->dive && !x->sym)  /* twins count them (subtree) */
 		for (int v = 1; v < x->span; v++) {
 			solve_xset(x, d, (uint32_t)v);
-			x->se->s->xor_searched += subtree(x, d + 1);
+			x->se->s->xor_searched += subtree(x, d + 1, 0);
 		}
 	int64_t lbv[64];
 	int order[64];
@@ -224,9 +345,10 @@ static void dfs(SolveXor *x, int d)
 	for (int q = 0; q < (x->dive ? 1 : nv) && !x->se->stopped; q++) {
 		int v = order[q];
 		solve_xset(x, d, (uint32_t)v);
+		int r1 = rank + (x->sym && v == 1 << rank);
 		if (!subtree_can_enter(x, d + 1, lbv[v])) {
 			if (!x->dive)
-				x->se->s->xor_searched += subtree(x, d + 1);
+				x->se->s->xor_searched += subtree(x, d + 1, r1);
 			continue;
 		}
 		/* descend: the phases active here take their bound for v */
@@ -236,6 +358,7 @@ static void dfs(SolveXor *x, int d)
 			p->cur = x->kids[d][i * nv + v];
 		}
 		x->lb = lbv[v];
+		x->rank[d + 1] = r1;
 		dfs(x, d + 1);
 		x->lb = lb;
 		for (int i = 0; i < x->nact[d]; i++)
@@ -258,7 +381,7 @@ static void run(SolveSearch *se, bool swap, int span, int top, bool noprune,
 		x->reforce = 0;
 		if (!noprune && !subtree_can_enter(x, 0, x->lb)) {
 			if (!dive)
-				se->s->xor_searched += subtree(x, 0);
+				se->s->xor_searched += subtree(x, 0, 0);
 		} else {
 			dfs(x, 0);
 		}
@@ -307,6 +430,7 @@ static void run(SolveSearch *se, bool swap, int span, int top, bool noprune,
 		return;
 	}
 	if (solve_xphases(x)) {
+		symmetry(x);
 		x->forced = solve_xforced(x);
 		if (!noprune && !subtree_can_enter(x, 0, x->lb)) {
 			if (!dive)
