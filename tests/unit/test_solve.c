@@ -649,6 +649,14 @@ static void test_xor_twins(void **state)
 		const Tile *t = &r->unit.tiles[0];
 		for (int top = 1; top <= 4; top += 3)
 			assert_true(xor_agree(t, geom, top, 1 << 16));
+		/* other geometries: twins or not, the same as every map */
+		static const Geom gs[] = {{16, 4, true}, {32, 8, true}, {64, 4, true}};
+		for (size_t q = 0; q < sizeof gs / sizeof *gs; q++) {
+			geom = &gs[q];
+			assert_true(xor_agree(t, geom, 3, 1 << 16));
+			agree(t);
+		}
+		geom = &sim_geom_default;
 		agree(t);
 		/* the xor family alone: searched up to twins, and decided */
 		SolveOpts o = {.top = 1, .families = 1u << L_XOR};
