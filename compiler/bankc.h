@@ -601,6 +601,15 @@ typedef struct {
 
 __extension__ typedef unsigned __int128 SolveCount128;
 
+/* Twins of an xor family's first run (solve_xor.c): maps that differ by
+ * an invertible map A of the chunk values that keeps every value of
+ * `fixed` (a subspace, as the set of its values) cost alike. */
+typedef struct {
+	bool on;
+	int cbits;                      /* the run's chunk bits */
+	uint64_t fixed;                 /* bit v: value v is kept */
+} XorTwins;
+
 typedef struct {
 	int64_t lower_bound;            /* weighted sum of ideal wavefronts */
 	int64_t aligned_bound;          /* the same, knowing granule alignment */
@@ -618,7 +627,7 @@ typedef struct {
 	SolveCount128 xor_searched;     /* ... of them decided: costed, or
 	                                 * proven unable to enter the ranking */
 	int xor_bits;                   /* row bits the xor maps read */
-	bool xor_twins[2];              /* the xor family (unswapped, swapped)
+	XorTwins xor_twins[2];          /* the xor family (unswapped, swapped)
 	                                 * listed one map per class of twins */
 	int classes;                    /* distinct warp instructions */
 	int blocks_rowmajor;

@@ -1,5 +1,6 @@
-/* The model's own declarations: what only its files (and its unit
- * tests) use of the layouts and the wgmma descriptors. */
+/* The model's own declarations: what its files, their unit tests and
+ * the few callers that need a layout's parts (the solver's twins, scan's
+ * fixes) use of the layouts and the wgmma descriptors. */
 #ifndef BANKC_MODEL_H
 #define BANKC_MODEL_H
 

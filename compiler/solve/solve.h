@@ -205,10 +205,13 @@ typedef struct {
 	uint32_t forced;    /* row bits whose masks cannot be 0 (solve_xforced) */
 	uint32_t idle;      /* row bits whose masks change no collision */
 	bool unfollowed;    /* a phase the bound does not follow varies */
-	bool sym;           /* maps cost as their twins under any invertible
-	                     * map of the chunk values (solve_xor.c) */
+	bool sym;           /* maps cost as their twins (solve_xor.c) */
+	XorTwins tw;
 	int cbits;          /* log2 of span */
-	int rank[MAX_XOR_BITS + 1];     /* of the masks above each depth */
+	int mfixed;         /* dimension of the kept values */
+	int rank[MAX_XOR_BITS + 1];     /* new directions above each depth */
+	uint64_t wset[MAX_XOR_BITS + 1];    /* the span of the kept values
+	                                     * and the masks above it */
 	int left[MAX_XOR_BITS + 1];     /* depths from here on not idle */
 	int reforce;        /* times it was computed again this run */
 	uint32_t tlo[256], thi[256];    /* f on row bits 0-7 and 8-15 */
@@ -224,6 +227,9 @@ bool solve_xphases(SolveXor *x);
 /* For each v0 .. v0+nv-1 of mask d, the phase's bound in out. */
 void solve_xchildren(SolveXor *x, SolveXPhase *p, int d, int nv, int v0,
                      int *out);
+/* Are the run's maps twins (solve_xbound.c says when)?  Sets x->sym and
+ * the values twin maps keep; solve_xphases asks it. */
+bool solve_xtwins(SolveXor *x);
 /* Row bits whose masks no map that enters the ranking can leave 0. */
 uint32_t solve_xforced(SolveXor *x);
 void solve_xfree(SolveXor *x);
@@ -237,13 +243,21 @@ void solve_xfree(SolveXor *x);
  * 0, which has no more arithmetic (a zero mask, or a run's end) and comes
  * first in the order.  The family lists such maps once, as that one. */
 uint32_t solve_xidle(const Layout *l, const Tile *t, const Geom *g);
-/* The masks' twin under an invertible map of the chunk values that comes
- * first in the order (solve_xor.c says when twins cost alike). */
-void solve_first_twin(const uint32_t *in, int n, uint32_t *out);
+/* solve_twin.c: the least value outside a subspace (a power of two), and
+ * the subspace with v added. */
+uint32_t solve_twin_outside(uint64_t set);
+uint64_t solve_twin_span(uint64_t set, uint32_t v);
+/* Could the masks g_0 .. g_(len-1), a run's first, have a twin that is a
+ * shift and mask? */
+bool solve_twin_shift_may(const XorTwins *tw, const uint32_t *g, int len);
+/* The twin of masks `in` that ranks first (solve_xor.c says when twins
+ * cost alike): the least arithmetic, then the first in the order. */
+void solve_best_twin(const XorTwins *tw, const uint32_t *in, int n,
+                     uint32_t *out);
 /* The xor family (swapped or not) lists one map per class of twins from
- * now on (Solution.xor_twins): solve_keep keeps a map of it as its first
- * twin (the same cost, no more arithmetic), and the ranking's become so. */
-void solve_twins_known(SolveSearch *se, bool swap);
+ * now on: solve_keep keeps a map of it as the twin that ranks first (the
+ * same cost), and the ranking's maps become so. */
+void solve_twins_known(SolveSearch *se, bool swap, const XorTwins *tw);
 /* Search the xor family (swapped or not) by branch and bound over its
  * maps, row bit by row bit. */
 void solve_xor(SolveSearch *se, bool swap);

@@ -76,41 +76,16 @@ int solve_cmp(const Tile *t, const Cand *a, const Cand *b)
 	return 0;
 }
 
-/* The map's twin under an invertible map of the chunk values that comes
- * first in the order: row bit by row bit, a mask outside the span of the
- * earlier ones becomes the next power of two, one inside it what those
- * became. */
-void solve_first_twin(const uint32_t *in, int n, uint32_t *out)
-{
-	uint32_t vec[32] = {0}, img[32] = {0};     /* by top bit */
-	int rank = 0;
-	for (int b = 0; b < n; b++) {
-		uint32_t v = in[b], im = 0;
-		for (int t = 31; t >= 0 && v; t--)
-			if ((v >> t & 1) && vec[t]) {
-				v ^= vec[t];
-				im ^= img[t];
-			}
-		if (v) {
-			int t = 31 - __builtin_clz(v);
-			vec[t] = v;
-			img[t] = im ^ (1u << rank);
-			im = 1u << rank++;
-		}
-		out[b] = im;
-	}
-}
-
 static void twin(const SolveSearch *se, Cand *c)
 {
 	Layout *l = &c->l;
-	if (l->kind != L_XOR || !se->s->xor_twins[l->swap] ||
-	    layout_xor_cols(l) < l->scols)
+	const XorTwins *tw = &se->s->xor_twins[l->swap];
+	if (l->kind != L_XOR || !tw->on || layout_xor_cols(l) < l->scols)
 		return;
-	uint32_t tw[MAX_XOR_BITS] = {0};
+	uint32_t best[MAX_XOR_BITS] = {0};
 	int extra = c->arith - layout_arith(l);
-	solve_first_twin(l->x, l->nx, tw);
-	memcpy(l->x, tw, sizeof tw);
+	solve_best_twin(tw, l->x, l->nx, best);
+	memcpy(l->x, best, sizeof best);
 	c->arith = layout_arith(l) + extra;
 }
 
@@ -156,12 +131,12 @@ bool solve_can_enter(const SolveSearch *se, const Cand *c, int64_t wave)
 
 /* The family lists twins once from now on: the ranking's maps of it
  * become their first twins (a seed may not be one), kept again in order. */
-void solve_twins_known(SolveSearch *se, bool swap)
+void solve_twins_known(SolveSearch *se, bool swap, const XorTwins *tw)
 {
 	Solution *s = se->s;
-	if (s->xor_twins[swap])
+	if (s->xor_twins[swap].on)
 		return;
-	s->xor_twins[swap] = true;
+	s->xor_twins[swap] = *tw;
 	int n = s->ntop;
 	Cand *was = xmalloc((size_t)(n ? n : 1) * sizeof *was);
 	memcpy(was, s->top, (size_t)n * sizeof *was);

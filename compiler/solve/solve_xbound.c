@@ -408,6 +408,73 @@ static bool same_items(const SolveXItem *a, const SolveXItem *b, int n)
 	return true;
 }
 
+/* Linear runs (bank = place ^ (f(r) << k)): two words of one phase at
+ * one place outside the chunk bits meet exactly when f(r ^ r') is the
+ * difference of their chunk parts, d.  Let D be the span of every such d
+ * of words in two rows (one row's words never meet by f).  An invertible
+ * map A of the chunk values that keeps D value by value meets the same
+ * words under A f as f does: A f(r ^ r') = d exactly when f(r ^ r') =
+ * A^-1 d = d.  So f and A f cost alike (the twins), and the tree keeps
+ * one map per class: each mask in the span W of D and the masks before
+ * it, or the least value outside W (echelon form), every leaf standing
+ * for its class as the twin that ranks first (solve_best_twin), the row
+ * bits decided in their order.  In a
+ * gather of one column through a table D = {0}, and every invertible A
+ * makes a twin.  Only the first run's maps, which move every chunk, and
+ * only where the bound follows every phase a map can change. */
+bool solve_xtwins(SolveXor *x)
+{
+	x->sym = false;
+	x->cbits = log2_floor(x->span);
+	if (!x->linear || x->top || x->unfollowed)
+		return false;
+	uint32_t moved = ((uint32_t)(x->span - 1) << x->k) & (uint32_t)x->bmask;
+	uint32_t vec[32] = {0};
+	int dim = 0;
+	for (int q = 0; q < x->nph && dim < x->cbits; q++) {
+		const SolveXPhase *p = &x->ph[q];
+		const SolveXItem *it = x->it + p->item;
+		/* per place outside the moved bits: the first word there; with
+		 * words of two rows at it, every word's chunk part differs from
+		 * the first's by a value of D */
+		int first[64];
+		bool rows2[64] = {false};
+		memset(first, 0xff, sizeof first);
+		for (int i = 0; i < p->nitem; i++) {
+			int u = it[i].bank & ~(int)moved;
+			if (first[u] < 0)
+				first[u] = i;
+			else
+				rows2[u] |= it[i].r != it[first[u]].r;
+		}
+		for (int i = 0; i < p->nitem; i++) {
+			int u = it[i].bank & ~(int)moved;
+			if (!rows2[u])
+				continue;
+			uint32_t d = (uint32_t)((it[i].bank ^ it[first[u]].bank) &
+			                        (int)moved) >> x->k;
+			for (int t = 31; t >= 0 && d; t--)
+				if ((d >> t & 1) && vec[t])
+					d ^= vec[t];
+			if (d) {
+				vec[31 - __builtin_clz(d)] = d;
+				dim++;
+			}
+		}
+		x->ops += 2 * p->nitem;
+	}
+	if (dim >= x->cbits)
+		return false;       /* only the identity keeps every value */
+	uint64_t fixed = 1;
+	for (int t = 0; t < 32; t++)
+		if (vec[t])
+			fixed = solve_twin_span(fixed, vec[t]);
+	x->sym = true;
+	x->tw = (XorTwins){.on = true, .cbits = x->cbits, .fixed = fixed};
+	x->mfixed = dim;
+	return true;
+}
+
 /* The order in which the row bits are decided.  Two words of a phase in
  * rows r and r' (the same bank under row-major, most likely to collide)
  * are set apart or not once every bit of r ^ r' is decided: the bits
@@ -429,6 +496,13 @@ static int cmp_pair(const void *a, const void *b)
 static void order_bits(SolveXor *x)
 {
 	int nb = x->nb;
+	if (x->sym) {
+		/* twins: in order, so that a prefix of the tree's masks is a
+		 * prefix of the first twin's, which the order compares */
+		for (int d = 0; d < nb; d++)
+			x->sigma[d] = d;
+		return;
+	}
 	int64_t *wd = xcalloc((size_t)1 << nb, sizeof *wd);
 	int64_t pairs = 0;
 	for (int p = 0; p < x->nph && pairs < 1 << 20; p++) {
@@ -644,6 +718,7 @@ bool solve_xphases(SolveXor *x)
 		}
 	}
 	free(slot);
+	solve_xtwins(x);
 	order_bits(x);
 	/* what is known before any mask, and at which depths more is */
 	for (int p = 0; p < x->nph; p++) {

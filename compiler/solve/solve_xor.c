@@ -33,18 +33,21 @@ static SolveCount128 pow128(int base, int e)
 }
 
 /* Maps of this run whose masks begin with x_0 .. x_{len-1}; with twins
- * (x->sym), those that the twins of rank `rank` beginning so stand for:
- * every prefix that an invertible map of the chunk values takes to it
- * (E = (2^c - 1)(2^c - 2) ... of them), any masks after it and any idle
- * masks in it. */
+ * (x->sym), those that the twins beginning so, with `rank` new directions
+ * past the kept values' m, stand for: every prefix that a twin map takes
+ * to it ((2^c - 2^m)(2^c - 2^(m+1)) ... of them), any masks after it and
+ * any idle masks in it. */
 static SolveCount128 subtree(const SolveXor *x, int len, int rank)
 {
 	if (x->sym) {
 		SolveCount128 n = 1;
+		bool zero = true;
 		for (int i = 0; i < rank; i++)
-			n *= (SolveCount128)(x->span - (1 << i));
+			n *= (SolveCount128)(x->span - (1 << (x->mfixed + i)));
+		for (int i = 0; i < len; i++)
+			zero &= !x->vx[i];
 		int fixed = x->left[0] - x->left[len];  /* masks not idle so far */
-		return n * pow128(x->span, x->nb - fixed) - (rank == 0);
+		return n * pow128(x->span, x->nb - fixed) - zero;
 	}
 	uint32_t all = 0;
 	for (int i = 0; i < len; i++)
@@ -107,16 +110,17 @@ static bool subtree_can_enter(const SolveXor *x, int len, int64_t lb)
 		probe.l.x[x->sigma[i]] = 0;
 	if (x->sym && len == x->nb) {
 		uint32_t tw[MAX_XOR_BITS] = {0};
-		solve_first_twin(probe.l.x, x->nb, tw);     /* what the leaf keeps */
+		solve_best_twin(&x->tw, probe.l.x, x->nb, tw);  /* the leaf's */
 		memcpy(probe.l.x, tw, sizeof tw);
 	}
 	probe.bytes = x->se->base_bytes;
 	probe.arith = least_arith(&probe.l, decided, x->forced, log2_ceil(x->span)) +
 	              x->tail;
 	if (x->sym && len < x->nb) {
-		/* the maps stand for their first twins, whose masks are any:
-		 * all 0 come first, and they are a shift and mask unless the
-		 * chosen masks are dependent or a zero lies between them */
+		/* the maps stand for their best twins: a shift and mask unless
+		 * the chosen masks are dependent or a zero lies between them,
+		 * and then the first twin, whose masks on the rows decided so
+		 * far (the rows in order, with twins) are the chosen ones */
 		uint32_t vec[32] = {0};
 		int nnz = 0, lo = x->nb, hi = -1;
 		bool shift = true;
@@ -140,7 +144,15 @@ static bool subtree_can_enter(const SolveXor *x, int len, int64_t lb)
 		for (int i = lo + 1; i < hi; i++)
 			if ((decided >> i & 1) && !x->l.x[i])
 				shift = false;
-		probe.arith = (shift || nnz < 2 ? 3 : 1 + 2 * nnz) + x->tail;
+		/* the rows are decided in order: the run so far must fit */
+		if (shift && hi >= lo)
+			shift = solve_twin_shift_may(&x->tw, x->l.x + lo, hi - lo + 1);
+		shift |= nnz < 2;
+		probe.arith = (shift ? 3 : 1 + 2 * nnz) + x->tail;
+		/* a shift's masks are at least 1 where the chosen are not 0 */
+		for (int i = 0; i < x->nb; i++)
+			if (decided >> i & 1)
+				probe.l.x[i] = shift ? x->l.x[i] != 0 : x->l.x[i];
 	}
 	probe.order = solve_order(&probe.l);
 	return solve_ranks(x->se, &probe, lb);
@@ -162,49 +174,16 @@ uint32_t solve_xidle(const Layout *l, const Tile *t, const Geom *g)
 
 static void leaf_one(SolveXor *x);
 
-/* Linear runs whose phases' words that can meet are at one place in
- * their chunks (a load of one column through an index table): a word's
- * bank is its place ^ (f(r) << k) with the same chunk part for all of
- * them, so two words meet exactly when f takes their rows to one value,
- * and A f, for any invertible A of the chunk values, meets the same
- * words.  Each class of such twins is searched once, as the twin that
- * comes first in the order (solve_first_twin: no more arithmetic
- * either).  Only the first run's maps, which move every chunk, and only
- * where the bound follows every phase whose cost a map can change. */
+/* The tree of a family whose maps are twins (solve_xtwins): the ranking
+ * keeps twins once from now on, and the echelon form starts from the
+ * kept values. */
 static void symmetry(SolveXor *x)
 {
-	x->sym = false;
-	x->cbits = log2_floor(x->span);
-	if (!x->linear || x->top || x->unfollowed)
+	if (!x->sym)
 		return;
-	uint32_t moved = ((uint32_t)(x->span - 1) << x->k) & (uint32_t)x->bmask;
-	for (int q = 0; q < x->nph; q++) {
-		const SolveXPhase *p = &x->ph[q];
-		const SolveXItem *it = x->it + p->item;
-		/* per place outside the moved bits: the first word's row and
-		 * chunk part; words of one row never meet by f, so only words
-		 * of two rows at two chunk parts break the symmetry */
-		int part[64];
-		uint32_t row[64];
-		bool rows2[64] = {false}, parts2[64] = {false};
-		memset(part, 0xff, sizeof part);
-		for (int i = 0; i < p->nitem; i++) {
-			int u = it[i].bank & ~(int)moved, m = it[i].bank & (int)moved;
-			if (part[u] < 0) {
-				part[u] = m;
-				row[u] = it[i].r;
-				continue;
-			}
-			rows2[u] |= it[i].r != row[u];
-			parts2[u] |= m != part[u];
-			if (rows2[u] && parts2[u])
-				return;
-		}
-		x->ops += p->nitem;
-	}
-	x->sym = true;
-	solve_twins_known(x->se, x->l.swap);
+	solve_twins_known(x->se, x->l.swap, &x->tw);
 	x->rank[0] = 0;
+	x->wset[0] = x->tw.fixed;
 	x->left[x->nb] = 0;
 	for (int d = x->nb - 1; d >= 0; d--)
 		x->left[d] = x->left[d + 1] + !(x->idle >> x->sigma[d] & 1);
@@ -218,7 +197,7 @@ static void leaf(SolveXor *x)
 	}
 	uint32_t was[MAX_XOR_BITS], tw[MAX_XOR_BITS];
 	memcpy(was, x->l.x, sizeof was);
-	solve_first_twin(was, x->nb, tw);
+	solve_best_twin(&x->tw, was, x->nb, tw);
 	memcpy(x->l.x, tw, sizeof tw);
 	leaf_one(x);
 	memcpy(x->l.x, was, sizeof was);
@@ -304,11 +283,15 @@ static void dfs(SolveXor *x, int d)
 	bool idle = x->idle >> x->sigma[d] & 1;
 	int nv = idle ? 1 : x->span;
 	int rank = x->rank[d];
+	uint64_t w = x->wset[d];
+	uint32_t fresh = 0;
 	if (x->sym && !idle) {
-		/* the masks so far span the values below 2^rank: a new one
-		 * is among them or the next power of two */
-		if ((1 << rank) + 1 < nv)
-			nv = (1 << rank) + 1;
+		/* a mask in the span W so far, or the least value outside it */
+		fresh = solve_twin_outside(w);
+		int top = 63 - __builtin_clzll(w);
+		int most = (int)fresh > top ? (int)fresh : top;
+		if (most + 1 < nv)
+			nv = most + 1;
 	}
 	if (idle && !x->dive && !x->sym)  /* twins count them (subtree) */
 		for (int v = 1; v < x->span; v++) {
@@ -344,8 +327,11 @@ static void dfs(SolveXor *x, int d)
 	int64_t lb = x->lb;
 	for (int q = 0; q < (x->dive ? 1 : nv) && !x->se->stopped; q++) {
 		int v = order[q];
+		bool grows = x->sym && !idle && !(w >> v & 1);
+		if (grows && (uint32_t)v != fresh)
+			continue;           /* not in echelon form: a twin's */
 		solve_xset(x, d, (uint32_t)v);
-		int r1 = rank + (x->sym && v == 1 << rank);
+		int r1 = rank + grows;
 		if (!subtree_can_enter(x, d + 1, lbv[v])) {
 			if (!x->dive)
 				x->se->s->xor_searched += subtree(x, d + 1, r1);
@@ -359,6 +345,7 @@ static void dfs(SolveXor *x, int d)
 		}
 		x->lb = lbv[v];
 		x->rank[d + 1] = r1;
+		x->wset[d + 1] = grows ? solve_twin_span(w, (uint32_t)v) : w;
 		dfs(x, d + 1);
 		x->lb = lb;
 		for (int i = 0; i < x->nact[d]; i++)

@@ -1,6 +1,7 @@
 /* Unit tests of the solver (compiler/solve/) and the baselines: the
  * seeds' answers, agreement with a search that prunes nothing, and the
  * lower bound holding for every layout costed. */
+#include "model/model.h"
 #include "testutil.h"
 #include "solve/solve.h"
 
@@ -306,8 +307,79 @@ static void twin_of(const uint32_t *m, int n, uint32_t *out)
 /* The family as docs/solver.md defines it, costed map by map by the plain
  * simulation (solve_cost), ranked by solve_cmp: the best `top` into out.
  * Returns the number of maps, or -1 when there are more than `limit`. */
-static long xor_brute(const Tile *t, const Geom *g, bool swap, bool twins,
-                      int top, Cand *out, int *nout, long limit)
+/* The rank of n vectors over GF(2). */
+static int gf2_rank(const uint64_t *v, int n)
+{
+	uint64_t b[64] = {0};
+	int r = 0;
+	for (int i = 0; i < n; i++) {
+		uint64_t x = v[i];
+		for (int t = 63; t >= 0 && x; t--)
+			if (x >> t & 1) {
+				if (!b[t]) {
+					b[t] = x;
+					r++;
+					x = 0;
+				} else {
+					x ^= b[t];
+				}
+			}
+	}
+	return r;
+}
+
+/* Is there an invertible A of the chunk values that keeps every value of
+ * `fixed` and takes m[i] to y[i] (i < n)?  Exactly when the pairs (kept
+ * values to themselves, m to y) have as many independent pairs as
+ * independent sources and images: a well-defined, one-to-one map. */
+static bool twin_exists(const XorTwins *tw, const uint32_t *m, const uint32_t *y,
+                        int n)
+{
+	uint64_t u[80], w[80], p[80];
+	int k = 0;
+	for (uint32_t v = 1; v < 64; v++)
+		if (tw->fixed >> v & 1) {
+			u[k] = w[k] = v;
+			p[k++] = (uint64_t)v << 32 | v;
+		}
+	for (int i = 0; i < n; i++) {
+		u[k] = m[i];
+		w[k] = y[i];
+		p[k++] = (uint64_t)m[i] << 32 | y[i];
+	}
+	int rp = gf2_rank(p, k);
+	return gf2_rank(u, k) == rp && gf2_rank(w, k) == rp;
+}
+
+/* The twin of masks m that ranks first, found apart from the solver's
+ * way: a shift and mask on m's run of nonzero masks if one is a twin
+ * (the least arithmetic, 3), with the least shift; else the masks chosen
+ * one by one, each the least value some twin agrees with. */
+static void best_twin_of(const XorTwins *tw, const uint32_t *m, int n,
+                         uint32_t *out)
+{
+	int lo = 0, hi = n - 1, nnz = 0;
+	for (int b = 0; b < n; b++)
+		nnz += m[b] != 0;
+	while (lo < n && !m[lo])
+		lo++;
+	while (hi > lo && !m[hi])
+		hi--;
+	bool run = nnz >= 2 && nnz == hi - lo + 1 && nnz <= tw->cbits;
+	for (int s = 0; run && s + nnz <= tw->cbits; s++) {
+		for (int b = 0; b < n; b++)
+			out[b] = b < lo || b > hi ? 0 : 1u << (s + b - lo);
+		if (twin_exists(tw, m, out, n))
+			return;
+	}
+	for (int b = 0; b < n; b++)
+		for (out[b] = 0; !twin_exists(tw, m, out, b + 1); out[b]++)
+			;
+}
+
+static long xor_brute(const Tile *t, const Geom *g, bool swap,
+                      const XorTwins *twins, int top, Cand *out, int *nout,
+                      long limit)
 {
 	Layout l = layout_base(t, L_XOR, swap);
 	int64_t es = tile_elem_bytes(t);
@@ -342,12 +414,12 @@ static long xor_brute(const Tile *t, const Geom *g, bool swap, bool twins,
 		Cand c;
 		solve_cost(t, g, &l, &c);
 		n++;
-		if (twins && layout_xor_cols(&l) == l.scols) {
+		if (twins->on && layout_xor_cols(&l) == l.scols) {
 			/* the search took the maps of its first run for twins:
-			 * each costs what its first twin does, and is listed
+			 * each costs what its best twin does, and is listed
 			 * once, as that twin */
 			Layout z = l;
-			twin_of(l.x, nb, z.x);
+			best_twin_of(twins, l.x, nb, z.x);
 			if (memcmp(z.x, l.x, (size_t)nb * sizeof *z.x)) {
 				Cand cz;
 				solve_cost(t, g, &z, &cz);
@@ -398,7 +470,7 @@ static bool xor_agree(const Tile *t, const Geom *g, int top, long limit)
 		if (sw && (!(t->allow & XF_SWAP) ||
 		           tile_granule(t) != tile_elem_bytes(t)))
 			continue;
-		long n = xor_brute(t, g, sw, s.xor_twins[sw], top, want, &nwant, limit);
+		long n = xor_brute(t, g, sw, &s.xor_twins[sw], top, want, &nwant, limit);
 		if (n < 0) {
 			free(want);
 			solve_free(&s);
@@ -662,7 +734,7 @@ static void test_xor_twins(void **state)
 		SolveOpts o = {.top = 1, .families = 1u << L_XOR};
 		Solution s;
 		solve_tile(t, geom, &o, &s);
-		assert_true(s.xor_twins[0]);
+		assert_true(s.xor_twins[0].on);
 		assert_false(s.budget_reached);
 		assert_true(s.xor_searched == s.xor_total);
 		solve_free(&s);
