@@ -690,12 +690,43 @@ static void test_xor_atomic_lanes(void **state)
 	run_free(r);
 }
 
+/* The solver's best twin against best_twin_of's own search, on random
+ * masks and random kept subspaces of 1 to 5 chunk bits: the same masks
+ * (the least arithmetic, then the first), which are a twin. */
+static void test_best_twin(void **state)
+{
+	(void)state;
+	int shifts = 0;
+	for (int it = 0; it < 4000; it++) {
+		XorTwins tw = {.on = true, .cbits = 1 + (int)(rnd() % 5), .fixed = 1};
+		int span = 1 << tw.cbits, n = 1 + (int)(rnd() % 6);
+		for (int k = (int)(rnd() % tw.cbits); k > 0; k--)
+			tw.fixed = solve_twin_span(tw.fixed, (uint32_t)(rnd() % (uint64_t)span));
+		uint32_t m[MAX_XOR_BITS] = {0}, a[MAX_XOR_BITS], b[MAX_XOR_BITS];
+		for (int i = 0; i < n; i++)
+			m[i] = rnd() % 3 ? (uint32_t)(rnd() % (uint64_t)span) : 0;
+		solve_best_twin(&tw, m, n, a);
+		best_twin_of(&tw, m, n, b);
+		for (int i = 0; i < n; i++)
+			if (a[i] != b[i])
+				fail_msg("case %d: mask %d is %u, the best twin's %u", it, i, a[i], b[i]);
+		assert_true(twin_exists(&tw, m, a, n));
+		Layout l = {.kind = L_XOR, .nx = n};
+		memcpy(l.x, m, sizeof m);
+		int was = layout_xor_map_arith(&l);
+		memcpy(l.x, a, sizeof a);
+		shifts += layout_xor_map_arith(&l) < was;
+	}
+	assert_true(shifts > 50);   /* twins that trade masks for a shift */
+}
+
 /* Gathers of one column per instruction through an index table: a
  * word's chunk part is the same for every lane, so maps that differ by
  * an invertible map of the chunk values (twins) meet the same words, and
- * the family is listed one map per class, as the twin that comes first.
+ * the family is listed one map per class, as the twin that ranks first;
+ * with two columns a chunk apart, the twin maps are those that keep 1.
  * The search agrees, ranking for ranking, with costing every map (which
- * checks each map against its twin) in rows of 64 and 128 bytes. */
+ * checks each map against its best twin) in rows of 64 and 128 bytes. */
 static void test_xor_twins(void **state)
 {
 	(void)state;
@@ -714,7 +745,17 @@ static void test_xor_twins(void **state)
 		"    table nbr = {5, 17, 30, 2, 9, 22, 13, 27, 0, 19, 8, 31, 24, 6, 15, 11,\n"
 		"                 28, 3, 20, 14, 25, 1, 10, 29, 7, 18, 23, 4, 16, 12, 26, 21};\n"
 		"    row = (nbr[lane] * (e + 1) + e) % 32; col = 4 * e + e % 4; } }",
+		/* two columns a chunk apart per instruction: twins keep 1 */
+		"tile k { shape 16 x 32; dtype f32; arch sm_90;\n"
+		"  access fill: store vec 4 { for i in 0..4; row = 4 * i + lane / 8;\n"
+		"    col = 4 * (lane % 8); }\n"
+		"  access gather: load { for e in 0..4, h in 0..2;\n"
+		"    table nbr = {3, 9, 14, 0, 7, 7, 12, 5, 1, 10, 15, 2, 8, 4, 11, 6,\n"
+		"                 13, 0, 9, 3, 5, 14, 2, 12, 6, 1, 8, 15, 10, 4, 7, 11};\n"
+		"    row = nbr[(lane + 5 * e + h) % 32];\n"
+		"    col = 16 * h + 4 * (lane / 16) + e; } }",
 	};
+	static const uint64_t kept[] = {1, 1, 3};
 	for (size_t k = 0; k < sizeof specs / sizeof *specs; k++) {
 		Run *r = run(specs[k]);
 		assert_true(r->ok);
@@ -735,6 +776,7 @@ static void test_xor_twins(void **state)
 		Solution s;
 		solve_tile(t, geom, &o, &s);
 		assert_true(s.xor_twins[0].on);
+		assert_true(s.xor_twins[0].fixed == kept[k]);
 		assert_false(s.budget_reached);
 		assert_true(s.xor_searched == s.xor_total);
 		solve_free(&s);
@@ -1091,6 +1133,7 @@ int main(void)
 		cmocka_unit_test(test_xor_exhaustive_stages),
 		cmocka_unit_test(test_xor_atomic_and_load),
 		cmocka_unit_test(test_xor_atomic_lanes),
+		cmocka_unit_test(test_best_twin),
 		cmocka_unit_test(test_xor_twins),
 		cmocka_unit_test(test_xor_swapped_cpasync),
 		cmocka_unit_test(test_budget),
