@@ -608,6 +608,9 @@ typedef struct {
 	bool on;
 	int cbits;                      /* the run's chunk bits */
 	uint64_t fixed;                 /* bit v: value v is kept */
+	int dim;
+	uint32_t basis[6];              /* of the kept values, each with its
+	                                 * own top bit */
 } XorTwins;
 
 typedef struct {

@@ -212,6 +212,11 @@ typedef struct {
 	int rank[MAX_XOR_BITS + 1];     /* new directions above each depth */
 	uint64_t wset[MAX_XOR_BITS + 1];    /* the span of the kept values
 	                                     * and the masks above it */
+	struct {            /* the masks above each depth as a shift's run */
+		int lo, len;        /* its first row and length (lo < 0: none) */
+		bool closed;        /* a zero mask after it */
+		uint32_t shifts;    /* the shifts a twin of it may have */
+	} run[MAX_XOR_BITS + 1];
 	int left[MAX_XOR_BITS + 1];     /* depths from here on not idle */
 	int reforce;        /* times it was computed again this run */
 	uint32_t tlo[256], thi[256];    /* f on row bits 0-7 and 8-15 */
@@ -247,9 +252,12 @@ uint32_t solve_xidle(const Layout *l, const Tile *t, const Geom *g);
  * the subspace with v added. */
 uint32_t solve_twin_outside(uint64_t set);
 uint64_t solve_twin_span(uint64_t set, uint32_t v);
-/* Could the masks g_0 .. g_(len-1), a run's first, have a twin that is a
- * shift and mask? */
-bool solve_twin_shift_may(const XorTwins *tw, const uint32_t *g, int len);
+/* Keep value v too (and the span it makes with those kept). */
+void solve_twin_keep(XorTwins *tw, uint32_t v);
+/* Of the shifts s in `shifts` (bit s), those for which a twin map takes
+ * the masks g_0 .. g_(len-1) of a run to 2^s, 2^(s+1), ... */
+uint32_t solve_twin_shifts(const XorTwins *tw, const uint32_t *g, int len,
+                           uint32_t shifts);
 /* The twin of masks `in` that ranks first (solve_xor.c says when twins
  * cost alike): the least arithmetic, then the first in the order. */
 void solve_best_twin(const XorTwins *tw, const uint32_t *in, int n,

@@ -28,6 +28,21 @@ uint64_t solve_twin_span(uint64_t set, uint32_t v)
 	return out;
 }
 
+void solve_twin_keep(XorTwins *tw, uint32_t v)
+{
+	if (tw->fixed >> v & 1)
+		return;
+	for (int i = 0; i < tw->dim; i++)
+		if ((v ^ tw->basis[i]) < v)
+			v ^= tw->basis[i];
+	/* reduced: its top bit is no other's */
+	for (int i = 0; i < tw->dim; i++)
+		if ((tw->basis[i] ^ v) < tw->basis[i])
+			tw->basis[i] ^= v;
+	tw->basis[tw->dim++] = v;
+	tw->fixed = solve_twin_span(tw->fixed, v);
+}
+
 /* The twin that comes first in the order: row bit by row bit, a mask in
  * the span of the kept values and the earlier masks becomes what those
  * became, one outside it the least value outside their images' span. */
@@ -36,15 +51,10 @@ static void first_twin(const XorTwins *tw, const uint32_t *in, int n,
 {
 	uint32_t vec[32] = {0}, img[32] = {0};     /* by top bit */
 	uint64_t images = tw->fixed | 1;
-	for (uint32_t v = 1; v < 64; v++) {        /* the kept values' basis */
-		uint32_t r = tw->fixed >> v & 1 ? v : 0;
-		for (int t = 31; t >= 0 && r; t--)
-			if ((r >> t & 1) && vec[t])
-				r ^= vec[t];
-		if (r) {
-			vec[31 - __builtin_clz(r)] = r;
-			img[31 - __builtin_clz(r)] = r;
-		}
+	for (int i = 0; i < tw->dim; i++) {         /* kept: themselves */
+		uint32_t r = tw->basis[i];
+		vec[31 - __builtin_clz(r)] = r;
+		img[31 - __builtin_clz(r)] = r;
 	}
 	for (int b = 0; b < n; b++) {
 		uint32_t v = in[b], im = 0;
@@ -82,12 +92,14 @@ static bool shift_fits(const XorTwins *tw, const uint32_t *g, int len, int s)
 	return true;
 }
 
-bool solve_twin_shift_may(const XorTwins *tw, const uint32_t *g, int len)
+uint32_t solve_twin_shifts(const XorTwins *tw, const uint32_t *g, int len,
+                           uint32_t shifts)
 {
+	uint32_t out = 0;
 	for (int s = 0; s + len <= tw->cbits; s++)
-		if (shift_fits(tw, g, len, s))
-			return true;
-	return false;
+		if ((shifts >> s & 1) && shift_fits(tw, g, len, s))
+			out |= 1u << s;
+	return out;
 }
 
 /* The first twin that is a shift and mask (masks 2^s, 2^(s+1), ... on a

@@ -465,12 +465,11 @@ bool solve_xtwins(SolveXor *x)
 	}
 	if (dim >= x->cbits)
 		return false;       /* only the identity keeps every value */
-	uint64_t fixed = 1;
+	x->sym = true;
+	x->tw = (XorTwins){.on = true, .cbits = x->cbits, .fixed = 1};
 	for (int t = 0; t < 32; t++)
 		if (vec[t])
-			fixed = solve_twin_span(fixed, vec[t]);
-	x->sym = true;
-	x->tw = (XorTwins){.on = true, .cbits = x->cbits, .fixed = fixed};
+			solve_twin_keep(&x->tw, vec[t]);
 	x->mfixed = dim;
 	return true;
 }

@@ -117,37 +117,17 @@ static bool subtree_can_enter(const SolveXor *x, int len, int64_t lb)
 	probe.arith = least_arith(&probe.l, decided, x->forced, log2_ceil(x->span)) +
 	              x->tail;
 	if (x->sym && len < x->nb) {
-		/* the maps stand for their best twins: a shift and mask unless
-		 * the chosen masks are dependent or a zero lies between them,
-		 * and then the first twin, whose masks on the rows decided so
-		 * far (the rows in order, with twins) are the chosen ones */
-		uint32_t vec[32] = {0};
-		int nnz = 0, lo = x->nb, hi = -1;
-		bool shift = true;
+		/* the maps stand for their best twins: a shift and mask if the
+		 * run of masks so far may have such a twin (the rows are
+		 * decided in order, x->run), and then the first twin, whose
+		 * masks on the rows decided so far are the chosen ones */
+		int nnz = 0;
 		for (int i = 0; i < x->nb; i++) {
 			bool dec = decided >> i & 1;
-			uint32_t v = dec ? probe.l.x[i] : 0;
-			nnz += dec ? v != 0 : (x->forced >> i & 1);
+			nnz += dec ? probe.l.x[i] != 0 : (x->forced >> i & 1);
 			probe.l.x[i] = 0;
-			if (!v)
-				continue;
-			lo = i < lo ? i : lo;
-			hi = i;
-			for (int t = 31; t >= 0 && v; t--)
-				if ((v >> t & 1) && vec[t])
-					v ^= vec[t];
-			if (!v)
-				shift = false;
-			else
-				vec[31 - __builtin_clz(v)] = v;
 		}
-		for (int i = lo + 1; i < hi; i++)
-			if ((decided >> i & 1) && !x->l.x[i])
-				shift = false;
-		/* the rows are decided in order: the run so far must fit */
-		if (shift && hi >= lo)
-			shift = solve_twin_shift_may(&x->tw, x->l.x + lo, hi - lo + 1);
-		shift |= nnz < 2;
+		bool shift = x->run[len].shifts || nnz < 2;
 		probe.arith = (shift ? 3 : 1 + 2 * nnz) + x->tail;
 		/* a shift's masks are at least 1 where the chosen are not 0 */
 		for (int i = 0; i < x->nb; i++)
@@ -184,6 +164,10 @@ static void symmetry(SolveXor *x)
 	solve_twins_known(x->se, x->l.swap, &x->tw);
 	x->rank[0] = 0;
 	x->wset[0] = x->tw.fixed;
+	x->run[0].lo = -1;
+	x->run[0].len = 0;
+	x->run[0].closed = false;
+	x->run[0].shifts = (1u << x->cbits) - 1;
 	x->left[x->nb] = 0;
 	for (int d = x->nb - 1; d >= 0; d--)
 		x->left[d] = x->left[d + 1] + !(x->idle >> x->sigma[d] & 1);
@@ -263,6 +247,32 @@ static void leaf_one(SolveXor *x)
 	}
 }
 
+/* The child's run of masks (x->run[d + 1]) when mask d is v: a zero
+ * closes the run, a mask after a closed run breaks it (no shifts), and
+ * one that extends it keeps the shifts its twins may still have. */
+static void run_grows(SolveXor *x, int d, uint32_t v)
+{
+	x->run[d + 1] = x->run[d];
+	if (!v) {
+		x->run[d + 1].closed |= x->run[d].lo >= 0;
+		return;
+	}
+	if (x->run[d].closed) {
+		x->run[d + 1].shifts = 0;
+		return;
+	}
+	if (x->run[d].lo < 0)
+		x->run[d + 1].lo = d;
+	int lo = x->run[d + 1].lo, len = ++x->run[d + 1].len;
+	if (len > x->tw.cbits) {
+		x->run[d + 1].shifts = 0;
+		return;
+	}
+	x->run[d + 1].shifts = solve_twin_shifts(&x->tw, x->l.x + lo, len,
+	                                         x->run[d].shifts);
+	x->ops += (int64_t)x->tw.cbits << len;
+}
+
 static bool spend_ops(SolveXor *x)
 {
 	int64_t units = 1 + (x->ops >> 5);
@@ -332,6 +342,8 @@ static void dfs(SolveXor *x, int d)
 			continue;           /* not in echelon form: a twin's */
 		solve_xset(x, d, (uint32_t)v);
 		int r1 = rank + grows;
+		if (x->sym)
+			run_grows(x, d, (uint32_t)v);
 		if (!subtree_can_enter(x, d + 1, lbv[v])) {
 			if (!x->dive)
 				x->se->s->xor_searched += subtree(x, d + 1, r1);

@@ -701,7 +701,7 @@ static void test_best_twin(void **state)
 		XorTwins tw = {.on = true, .cbits = 1 + (int)(rnd() % 5), .fixed = 1};
 		int span = 1 << tw.cbits, n = 1 + (int)(rnd() % 6);
 		for (int k = (int)(rnd() % tw.cbits); k > 0; k--)
-			tw.fixed = solve_twin_span(tw.fixed, (uint32_t)(rnd() % (uint64_t)span));
+			solve_twin_keep(&tw, (uint32_t)(rnd() % (uint64_t)span));
 		uint32_t m[MAX_XOR_BITS] = {0}, a[MAX_XOR_BITS], b[MAX_XOR_BITS];
 		for (int i = 0; i < n; i++)
 			m[i] = rnd() % 3 ? (uint32_t)(rnd() % (uint64_t)span) : 0;
