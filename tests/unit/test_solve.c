@@ -271,42 +271,6 @@ static int log2floor_(int64_t v)
 	return k;
 }
 
-/* The twin of masks m under an invertible map of the chunk values that
- * comes first in the order: each mask outside the span of the earlier
- * ones becomes the next power of two (written here by elimination on a
- * list, apart from the solver's). */
-static void twin_of(const uint32_t *m, int n, uint32_t *out)
-{
-	uint32_t src[MAX_XOR_BITS], dst[MAX_XOR_BITS];
-	int rank = 0;
-	for (int b = 0; b < n; b++) {
-		/* m[b] as a sum of the earlier independent masks, by trying
-		 * every subset of them */
-		int found = -1;
-		for (int s = 0; s < 1 << rank && found < 0; s++) {
-			uint32_t v = 0;
-			for (int j = 0; j < rank; j++)
-				if (s >> j & 1)
-					v ^= src[j];
-			if (v == m[b])
-				found = s;
-		}
-		if (found < 0) {
-			src[rank] = m[b];
-			dst[rank] = 1u << rank;
-			out[b] = dst[rank++];
-			continue;
-		}
-		out[b] = 0;
-		for (int j = 0; j < rank; j++)
-			if (found >> j & 1)
-				out[b] ^= dst[j];
-	}
-}
-
-/* The family as docs/solver.md defines it, costed map by map by the plain
- * simulation (solve_cost), ranked by solve_cmp: the best `top` into out.
- * Returns the number of maps, or -1 when there are more than `limit`. */
 /* The rank of n vectors over GF(2). */
 static int gf2_rank(const uint64_t *v, int n)
 {
