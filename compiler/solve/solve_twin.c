@@ -21,11 +21,16 @@ uint32_t solve_twin_outside(uint64_t set)
 
 uint64_t solve_twin_span(uint64_t set, uint32_t v)
 {
-	uint64_t out = set;
-	for (uint32_t u = 0; u < 64; u++)
-		if (set >> u & 1)
-			out |= 1ull << (u ^ v);
-	return out;
+	/* {u ^ v : u in set}: for each bit of v, swap the blocks of values
+	 * that differ in that bit */
+	static const uint64_t low[6] = {
+		0x5555555555555555ull, 0x3333333333333333ull, 0x0f0f0f0f0f0f0f0full,
+		0x00ff00ff00ff00ffull, 0x0000ffff0000ffffull, 0x00000000ffffffffull};
+	uint64_t moved = set;
+	for (int k = 0; k < 6; k++)
+		if (v >> k & 1)
+			moved = (moved & low[k]) << (1 << k) | (moved >> (1 << k) & low[k]);
+	return set | moved;
 }
 
 void solve_twin_keep(XorTwins *tw, uint32_t v)
@@ -58,7 +63,7 @@ static void first_twin(const XorTwins *tw, const uint32_t *in, int n,
 	}
 	for (int b = 0; b < n; b++) {
 		uint32_t v = in[b], im = 0;
-		for (int t = 31; t >= 0 && v; t--)
+		for (int t = tw->cbits - 1; t >= 0 && v; t--)
 			if ((v >> t & 1) && vec[t]) {
 				v ^= vec[t];
 				im ^= img[t];
@@ -132,7 +137,9 @@ static bool shift_twin(const XorTwins *tw, const uint32_t *in, int n,
 void solve_best_twin(const XorTwins *tw, const uint32_t *in, int n,
                      uint32_t *out)
 {
-	Layout l = {.kind = L_XOR, .nx = n};
+	Layout l;               /* the map's masks are all layout_xor_map_arith reads */
+	l.kind = L_XOR;
+	l.nx = n;
 	first_twin(tw, in, n, out);
 	memcpy(l.x, out, (size_t)n * sizeof *out);
 	/* arithmetic first: a shift and mask (3) beats 1 + 2 per mask */

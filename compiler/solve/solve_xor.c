@@ -97,7 +97,7 @@ static int least_arith(const Layout *l, uint32_t decided, uint32_t forced,
 
 /* A candidate standing for every map with this prefix: the bound, the
  * least arithmetic of such maps, the first of them in the order. */
-static bool subtree_can_enter(const SolveXor *x, int len, int64_t lb)
+static bool subtree_can_enter(SolveXor *x, int len, int64_t lb)
 {
 	if (x->noprune)
 		return true;
@@ -112,6 +112,7 @@ static bool subtree_can_enter(const SolveXor *x, int len, int64_t lb)
 		uint32_t tw[MAX_XOR_BITS] = {0};
 		solve_best_twin(&x->tw, probe.l.x, x->nb, tw);  /* the leaf's */
 		memcpy(probe.l.x, tw, sizeof tw);
+		x->ops += 4 * x->nb;
 	}
 	probe.bytes = x->se->base_bytes;
 	probe.arith = least_arith(&probe.l, decided, x->forced, log2_ceil(x->span)) +
