@@ -748,6 +748,67 @@ static void test_xor_twins(void **state)
 	}
 }
 
+/* Random gathers, scatters and atomics through index tables (rows from
+ * a table, one to three columns an instruction), under six bank
+ * geometries: the search agrees with costing every map, twins or not,
+ * ranking for ranking, and its pruned search with the full one. */
+static void test_xor_random_gathers(void **state)
+{
+	(void)state;
+	static const Geom gs[] = {{32, 4, true}, {16, 4, true}, {32, 8, true},
+		{64, 4, true}, {8, 4, true}, {4, 4, true}};
+	static const char *const dts[] = {"f16", "f32", "u64", "i8"};
+	static const int es[] = {2, 4, 8, 1};
+	int done = 0, twins = 0, kept = 0;
+	for (int it = 0; done < 120 && it < 4000; it++) {
+		const Geom *g = &gs[rnd() % 6];
+		int d = (int)(rnd() % 4), kind = (int)(rnd() % 4);
+		int rows = 1 << (1 + rnd() % 4), cols = (32 << (rnd() % 3)) / es[d];
+		const char *op = kind == 0 ? "load" : kind == 1 ? "store"
+		               : d == 2 || (d == 1 && kind == 3) ? "atom.cas"
+		               : d == 1 ? "atom.add" : "load";
+		int vec = strncmp(op, "atom", 4) ? 1 << (rnd() % 3) : 1;
+		while (vec * es[d] > 16 || cols % vec)
+			vec /= 2;
+		char tab[512], text[2048];
+		int n = 0;
+		for (int i = 0; i < 64; i++)
+			n += snprintf(tab + n, sizeof tab - (size_t)n, "%s%d", i ? ", " : "",
+			              (int)(rnd() % (uint64_t)rows));
+		snprintf(text, sizeof text,
+		         "tile s { shape %d x %d; dtype %s; arch sm_90; allow swizzle%s;\n"
+		         "  access fill: store vec %d along row;\n"
+		         "  access g: %s vec %d { for e in 0..2;\n"
+		         "    table t = {%s};\n"
+		         "    row = t[(lane + 32 * e) %% 64];\n"
+		         "    col = %d * ((%d * e + %d * (lane / %d)) %% %d); } }\n",
+		         rows, cols, dts[d], rnd() % 2 ? " swap" : "", vec, op, vec, tab,
+		         vec, 1 + (int)(rnd() % 3), 1 + (int)(rnd() % 3),
+		         32 / (1 + (int)(rnd() % 3)), cols / vec);
+		Run *r = run(text);
+		if (!r->ok) {
+			run_free(r);
+			continue;
+		}
+		const Tile *t = &r->unit.tiles[0];
+		geom = g;
+		if (xor_agree(t, g, 1 + (int)(rnd() % 4), 1 << 14)) {
+			done++;
+			SolveOpts o = {.top = 1, .families = 1u << L_XOR};
+			Solution s;
+			solve_tile(t, g, &o, &s);
+			twins += s.xor_twins[0].on;
+			kept += s.xor_twins[0].on && s.xor_twins[0].fixed != 1;
+			solve_free(&s);
+			agree(t);
+		}
+		geom = &sim_geom_default;
+		run_free(r);
+	}
+	assert_int_equal(done, 120);
+	assert_true(twins >= 30 && kept >= 10);
+}
+
 /* cp.async under the swapped family: its segments are the swapped
  * row-major's, whichever map, not the unswapped ones. */
 static void test_xor_swapped_cpasync(void **state)
@@ -1099,6 +1160,7 @@ int main(void)
 		cmocka_unit_test(test_xor_atomic_lanes),
 		cmocka_unit_test(test_best_twin),
 		cmocka_unit_test(test_xor_twins),
+		cmocka_unit_test(test_xor_random_gathers),
 		cmocka_unit_test(test_xor_swapped_cpasync),
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_data_addressed_kinds),
