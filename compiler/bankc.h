@@ -209,6 +209,10 @@ void text_wrapf(FILE *out, int col, int width, int indent, const char *fmt,
                 ...) __attribute__((format(printf, 5, 6)));
 /* "s" where a count n takes a plural noun, else "". */
 const char *text_plural(int64_t n);
+/* snprintf into buf where a text too long for it is cut: for messages
+ * built from names and expressions of any length. */
+void text_put(char *buf, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* ---- base/tmpfile.c: a temporary beside its target ------------------- */
 

@@ -82,3 +82,11 @@ void text_wrapf(FILE *out, int col, int width, int indent, const char *fmt,
 	text_wrap(out, buf, col, width, indent);
 	free(buf);
 }
+
+void text_put(char *buf, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, n, fmt, ap);
+	va_end(ap);
+}

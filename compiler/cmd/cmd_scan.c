@@ -638,7 +638,7 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		    !scan_emit_specs(m, &k, o->emit, &c, o->json || o->fix ? stderr : stdout, stderr))
 			rc = 1;
 		if (o->fix)
-			scan_fix_print_diffs(stdout, &arrays);
+			scan_fix_print_diffs(stdout, stderr, &arrays);
 		c.arrays = NULL;
 		scan_arrays_free(&arrays);
 		scan_kernel_free(m, &k);
@@ -716,6 +716,7 @@ static int scan_path(Opts *op, bool cu)
 		status = scan_module(&o, &m, src.name, cu ? o.file : NULL);
 	}
 	scan_nvcc_cleanup(&nv);
+	scan_arrays_forget_sources();
 	scan_source_free();
 	pool_free(p);
 	free((char *)src.text);

@@ -23,7 +23,7 @@ enum { MAX_FIX_STMTS = 64 };     /* a tile's accesses (the spec language's limit
 
 /* The array's spec, checked and solved (families: 0 for all). */
 static bool solve_spec(const char *text, size_t len, const Geom *g, unsigned families,
-                       Pool *p, Unit *u, Solution *s, char *why, size_t nwhy)
+                       int top, Pool *p, Unit *u, Solution *s, char *why, size_t nwhy)
 {
 	Src src = {"<spec of the array>", text, len};
 	char *dt = NULL;
@@ -38,7 +38,7 @@ static bool solve_spec(const char *text, size_t len, const Geom *g, unsigned fam
 		return false;
 	}
 	free(dt);
-	SolveOpts o = {.top = 1, .families = families};
+	SolveOpts o = {.top = top, .families = families};
 	solve_tile(&u->tiles[0], g, &o, s);
 	if (!s->found) {
 		snprintf(why, nwhy, "no layout of bankc's holds it");
@@ -47,107 +47,8 @@ static bool solve_spec(const char *text, size_t len, const Geom *g, unsigned fam
 	return true;
 }
 
-/* An expression as an operand: parenthesized unless a name or a number. */
-static void operand(const char *e, char *buf, size_t n)
-{
-	bool simple = *e != 0;
-	for (const char *p = e; *p; p++)
-		simple &= isalnum((unsigned char)*p) || *p == '_';
-	snprintf(buf, n, simple ? "%s" : "(%s)", e);
-}
-
-/* The stored column of (r, c) for a layout that keeps every element in its
- * row, as an expression of r and c; false for one that moves rows. */
-static bool col_expr(const Layout *l, const Tile *t, const char *r0, const char *c0,
-                     char *buf, size_t n)
-{
-	char r[160], c[160];
-	operand(r0, r, sizeof r);
-	operand(c0, c, sizeof c);
-	int E = (int)tile_elem_bytes(t), lgE = log2_floor(E);
-	if (l->swap || l->pitch != t->cols)
-		return false;
-	if (l->kind == L_SKEW) {
-		int chunks = t->cols / l->gran;
-		if (l->gran == 1)
-			snprintf(buf, n, "(%s + %d * %s) %% %d", c, l->skew, r, chunks);
-		else
-			snprintf(buf, n, "((%s / %d + %d * %s) %% %d) * %d + %s %% %d", c, l->gran, l->skew,
-			         r, chunks, l->gran, c, l->gran);
-		return true;
-	}
-	if (l->kind == L_SWIZZLE && l->boxes == 1) {
-		int64_t rowb = (int64_t)t->cols * E;
-		if (!is_pow2(rowb) || l->M < lgE)
-			return false;
-		int k = log2_floor(rowb);
-		if (l->M + l->B > k || l->M + l->S < k)
-			return false;
-		char rs[200], ms[240] = "";
-		int sh = l->M + l->S - k, up = l->M - lgE;
-		if (sh)
-			snprintf(rs, sizeof rs, "(%s >> %d)", r, sh);
-		else
-			snprintf(rs, sizeof rs, "%s", r);
-		snprintf(ms, sizeof ms, "%s & %d", rs, (1 << l->B) - 1);
-		if (up)
-			snprintf(buf, n, "%s ^ ((%s) << %d)", c, ms, up);
-		else
-			snprintf(buf, n, "%s ^ (%s)", c, ms);
-		return true;
-	}
-	if (l->kind == L_XOR && layout_xor_cols(l) == t->cols) {
-		/* the chunk c / gran XOR the row bits' masks, as layout_c_expr */
-		char x[1024] = "";
-		int a, nb, b;
-		if (layout_xor_shift(l, &a, &nb, &b))
-			snprintf(x, sizeof x, "((%s >> %d) & %d) << %d", r, a, (1 << nb) - 1, b);
-		for (int k = 0; !x[0] && k < l->nx; k++)
-			if (l->x[k]) {
-				for (int q = k; q < l->nx; q++)
-					if (l->x[q]) {
-						size_t m = strlen(x);
-						snprintf(x + m, sizeof x - m, "%s((%s >> %d) & 1) * %u",
-						         m ? " ^ " : "", r, q, l->x[q]);
-					}
-			}
-		if (!x[0])
-			return false;
-		if (l->gran == 1)
-			snprintf(buf, n, "%s ^ (%s)", c, x);
-		else
-			snprintf(buf, n, "((%s / %d) ^ (%s)) * %d + %s %% %d", c, l->gran, x, l->gran,
-			         c, l->gran);
-		return true;
-	}
-	return false;
-}
-
-/* A one-dimensional array NAME[I]: row I / C, column I % C of the view,
- * so I becomes I / C * C + the column; the note's form is in i. */
-static void flat_exprs(ScanArray *a, const Tile *t)
-{
-	ScanFix *x = &a->fix;
-	char r[300], c[300], ce[1024], op[200];
-	snprintf(r, sizeof r, "i / %d", a->cols);
-	snprintf(c, sizeof c, "i %% %d", a->cols);
-	if (!col_expr(&x->l, t, r, c, ce, sizeof ce))
-		return;
-	snprintf(x->col_expr, sizeof x->col_expr, "i / %d * %d + (%s)", a->cols, a->cols, ce);
-	for (int i = 0; i < a->nstmt; i++) {
-		ScanStmt *st = &a->stmt[i];
-		if (st->nindex != 1)
-			continue;
-		operand(st->index[0], op, sizeof op);
-		snprintf(r, sizeof r, "%s / %d", op, a->cols);
-		snprintf(c, sizeof c, "%s %% %d", op, a->cols);
-		if (col_expr(&x->l, t, r, c, ce, sizeof ce))
-			snprintf(st->rewrite, sizeof st->rewrite, "%s[%s / %d * %d + (%s)]", a->name, op,
-			         a->cols, a->cols, ce);
-	}
-}
-
-/* Blocks per SM by shared memory: the kernel's arrays, one grown by extra. */
+/* Blocks per SM that shared memory alone allows: the kernel's arrays,
+ * one grown by extra (the threads' limit is another matter). */
 static int blocks_with(const PtxModule *m, int kernel, const Tile *t, int64_t extra)
 {
 	int64_t bytes = extra;
@@ -155,68 +56,99 @@ static int blocks_with(const PtxModule *m, int kernel, const Tile *t, int64_t ex
 		if (m->sym[i].kind == SYM_SHARED && (m->sym[i].func < 0 || m->sym[i].func == kernel) &&
 		    m->sym[i].size > 0)
 			bytes += m->sym[i].size;
-	return solve_blocks(t, bytes);
+	Tile alone = *t;
+	alone.threads = 0;
+	return solve_blocks(&alone, bytes);
 }
 
-/* The declaration with its last dimension `pitch`: its text, its diff. */
-static void pad_decl(ScanArray *a, int pitch)
+/* A form of candidate c, proven on the records: it must take what the
+ * solve said. */
+static bool try_form(const PtxModule *m, const ScanKernel *k, ScanArray *a, const Geom *g,
+                     const Tile *t, const Cand *c, bool pad, ScanForm *out)
 {
-	ScanFix *x = &a->fix;
-	const ScanDecl *d = &a->decl;
-	size_t o = (size_t)snprintf(x->pad_decl, sizeof x->pad_decl, "%s %s", d->type, a->name);
-	for (int i = 0; i < d->ndims && o < sizeof x->pad_decl; i++)
-		o += (size_t)snprintf(x->pad_decl + o, sizeof x->pad_decl - o, "[%lld]",
-		                      (long long)(i + 1 < d->ndims ? d->dimv[i] : pitch));
-	/* the new last dimension, in the declaration's own words */
-	char dim[160], op[140];
-	const char *old = d->dim[d->ndims - 1];
-	bool digits = *old != 0;
-	for (const char *p = old; *p; p++)
-		digits &= isdigit((unsigned char)*p) != 0;
-	operand(old, op, sizeof op);
-	if (digits)
-		snprintf(dim, sizeof dim, "%d", pitch);
+	memset(out, 0, sizeof *out);
+	int64_t *keep = xmalloc(((size_t)a->nstmt + 1) * sizeof *keep);
+	for (int i = 0; i < a->nstmt; i++)
+		keep[i] = a->stmt[i].after;
+	bool ok = scan_fix_prove(m, k, a, g, &c->l, t) == c->wave;
+	if (!ok)
+		snprintf(out->stop, sizeof out->stop, "its remapped addresses do not take what "
+		         "the search said");
 	else
-		snprintf(dim, sizeof dim, "%s + %d", op, pitch - a->cols);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = xmemstream(&buf, &len);
-	fprintf(f, "--- %s\n+++ %s\n@@ -%d +%d @@\n-%s\n+%.*s%s%s\n", d->path, d->path, d->line,
-	        d->line, d->text, d->dlo, d->text, dim, d->text + d->dhi);
-	fclose(f);
-	x->diff = buf;
+		ok = scan_fix_form(a, &c->l, t, pad, out);
+	for (int i = 0; i < a->nstmt; i++)
+		a->stmt[i].after = keep[i];
+	free(keep);
+	if (!ok)
+		return false;
+	out->after = c->wave;
+	out->extra_bytes = c->bytes - tile_bytes(t);
+	out->blocks = blocks_with(m, k->kernel, t, out->extra_bytes);
+	layout_describe(&c->l, t, out->layout, sizeof out->layout);
+	return true;
 }
 
-/* The best padding, when it reaches the best layout's total. */
+/* The best padding that saves anything, said as a declaration. */
 static void try_pad(const PtxModule *m, const ScanKernel *k, ScanArray *a, const char *text,
                     size_t len, const Geom *g)
 {
 	ScanFix *x = &a->fix;
-	if (!a->view_decl || (x->l.kind == L_PAD && !x->l.swap && x->l.pitch == a->cols))
-		return;
-	/* proving the padding rewrites the statements' counts: keep the best's */
-	int64_t *keep = xmalloc(((size_t)a->nstmt + 1) * sizeof *keep);
-	for (int i = 0; i < a->nstmt; i++)
-		keep[i] = a->stmt[i].after;
 	Pool *p = pool_new();
 	Unit u;
 	Solution s = {0};
 	char why[256];
-	if (solve_spec(text, len, g, 1u << L_PAD, p, &u, &s, why, sizeof why) &&
-	    s.best.l.kind == L_PAD && !s.best.l.swap && s.best.wave == x->after &&
-	    scan_fix_prove(m, k, a, g, &s.best.l, &u.tiles[0]) == s.best.wave) {
-		x->pad = true;
-		x->pad_pitch = s.best.l.pitch;
-		x->pad_after = s.best.wave;
-		x->pad_bytes = s.best.bytes - tile_bytes(&u.tiles[0]);
-		x->pad_blocks = blocks_with(m, k->kernel, &u.tiles[0], x->pad_bytes);
-		pad_decl(a, s.best.l.pitch);
+	if (solve_spec(text, len, g, 1u << L_PAD, 1, p, &u, &s, why, sizeof why) &&
+	    s.best.l.kind == L_PAD && !s.best.l.swap && s.best.wave < x->before &&
+	    s.best.l.pitch != u.tiles[0].cols) {
+		ScanForm f;
+		if (try_form(m, k, a, g, &u.tiles[0], &s.best, true, &f))
+			x->pad = f;
+		else
+			snprintf(x->pad.stop, sizeof x->pad.stop, "%s", f.stop);
 	}
 	solve_free(&s);
 	pool_free(p);
-	for (int i = 0; i < a->nstmt; i++)
-		a->stmt[i].after = keep[i];
-	free(keep);
+}
+
+/* Where the best layout is a swizzle of the array's rows: CuTe's
+ * Swizzle on the declared element's offsets, and on bytes. */
+static void cute_line(ScanArray *a, const Tile *t)
+{
+	ScanFix *x = &a->fix;
+	const Layout *l = &x->l;
+	int E = a->decl.found ? a->decl.type_bytes : (int)tile_elem_bytes(t);
+	if (l->kind != L_SWIZZLE || l->swap || l->boxes != 1 || E <= 0 || (E & (E - 1)) ||
+	    l->M < log2_floor(E))
+		return;
+	char of[160];
+	if (a->decl.found)
+		text_put(of, sizeof of, "of '%s'", a->decl.type);
+	else
+		text_put(of, sizeof of, "of its %d-byte elements", E);
+	text_put(x->cute, sizeof x->cute, "Swizzle<%d,%d,%d> on the element offsets %s "
+	         "(Swizzle<%d,%d,%d> on bytes)", l->B, l->M - log2_floor(E), l->S, of, l->B,
+	         l->M, l->S);
+}
+
+/* The header bankc build writes for the spec, as the array uses it:
+ * only where the spec counts in the declared element. */
+static void header_use(ScanArray *a)
+{
+	ScanFix *x = &a->fix;
+	const ScanDecl *d = &a->decl;
+	if (!d->found || a->k != 1)
+		return;
+	char idx[400];
+	if (a->view_decl && d->ndims == 2)
+		text_put(idx, sizeof idx, "%s[%s_IDX(r, c)] for %s[r][c]", a->name, x->macro, a->name);
+	else if (a->view_decl)
+		text_put(idx, sizeof idx, "%s[%s_IDX(r, c)] with r the row of the last dimension's "
+		         "rows one after another, c the last subscript", a->name, x->macro);
+	else
+		text_put(idx, sizeof idx, "%s[%s_IDX(i / %d, i %% %d)] for %s[i]", a->name, x->macro,
+		         a->cols, a->cols, a->name);
+	text_put(x->header_use, sizeof x->header_use, "declare %s %s[%s_BYTES / sizeof(%s)] "
+	         "and index it %s", d->type, a->name, x->macro, d->type, idx);
 }
 
 /* The fix of one array: solved, proven, said. */
@@ -256,7 +188,7 @@ static void fix_array(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
 	Pool *p = pool_new();
 	Unit u;
 	Solution s = {0};
-	if (solve_spec(text, len, g, 0, p, &u, &s, x->why, sizeof x->why)) {
+	if (solve_spec(text, len, g, 0, 1, p, &u, &s, x->why, sizeof x->why)) {
 		const Tile *t = &u.tiles[0];
 		Layout rm = layout_rowmajor(t);
 		int64_t before = scan_fix_prove(m, k, a, g, &rm, t);
@@ -281,29 +213,54 @@ static void fix_array(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
 			x->bound = s.aligned_bound > s.lower_bound ? s.aligned_bound : s.lower_bound;
 			x->optimal = after == x->bound;
 			x->bytes_before = tile_bytes(t);
-			x->bytes_after = s.best.bytes;
 			x->blocks_before = blocks_with(m, k->kernel, t, 0);
-			x->blocks_after = blocks_with(m, k->kernel, t, s.best.bytes - x->bytes_before);
 			snprintf(x->header, sizeof x->header, "%s", tname);
 			emit_upper(x->macro, sizeof x->macro, tname);
-			int E = (int)tile_elem_bytes(t);
-			if (x->l.kind == L_SWIZZLE && !x->l.swap && x->l.boxes == 1 &&
-			    x->l.M >= log2_floor(E))
-				snprintf(x->cute, sizeof x->cute, "Swizzle<%d,%d,%d> on element offsets "
-				         "(Swizzle<%d,%d,%d> on bytes)", x->l.B, x->l.M - log2_floor(E),
-				         x->l.S, x->l.B, x->l.M, x->l.S);
-			if (a->view_decl && col_expr(&x->l, t, "r", "c", x->col_expr, sizeof x->col_expr))
-				for (int i = 0; i < a->nstmt; i++) {
-					ScanStmt *st = &a->stmt[i];
-					char ce[1024];
-					if (st->nindex == 2 && a->decl.ndims == 2 &&
-					    col_expr(&x->l, t, st->index[0], st->index[1], ce, sizeof ce))
-						snprintf(st->rewrite, sizeof st->rewrite, "%s[%s][%s]", a->name,
-						         st->index[0], ce);
+			x->vector = a->vector;
+			cute_line(a, t);
+			header_use(a);
+			/* the rewrite: the best layout where it has a form in the
+			 * source and is not a padding; else the best-ranked one that
+			 * has (a second search, which keeps more of the ranking) */
+			char first_stop[400] = "";
+			bool best_said = false;
+			bool best_pad = s.best.l.kind == L_PAD && !s.best.l.swap;
+			if (!best_pad) {
+				ScanForm fm;
+				if (try_form(m, k, a, g, t, &s.best, false, &fm)) {
+					x->index = fm;
+					best_said = true;
+				} else {
+					snprintf(first_stop, sizeof first_stop, "%s", fm.stop);
 				}
-			if (a->flat)
-				flat_exprs(a, t);
+			}
+			if (!best_said) {
+				Pool *p2 = pool_new();
+				Unit u2;
+				Solution s2 = {0};
+				char why2[320];
+				if (solve_spec(text, len, g, 0, 8, p2, &u2, &s2, why2, sizeof why2))
+					for (int i = 0; i < s2.ntop && !x->index.ok; i++) {
+						const Cand *cd = &s2.top[i];
+						ScanForm fm;
+						if (cd->wave >= before || (cd->l.kind == L_PAD && !cd->l.swap) ||
+						    layout_same(&cd->l, &s.best.l))
+							continue;
+						if (try_form(m, k, a, g, t, cd, false, &fm))
+							x->index = fm;
+						else if (!first_stop[0])
+							snprintf(first_stop, sizeof first_stop, "%s", fm.stop);
+					}
+				solve_free(&s2);
+				pool_free(p2);
+			}
+			if (!x->index.ok)
+				snprintf(x->index.stop, sizeof x->index.stop, "%s", first_stop);
 			try_pad(m, k, a, text, len, g);
+			if (!best_said && !(best_pad && x->pad.ok && x->pad.after == after) &&
+			    (x->index.ok || x->pad.ok))
+				text_put(x->unsaid, sizeof x->unsaid, "the best, %s, has no form in the "
+				         "source's terms: %s", x->layout, best_pad ? x->pad.stop : first_stop);
 		}
 	}
 	solve_free(&s);

@@ -240,6 +240,10 @@ void ptx_short_name(const char *mangled, char *buf, size_t n);
 void ptx_kernel_name(const char *mangled, char *buf, size_t n);
 /* a and b equal but for spaces */
 bool ptx_name_matches(const char *a, const char *b);
+/* Whether kernel, or any .func, names symbol s: every kernel of a file
+ * sees its extern arrays, but only one that names them gets dynamic
+ * shared memory for them. */
+bool ptx_names_sym(const PtxModule *m, int kernel, int s);
 /* Which shared array holds address a (-1 if none). */
 int ptx_shared_at(const PtxModule *m, int func, int64_t a);
 

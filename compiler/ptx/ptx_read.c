@@ -673,3 +673,17 @@ int ptx_shared_at(const PtxModule *m, int func, int64_t a)
 	}
 	return best;
 }
+
+bool ptx_names_sym(const PtxModule *m, int kernel, int s)
+{
+	for (int i = 0; i < m->ninst; i++) {
+		const PtxInst *in = &m->inst[i];
+		if (in->func != kernel && m->func[in->func].entry)
+			continue;
+		for (int o = 0; o < in->nopd; o++)
+			if ((in->opd[o].kind == OPD_SYM || in->opd[o].kind == OPD_MEM) &&
+			    in->opd[o].sym == s)
+				return true;
+	}
+	return false;
+}

@@ -165,6 +165,13 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
                      const ScanCtx *c);
 struct json_t *scan_kernel_json(const PtxModule *m, const ScanKernel *k,
                                 const ScanCtx *c);
+/* A source file's path as scan shows it: the .cu as given, else relative
+ * to the working folder where it is under it. */
+const char *scan_display_path(const char *path, const ScanCtx *c);
+/* The source file and line an instruction is reported at (a toolkit
+ * header's code at the line that inlined it), or NULL for none. */
+const char *scan_source_pos(const PtxModule *m, const PtxInst *in, const ScanCtx *c,
+                            int *line);
 /* "kern.cu:42:13" for an instruction (or the PTX position). */
 void scan_where(const PtxModule *m, const PtxInst *in, const ScanCtx *c,
                 char *buf, size_t n);
@@ -200,18 +207,26 @@ void scan_spec_tile_name(const PtxModule *m, const ScanKernel *k,
 
 enum { SCAN_MAX_DIMS = 4 };
 
-/* A declaration `__shared__ T name[D0][D1]...;` found in the source. */
+struct CDecl;
+
+/* A declaration `__shared__ T name[D0][D1]...;` found in the source from
+ * the array's PTX symbol (scan_decl.c). */
 typedef struct {
 	bool found;
+	char why[256];          /* when not found: why not */
 	char path[1024];        /* as the warnings show it */
 	int line, col;          /* of the name */
 	char type[64];          /* T as written */
-	int type_bytes;         /* sizeof T where bankc knows it, else 0 */
+	int type_bytes;         /* sizeof T: a builtin's or a template argument's,
+	                         * else the symbol's bytes over its elements;
+	                         * 0 if unknown */
 	int ndims;
 	char dim[SCAN_MAX_DIMS][64];    /* each dimension as written */
 	int64_t dimv[SCAN_MAX_DIMS];    /* its value, -1 if unknown */
 	char text[512];         /* the declaration's line */
-	int dlo, dhi;           /* the last dimension's text in it: [dlo, dhi) */
+	bool is_extern;         /* extern __shared__: its size is the launch's */
+	bool in_template;       /* one text for every instance of a template */
+	struct CDecl *src;      /* where its name occurs (scan_decl.c) */
 } ScanDecl;
 
 /* A source statement: the array's slots at one source position. */
@@ -220,33 +235,52 @@ typedef struct {
 	int first, n;           /* its slots: ScanArray.slot[first .. first + n) */
 	int64_t wave, ideal, count;
 	int64_t after;          /* under the fix (scan_fix_prove) */
-	char index[2][128];     /* NAME[I][J] as the statement writes it, or "" */
-	int nindex;             /* 2, or 1 for NAME[I] (index[1] ""), or 0 */
-	char rewrite[2048];      /* the same under the fix, or "" */
 	char op[16];            /* load, store, atomic, ldmatrix, ... */
 } ScanStmt;
 
+/* A place in the source a form rewrites: its text before and after. */
+typedef struct ScanEdit {
+	char where[320];        /* file:line */
+	char *before, *after;
+} ScanEdit;
+
+/* One way to say a layout in the source: a padded declaration, or every
+ * subscript rewritten (the tile's columns permuted, or stored transposed). */
+typedef struct {
+	bool ok;                /* said and proven */
+	Layout l;
+	char layout[160];       /* layout_describe */
+	int64_t after, extra_bytes;
+	int blocks;             /* per SM, by shared memory alone */
+	char decl[320];         /* the declaration it needs, or "" */
+	char index[1400];       /* how to index: "t[r][c ^ (r & 31)]", or "" */
+	bool transposed;
+	ScanEdit *edit;         /* every place changed, declaration first */
+	int nedit;
+	char *diff;             /* the unified diff of the edits, or NULL */
+	char stop[400];         /* why there is no diff, or "" */
+} ScanForm;
+
 typedef struct {
 	bool shown;             /* a fix was found and proven: show it */
-	char why[256];          /* else, when there is excess, why not */
-	Layout l;               /* the solve's best */
+	char why[320];          /* else, when there is excess, why not */
+	Layout l;               /* the best layout */
 	char layout[160];       /* layout_describe */
 	int64_t before, after, bound, ideal;
 	bool optimal;           /* after == bound */
-	int64_t bytes_before, bytes_after;
-	int blocks_before, blocks_after;
-	char cute[128];         /* "Swizzle<5,0,5> ..." where it is one, else "" */
-	char col_expr[1280];     /* the column as an expression of r and c, for
-	                         * a layout that keeps rows, else "" */
+	int64_t bytes_before;
+	int blocks_before;      /* per SM, by shared memory alone */
+	char cute[200];         /* "Swizzle<3,3,3> on element offsets ..." or "" */
 	char header[640];       /* the tile bankc build makes of the spec */
 	char macro[640];        /* its macros' prefix */
-	/* padding that reaches the best: */
-	bool pad;
-	int pad_pitch;
-	int64_t pad_after, pad_bytes;
-	int pad_blocks;
-	char pad_decl[256];     /* "float tile[32][33]" */
-	char *diff;             /* the unified diff of the declaration, or NULL */
+	char header_use[600];   /* how to declare and index through it, or "" */
+	char unsaid[320];       /* a better layout that has no form in the
+	                         * source's terms, and what it takes, or "" */
+	ScanForm pad, index;    /* the padding, the index rewrite */
+	bool vector;            /* the array's accesses are vectors ptxas made */
+	/* --data: fitted to the input given, and how it does on others */
+	bool data;
+	int data_tries, data_helped;
 } ScanFix;
 
 typedef struct ScanArray {
@@ -254,8 +288,11 @@ typedef struct ScanArray {
 	char name[128];         /* as the source names it */
 	char kernel[256];       /* the kernel's plain name */
 	int64_t base, bytes;
-	int elem;               /* bytes of an element: the narrowest access */
-	Dtype dtype;            /* from the instructions */
+	int elem;               /* bytes of the spec's element */
+	int k;                  /* spec elements to a declared element (0: none
+	                         * declared, or not a whole number of them) */
+	int vec;                /* the widest access, in declared elements */
+	Dtype dtype;
 	int rows, cols;         /* the spec's view: the declaration's shape, or
 	                         * rows of 128 bytes */
 	bool view_decl;
@@ -269,6 +306,8 @@ typedef struct ScanArray {
 	bool vector;            /* an access is scalar ones that ptxas merges */
 	bool whole;             /* every warp instruction kept, and each
 	                         * instruction's lanes in this array alone */
+	char reach[512];        /* an access the source's indexing of it does not
+	                         * explain (a pointer, another name), or "" */
 	ScanDecl decl;
 	ScanFix fix;
 	bool noted;             /* its notes printed */
@@ -278,7 +317,7 @@ typedef struct ScanArrays {
 	const ScanKernel *k;
 	ScanArray *a;
 	int n;
-	bool diff;              /* --fix: print each padding fix as a diff */
+	bool diff;              /* --fix: print each fix as a diff */
 } ScanArrays;
 
 /* The arrays kernel k touched (ScanOpts.keep), with their declarations
@@ -288,6 +327,36 @@ void scan_arrays_find(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
 void scan_arrays_free(ScanArrays *as);
 /* tile of _ZZ4kernE4tile; the name itself when it is no such name. */
 void scan_array_name(const char *ptx_name, char *buf, size_t n);
+/* Forget the sources read (scan_decl.c, scan_ctext.c). */
+void scan_arrays_forget_sources(void);
+
+/* ---- scan_say.c: a layout in the source's terms ---------------------------------- */
+
+typedef enum { SAY_SAME, SAY_XOR, SAY_ROT } SayKind;
+typedef struct {
+	bool swap;              /* stored transposed: row c, column from r */
+	int rows, cols;         /* the stored view, in declared elements */
+	int pitch;              /* declared elements a stored row */
+	int kind;               /* SayKind */
+	int G;                  /* chunks of G elements move whole */
+	int V;                  /* ... written in chunks of V (the widest access) */
+	int nq;                 /* chunks a row */
+	uint32_t f0, fm[32];    /* SAY_XOR: chunk mask f(r) = f0 ^ (fm[b] for r's bits b) */
+	int nbits;
+	int s;                  /* SAY_ROT: chunks of rotation a row */
+} ScanSayMap;
+
+/* Layout l of tile t (the array's spec, k units to a declared element,
+ * accesses of up to vec declared elements) as a map of each stored row's
+ * columns; false if it has none (it moves elements between rows, or
+ * splits them). */
+bool scan_say_map(const Layout *l, const Tile *t, int k, int vec, ScanSayMap *m);
+/* The stored column of (r, c) as C text in r0 and c0 (for a transposed
+ * map: of stored row c0... called with the stored row and column). */
+void scan_say_col(const ScanSayMap *m, const char *r0, const char *c0, char *buf, size_t n);
+/* The text, evaluated for every element, agrees with the layout. */
+bool scan_say_check(const ScanSayMap *m, const Layout *l, const Tile *t, int k);
+void scan_say_operand(const char *e, char *buf, size_t n);
 
 /* ---- scan_fix.c: a layout proven on the recorded addresses ------------------- */
 
@@ -296,6 +365,11 @@ void scan_array_name(const char *ptx_name, char *buf, size_t n);
  * and the total (sim wavefronts, as the solve counts them). */
 int64_t scan_fix_prove(const PtxModule *m, const ScanKernel *k, ScanArray *a,
                        const Geom *g, const Layout *l, const Tile *t);
+/* Say layout l in the array's source: a padded declaration (pad) or its
+ * subscripts rewritten, with the diff; false (form->stop says why) if it
+ * cannot be said there. */
+bool scan_fix_form(ScanArray *a, const Layout *l, const Tile *t, bool pad, ScanForm *form);
+void scan_fix_form_free(ScanForm *f);
 /* The array of a slot, or NULL. */
 ScanArray *scan_array_of_slot(const ScanArrays *as, int slot);
 /* The warning's array, for its message: " of 'tile' (transpose_naive)". */
@@ -306,8 +380,9 @@ void scan_fix_after_warning(FILE *f, const PtxModule *m, const ScanAcc **g, int 
                             const ScanCtx *c);
 /* The arrays and their fixes as JSON ("arrays" of a kernel). */
 struct json_t *scan_fix_json(const ScanArrays *as);
-/* --fix: every padding fix's diff, in array order. */
-void scan_fix_print_diffs(FILE *f, const ScanArrays *as);
+/* --fix: every fix's diff on f, in array order; on err, each array with
+ * a fix that has none, and why.  Returns how many diffs were printed. */
+int scan_fix_print_diffs(FILE *f, FILE *err, const ScanArrays *as);
 
 
 #endif

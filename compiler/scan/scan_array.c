@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "scan/scan.h"
+#include "scan/scan_ctext.h"
 #include "scan/scan_source.h"
 
 void scan_array_name(const char *s, char *buf, size_t n)
@@ -24,337 +25,6 @@ void scan_array_name(const char *s, char *buf, size_t n)
 	}
 	snprintf(buf, n, "%s", s);
 }
-
-/* ---- the source ------------------------------------------------------------ */
-
-/* A source file whole, or NULL: only one the user pointed to (the .cu,
- * the FILE's folder, --source-dir; scan_source.c), as warnings show. */
-static char *read_text(const char *path)
-{
-	return scan_source_text(path);
-}
-
-/* "path:line[:col]" (scan_where) split; false for a PTX position. */
-static bool split_where(const char *w, const ScanCtx *c, char *path, size_t n,
-                        int *line, int *col)
-{
-	char buf[512];
-	snprintf(buf, sizeof buf, "%s", w);
-	int v[2] = {0, 0}, nv = 0;
-	for (char *p; nv < 2 && (p = strrchr(buf, ':')) && isdigit((unsigned char)p[1]);) {
-		v[nv++] = atoi(p + 1);
-		*p = 0;
-	}
-	if (!nv || strcmp(buf, c->input) == 0)
-		return false;
-	*line = nv == 2 ? v[1] : v[0];
-	*col = nv == 2 ? v[0] : 0;
-	snprintf(path, n, "%s", buf);
-	return true;
-}
-
-static bool is_id(char ch)
-{
-	return isalnum((unsigned char)ch) || ch == '_';
-}
-
-/* ---- the dimensions' values: integers, #defines and constants ---------------- */
-
-/* Names defined through names, at most this deep: `#define A A + A`
- * costs 2^depth scans of the file. */
-enum { MAX_EVAL_DEPTH = 6 };
-
-typedef struct {
-	const char *text;       /* the whole file, for names */
-	const char *p;
-	int depth;
-	bool ok;
-} Eval;
-
-static int64_t eval_sum(Eval *e);
-
-static void skip_ws(Eval *e)
-{
-	while (*e->p == ' ' || *e->p == '\t')
-		e->p++;
-}
-
-/* NAME's value: `#define NAME EXPR` or `NAME = EXPR;` of a constant. */
-static int64_t eval_name(Eval *e, const char *s, size_t n)
-{
-	for (const char *q = e->text; (q = strstr(q, "#define")) != NULL; q += 7) {
-		const char *r = q + 7;
-		while (*r == ' ' || *r == '\t')
-			r++;
-		if (strncmp(r, s, n) == 0 && !is_id(r[n]) && r[n] != '(') {
-			Eval sub = {e->text, r + n, e->depth + 1, true};
-			int64_t v = e->depth < MAX_EVAL_DEPTH ? eval_sum(&sub) : 0;
-			skip_ws(&sub);
-			if (e->depth < MAX_EVAL_DEPTH && sub.ok && (*sub.p == '\n' || *sub.p == 0 || *sub.p == '\r' ||
-			                                strncmp(sub.p, "//", 2) == 0))
-				return v;
-		}
-	}
-	for (const char *q = e->text; (q = strstr(q, "const")) != NULL; q += 5) {
-		const char *r = strchr(q, '=');
-		const char *semi = strchr(q, ';');
-		if (!r || !semi || semi < r)
-			continue;
-		const char *name = r;
-		while (name > q && (name[-1] == ' ' || name[-1] == '\t'))
-			name--;
-		if ((size_t)(name - q) < n || strncmp(name - n, s, n) != 0 || is_id(name[-(ptrdiff_t)n - 1]))
-			continue;
-		Eval sub = {e->text, r + 1, e->depth + 1, true};
-		int64_t v = e->depth < MAX_EVAL_DEPTH ? eval_sum(&sub) : 0;
-		skip_ws(&sub);
-		if (e->depth < MAX_EVAL_DEPTH && sub.ok && *sub.p == ';')
-			return v;
-	}
-	e->ok = false;
-	return 0;
-}
-
-static int64_t eval_atom(Eval *e)
-{
-	skip_ws(e);
-	if (*e->p == '(') {
-		e->p++;
-		int64_t v = eval_sum(e);
-		skip_ws(e);
-		if (*e->p != ')')
-			e->ok = false;
-		else
-			e->p++;
-		return v;
-	}
-	if (*e->p == '-') {
-		e->p++;
-		return -eval_atom(e);
-	}
-	if (isdigit((unsigned char)*e->p)) {
-		char *end;
-		long long v = strtoll(e->p, &end, 0);
-		e->p = end;
-		if (v > (1LL << 40))
-			e->ok = false;  /* no dimension is this large; no overflow below */
-		while (*e->p == 'u' || *e->p == 'U' || *e->p == 'l' || *e->p == 'L')
-			e->p++;
-		return v;
-	}
-	if (is_id(*e->p)) {
-		const char *s = e->p;
-		while (is_id(*e->p))
-			e->p++;
-		return eval_name(e, s, (size_t)(e->p - s));
-	}
-	e->ok = false;
-	return 0;
-}
-
-static int64_t eval_product(Eval *e)
-{
-	int64_t v = eval_atom(e);
-	for (;;) {
-		skip_ws(e);
-		char op = *e->p;
-		if (op != '*' && op != '/' && op != '%')
-			return v;
-		e->p++;
-		int64_t w = eval_atom(e);
-		if (!e->ok)
-			return 0;
-		if (op != '*' && w == 0) {
-			e->ok = false;
-			return 0;
-		}
-		if (llabs(v) > (1LL << 30) || llabs(w) > (1LL << 30)) {
-			e->ok = false;
-			return 0;
-		}
-		v = op == '*' ? v * w : op == '/' ? v / w : v % w;
-	}
-}
-
-static int64_t eval_sum(Eval *e)
-{
-	int64_t v = eval_product(e);
-	for (;;) {
-		skip_ws(e);
-		char op = *e->p;
-		if (op != '+' && op != '-')
-			return v;
-		e->p++;
-		int64_t w = eval_product(e);
-		if (!e->ok || llabs(v) > (1LL << 40) || llabs(w) > (1LL << 40)) {
-			e->ok = false;
-			return 0;
-		}
-		v = op == '+' ? v + w : v - w;
-	}
-}
-
-/* sizeof the types a declaration names, where bankc knows them. */
-static int type_bytes(const char *t)
-{
-	static const struct { const char *name; int bytes; } ty[] = {
-		{"float", 4}, {"int", 4}, {"unsigned", 4}, {"unsigned int", 4},
-		{"uint32_t", 4}, {"int32_t", 4}, {"double", 8}, {"half", 2},
-		{"__half", 2}, {"__nv_bfloat16", 2}, {"short", 2}, {"unsigned short", 2},
-		{"uint16_t", 2}, {"int16_t", 2}, {"char", 1}, {"unsigned char", 1},
-		{"signed char", 1}, {"uint8_t", 1}, {"int8_t", 1}, {"long long", 8},
-		{"unsigned long long", 8}, {"uint64_t", 8}, {"int64_t", 8},
-		{"float2", 8}, {"float4", 16}, {"int2", 8}, {"int4", 16}, {"uint2", 8},
-		{"uint4", 16}, {"half2", 4}, {"__half2", 4}, {"double2", 16},
-	};
-	while (strncmp(t, "const ", 6) == 0 || strncmp(t, "volatile ", 9) == 0)
-		t = strchr(t, ' ') + 1;
-	for (size_t i = 0; i < sizeof ty / sizeof *ty; i++)
-		if (strcmp(t, ty[i].name) == 0)
-			return ty[i].bytes;
-	return 0;
-}
-
-/* The declaration of `name` on a line at p (that holds __shared__). */
-static bool parse_decl(const char *text, const char *ls, const char *at, const char *name,
-                       ScanDecl *d)
-{
-	const char *le = ls;
-	while (*le && *le != '\n' && *le != '\r')
-		le++;
-	/* __shared__ before the name, on its line */
-	const char *sh = NULL;
-	for (const char *q = ls; q + 10 <= at && !sh; q++)
-		if (strncmp(q, "__shared__", 10) == 0)
-			sh = q;
-	if (!sh)
-		return false;
-	/* the type: between __shared__ (and an alignment) and the name */
-	const char *t = sh + 10;
-	while (*t == ' ' || *t == '\t')
-		t++;
-	if (strncmp(t, "__align__(", 10) == 0 || strncmp(t, "alignas(", 8) == 0) {
-		t = strchr(t, ')');
-		if (!t || t > at)
-			return false;
-		t++;
-	}
-	while (*t == ' ' || *t == '\t')
-		t++;
-	const char *te = at;
-	while (te > t && (te[-1] == ' ' || te[-1] == '\t'))
-		te--;
-	if (te <= t || (size_t)(te - t) >= sizeof d->type || (size_t)(le - ls) >= sizeof d->text)
-		return false;
-	memset(d, 0, sizeof *d);
-	snprintf(d->type, sizeof d->type, "%.*s", (int)(te - t), t);
-	d->type_bytes = type_bytes(d->type);
-	snprintf(d->text, sizeof d->text, "%.*s", (int)(le - ls), ls);
-	const char *p = at + strlen(name);
-	for (;;) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p != '[' || d->ndims == SCAN_MAX_DIMS)
-			break;
-		const char *q = ++p;
-		int depth = 0;
-		while (*q && *q != '\n' && (depth || *q != ']')) {
-			depth += (*q == '[') - (*q == ']');
-			q++;
-		}
-		if (*q != ']' || (size_t)(q - p) >= sizeof d->dim[0])
-			return false;
-		int i = d->ndims++;
-		snprintf(d->dim[i], sizeof d->dim[i], "%.*s", (int)(q - p), p);
-		Eval e = {text, d->dim[i], 0, true};
-		int64_t v = eval_sum(&e);
-		skip_ws(&e);
-		d->dimv[i] = e.ok && !*e.p && v > 0 ? v : -1;
-		d->dlo = (int)(p - ls);
-		d->dhi = (int)(q - ls);
-		p = q + 1;
-	}
-	d->found = true;
-	return true;
-}
-
-/* The nearest declaration of `name` at or above line `line` (else the
- * first in the file). */
-static void find_decl(const char *path, const char *name, int line, ScanDecl *d)
-{
-	memset(d, 0, sizeof *d);
-	char *text = read_text(path);
-	if (!text)
-		return;
-	size_t n = strlen(name);
-	int best = -1;
-	ScanDecl got;
-	int l = 1;
-	const char *ls = text;
-	for (const char *p = text; *p; p++) {
-		if (*p == '\n') {
-			l++;
-			ls = p + 1;
-			continue;
-		}
-		if (strncmp(p, name, n) != 0 || (p > text && is_id(p[-1])) || is_id(p[n]))
-			continue;
-		if (!parse_decl(text, ls, p, name, &got))
-			continue;
-		if (best < 0 || (l <= line && (best > line || l > best)) ) {
-			best = l;
-			*d = got;
-			d->line = l;
-			d->col = (int)(p - ls) + 1;
-			snprintf(d->path, sizeof d->path, "%s", path);
-		}
-	}
-	free(text);
-}
-
-/* NAME[I][J] (or NAME[I]) in a statement's line: I and J as written, and
- * how many there are (0: none found). */
-static int find_index(const char *path, int line, const char *name, char idx[2][128])
-{
-	idx[0][0] = idx[1][0] = 0;
-	int found = 0;
-	/* the line from the index of the file the warnings show (each file
-	 * read once, whatever the statements) */
-	const char *ls;
-	size_t len;
-	if (!scan_source_line(path, line, &ls, &len))
-		return 0;
-	const char *le = ls + len;
-	size_t n = strlen(name);
-	for (const char *p = ls; p + n < le; p++) {
-		if (strncmp(p, name, n) != 0 || (p > ls && is_id(p[-1])) || is_id(p[n]))
-			continue;
-		const char *q = p + n;
-		int k = 0;
-		char got[2][128];
-		while (k < 2 && *q == '[') {
-			const char *s = ++q;
-			int depth = 0;
-			while (q < le && (depth || *q != ']')) {
-				depth += (*q == '[') - (*q == ']');
-				q++;
-			}
-			if (q >= le || (size_t)(q - s) >= sizeof got[0])
-				break;
-			snprintf(got[k++], sizeof got[0], "%.*s", (int)(q - s), s);
-			q++;
-		}
-		if (k >= 1 && *q != '[') {
-			snprintf(idx[0], sizeof idx[0], "%s", got[0]);
-			snprintf(idx[1], sizeof idx[1], "%s", k == 2 ? got[1] : "");
-			found = k;
-			break;
-		}
-	}
-	return found;
-}
-
-/* ---- the arrays ---------------------------------------------------------------- */
 
 static bool lane_in(const ScanAcc *a, int64_t j, int l, int64_t lo, int64_t hi)
 {
@@ -470,10 +140,6 @@ static void group_stmts(const PtxModule *m, const ScanKernel *k, const ScanCtx *
 			st->count += y->count;
 		}
 		st->n = i - st->first;
-		char path[1024];
-		int line, col;
-		if (split_where(st->where, c, path, sizeof path, &line, &col))
-			st->nindex = find_index(path, line, a->name, st->index);
 	}
 	memcpy(a->slot, order, (size_t)n * sizeof *order);
 	free(order);
@@ -525,33 +191,73 @@ static void array_slots(const PtxModule *m, const ScanKernel *k, ScanArray *a)
 	free(keys);
 }
 
-/* The view the spec takes of the array: the declaration's rows (its last
- * dimension; the others one after another), or rows of 128 bytes. */
-static void array_view(const ScanKernel *k, ScanArray *a)
+/* The spec's element type for a declared one (f16 for __half). */
+static bool decl_dtype(const char *type, int bytes, Dtype *dt)
+{
+	static const struct { const char *name; Dtype dt; } ty[] = {
+		{"float", DT_F32}, {"double", DT_F64}, {"half", DT_F16}, {"__half", DT_F16},
+		{"__nv_bfloat16", DT_BF16}, {"nv_bfloat16", DT_BF16}, {"int", DT_I32},
+		{"int32_t", DT_I32}, {"unsigned", DT_U32}, {"unsigned int", DT_U32},
+		{"uint32_t", DT_U32}, {"short", DT_I16}, {"int16_t", DT_I16},
+		{"unsigned short", DT_U16}, {"uint16_t", DT_U16}, {"char", DT_I8},
+		{"signed char", DT_I8}, {"int8_t", DT_I8}, {"unsigned char", DT_U8},
+		{"uint8_t", DT_U8}, {"long long", DT_I64}, {"int64_t", DT_I64},
+		{"unsigned long long", DT_U64}, {"uint64_t", DT_U64},
+		{"__nv_fp8_e4m3", DT_FP8E4M3}, {"__nv_fp8_e5m2", DT_FP8E5M2},
+	};
+	while (strncmp(type, "const ", 6) == 0 || strncmp(type, "volatile ", 9) == 0)
+		type = strchr(type, ' ') + 1;
+	for (size_t i = 0; i < sizeof ty / sizeof *ty; i++)
+		if (strcmp(type, ty[i].name) == 0 && tab_dtype[ty[i].dt].bytes == bytes) {
+			*dt = ty[i].dt;
+			return true;
+		}
+	return false;
+}
+
+/* The unit the spec counts in, and the view it takes of the array: the
+ * declared element where every access reads whole ones (a half2 load of
+ * a __half array is a vector of two), else the narrowest access (a
+ * float4 array's .x: 4-byte units, four to an element); the
+ * declaration's rows (its last dimension; the others one after
+ * another), or rows of 128 bytes. */
+static void array_view(const PtxModule *m, const ScanKernel *k, ScanArray *a)
 {
 	const ScanDecl *d = &a->decl;
-	/* wider declared elements that every access keeps whole (16-byte
-	 * loads of doubles): the declaration's element */
-	bool whole = d->found && d->type_bytes > a->elem && d->type_bytes <= 8 &&
-	             d->type_bytes % a->elem == 0;
+	int E = d->found ? d->type_bytes : 0;
+	/* the declared element, where accesses keep it whole (<= 8 bytes:
+	 * the spec's widest type) */
+	bool whole = E > 0 && E <= 8 && (E & (E - 1)) == 0;
 	for (int s = 0; s < a->nslot && whole; s++) {
 		const ScanAcc *x = &k->acc[a->slot[s]];
-		whole = x->bytes % d->type_bytes == 0;
+		whole = x->bytes % E == 0;
 		for (int64_t j = 0; j < x->nkept && whole; j++)
 			for (int l = 0; l < WARP; l++)
 				if (lane_in(x, j, l, a->base, a->base + a->bytes) &&
-				    (x->addrs[j * WARP + l] - a->base) % d->type_bytes)
+				    (x->addrs[j * WARP + l] - a->base) % E)
 					whole = false;
 	}
 	if (whole)
-		a->elem = d->type_bytes;
+		a->elem = E;
+	a->k = E > 0 && E % a->elem == 0 ? E / a->elem : 0;
+	a->dtype = dtype_of(m, a, k);
+	if (whole)
+		decl_dtype(d->type, E, &a->dtype);
+	/* the widest access, in declared elements (vectors ptxas made too) */
+	a->vec = 1;
+	for (int s = 0; s < a->nslot && E > 0; s++) {
+		int b = k->acc[a->slot[s]].bytes;
+		if (op_is_matrix(k->acc[a->slot[s]].op))
+			b = 16;
+		if (b / E > a->vec)
+			a->vec = b / E;
+	}
 	int64_t elems = (a->bytes + a->elem - 1) / a->elem;
-	if (d->found && d->ndims >= 2 && d->type_bytes == a->elem) {
+	if (d->found && d->ndims >= 2 && a->k >= 1) {
 		int64_t rows = 1;
-		for (int i = 0; i < d->ndims && rows > 0; i++)
-			rows = d->dimv[i] > 0 && rows <= MAX_DIM ? (i + 1 < d->ndims ? rows * d->dimv[i]
-			                                                             : rows) : -1;
-		int64_t cols = d->dimv[d->ndims - 1];
+		for (int i = 0; i + 1 < d->ndims && rows > 0; i++)
+			rows = d->dimv[i] > 0 && rows <= MAX_DIM ? rows * d->dimv[i] : -1;
+		int64_t cols = d->dimv[d->ndims - 1] > 0 ? d->dimv[d->ndims - 1] * a->k : -1;
 		if (rows > 0 && cols > 0 && rows * cols == elems && rows <= MAX_DIM && cols <= MAX_DIM) {
 			a->rows = (int)rows;
 			a->cols = (int)cols;
@@ -560,9 +266,173 @@ static void array_view(const ScanKernel *k, ScanArray *a)
 		}
 	}
 	a->cols = 128 / a->elem;
-	a->flat = d->found && d->ndims == 1 && d->type_bytes == a->elem && d->dimv[0] == elems;
+	a->flat = d->found && d->ndims == 1 && a->k == 1 && (d->dimv[0] == elems || d->is_extern);
 	int64_t rows = (elems + a->cols - 1) / a->cols;
 	a->rows = rows > MAX_DIM ? MAX_DIM + 1 : (int)rows;
+}
+
+/* ---- the declaration, and what reaches the array -------------------------------- */
+
+/* The source line of instruction i as the user's file names it: "" for
+ * none (a PTX position). */
+static bool inst_line(const PtxModule *m, const ScanCtx *c, int i, char *path, size_t n,
+                      int *line)
+{
+	const char *p = scan_source_pos(m, &m->inst[i], c, line);
+	if (!p || (c->input && strcmp(p, c->input) == 0))
+		return false;
+	snprintf(path, n, "%s", p);
+	return true;
+}
+
+/* The declaration from the array's symbol: looked for in the files of
+ * its accesses and of its kernel's own code. */
+static void find_decl(const PtxModule *m, const ScanKernel *k, const ScanCtx *c, ScanArray *a)
+{
+	ScanDecl *d = &a->decl;
+	const PtxSym *y = &m->sym[a->sym];
+	enum { MAX_PATHS = 16, MAX_LINES = 256 };
+	char path[MAX_PATHS][1024];
+	const char *pp[MAX_PATHS];
+	int np = 0, lines[MAX_LINES], lfile[MAX_LINES], nl = 0;
+	/* each slot's instruction, then the kernel's own */
+	const PtxFunc *kf = &m->func[k->kernel];
+	int total = a->nslot + kf->ninst;
+	for (int q = 0; q < total; q++) {
+		int i = q < a->nslot ? k->acc[a->slot[q]].inst : kf->first + (q - a->nslot);
+		char pa[1024];
+		int line;
+		if (!inst_line(m, c, i, pa, sizeof pa, &line))
+			continue;
+		int f = 0;
+		while (f < np && strcmp(path[f], pa) != 0)
+			f++;
+		if (f == np) {
+			if (np == MAX_PATHS)
+				continue;
+			snprintf(path[np], sizeof path[np], "%s", pa);
+			pp[np] = path[np];
+			np++;
+		}
+		if (q < a->nslot && nl < MAX_LINES)
+			lines[nl] = line, lfile[nl++] = f;
+	}
+	CDecl *src = xcalloc(1, sizeof *src);
+	if (!cdecl_find(y->name, a->name, y->size, pp, np, lines, lfile, nl, src, d->why,
+	                sizeof d->why)) {
+		free(src);
+		return;
+	}
+	const CText *t = src->t;
+	d->found = true;
+	d->src = src;
+	snprintf(d->path, sizeof d->path, "%s", t->path);
+	const CTok *nt = &t->tok[src->name_tok];
+	d->line = nt->line;
+	/* the column, and the line's text */
+	size_t ls = nt->off;
+	while (ls > 0 && t->text[ls - 1] != '\n')
+		ls--;
+	d->col = (int)(nt->off - ls) + 1;
+	size_t le = nt->off;
+	while (le < t->len && t->text[le] != '\n' && t->text[le] != '\r')
+		le++;
+	snprintf(d->text, sizeof d->text, "%.*s", (int)(le - ls), t->text + ls);
+	ctext_span(t, src->type_a, src->type_b, d->type, sizeof d->type);
+	d->type_bytes = (int)src->elem;
+	d->ndims = src->ndims;
+	for (int i = 0; i < src->ndims; i++) {
+		ctext_span(t, src->dims[i][0], src->dims[i][1], d->dim[i], sizeof d->dim[i]);
+		d->dimv[i] = src->dimv[i];
+	}
+	d->is_extern = src->is_extern;
+	d->in_template = src->in_template;
+}
+
+/* Is instruction j's result the value of register r unchanged (a move, a
+ * conversion to a shared address)? Its source register, or -1. */
+static int passes(const PtxInst *in, int r)
+{
+	if (in->nopd < 2 || in->opd[0].kind != OPD_REG || in->opd[0].reg != r)
+		return -2;      /* does not write r */
+	PtxOpKind k = in->op.kind;
+	if ((k == PO_MOV || k == PO_CVTA || k == PO_CVT) && in->opd[1].kind == OPD_REG)
+		return in->opd[1].reg;
+	return -1;
+}
+
+/* Does the address of access instruction i come, unchanged, from the
+ * computation of an indexing of the array's name (`&t[r][c]` whose value
+ * an asm statement or a helper passes on)?  Its occurrence, or NULL. */
+static COcc *traced(const PtxModule *m, const ScanCtx *c, CDecl *src, int i)
+{
+	const PtxInst *in = &m->inst[i];
+	int r = -1;
+	for (int o = 0; o < in->nopd; o++)
+		if (in->opd[o].kind == OPD_MEM) {
+			if (in->opd[o].imm || in->opd[o].sym >= 0)
+				return NULL;    /* an offset the indexing does not make */
+			r = in->opd[o].reg;
+			break;
+		}
+	const PtxFunc *f = &m->func[in->func];
+	for (int hop = 0; r >= 0 && hop < 16; hop++) {
+		int j = i - 1;
+		for (; j >= f->first; j--) {
+			int p = passes(&m->inst[j], r);
+			if (p != -2)
+				break;
+		}
+		if (j < f->first)
+			return NULL;
+		char pa[1024];
+		int line;
+		if (inst_line(m, c, j, pa, sizeof pa, &line)) {
+			COcc *o = cdecl_occ_at(src, pa, line);
+			if (o && o->kind != OCC_ELEM)
+				return o;
+		}
+		r = passes(&m->inst[j], r);
+		i = j;
+	}
+	return NULL;
+}
+
+/* Every access of the array explained by an indexing of its name that a
+ * fix would rewrite; else a->reach says which is not. */
+static void check_reach(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
+                        ScanArray *a)
+{
+	CDecl *src = a->decl.src;
+	if (!src)
+		return;
+	for (int s = 0; s < a->nslot; s++) {
+		int i = k->acc[a->slot[s]].inst;
+		char pa[1024];
+		int line;
+		COcc *o = NULL;
+		if (inst_line(m, c, i, pa, sizeof pa, &line))
+			o = cdecl_occ_at(src, pa, line);
+		if (!o)
+			o = traced(m, c, src, i);
+		if (o) {
+			o->seen = true;
+			continue;
+		}
+		char where[200];
+		scan_where(m, &m->inst[i], c, where, sizeof where);
+		snprintf(a->reach, sizeof a->reach, "the access at %.200s reaches it through an address "
+		         "that no indexing of '%.127s' makes (a pointer, a cast, another name)", where,
+		         a->name);
+		return;
+	}
+	/* an element's address passed to a function that the scan did not
+	 * see use it: what the function does with it is unknown */
+	for (int i = 0; i < src->nocc && !a->reach[0]; i++)
+		if (src->occ[i].kind == OCC_ADDR_CALL && !src->occ[i].seen)
+			snprintf(a->reach, sizeof a->reach, "%s:%d passes the address of an element "
+			         "of '%s' to a function whose use of it the scan did not see",
+			         src->t->path, src->occ[i].line, a->name);
 }
 
 void scan_arrays_find(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
@@ -573,15 +443,22 @@ void scan_arrays_find(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
 	out->a = xcalloc((size_t)m->nsym + 1, sizeof *out->a);
 	char kn[256];
 	ptx_short_name(m->func[k->kernel].name, kn, sizeof kn);
-	bool extern_seen = false;
+	/* extern arrays all alias one base: the one the kernel names stands
+	 * for all (another's name would be another kernel's) */
+	int ext = -1;
+	for (int i = 0; i < m->nsym; i++) {
+		const PtxSym *y = &m->sym[i];
+		if (y->kind == SYM_SHARED && y->size < 0 && (y->func < 0 || y->func == k->kernel) &&
+		    (ext < 0 || ptx_names_sym(m, k->kernel, i)) && !(ext >= 0 &&
+		    ptx_names_sym(m, k->kernel, ext)))
+			ext = i;
+	}
 	for (int i = 0; i < m->nsym; i++) {
 		const PtxSym *y = &m->sym[i];
 		if (y->kind != SYM_SHARED || (y->func >= 0 && y->func != k->kernel))
 			continue;
-		/* extern arrays all alias one base: the first stands for all */
-		if (y->size < 0 && extern_seen)
+		if (y->size < 0 && i != ext)
 			continue;
-		extern_seen |= y->size < 0;
 		ScanArray *a = &out->a[out->n];
 		memset(a, 0, sizeof *a);
 		a->sym = i;
@@ -607,12 +484,9 @@ void scan_arrays_find(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
 			a->bytes = top - a->base;
 		}
 		group_stmts(m, k, c, a);
-		char path[1024];
-		int line, col;
-		if (split_where(a->stmt[0].where, c, path, sizeof path, &line, &col))
-			find_decl(path, a->name, line, &a->decl);
-		array_view(k, a);
-		a->dtype = dtype_of(m, a, k);
+		find_decl(m, k, c, a);
+		array_view(m, k, a);
+		check_reach(m, k, c, a);
 		out->n++;
 	}
 }
@@ -622,8 +496,17 @@ void scan_arrays_free(ScanArrays *as)
 	for (int i = 0; i < as->n; i++) {
 		free(as->a[i].slot);
 		free(as->a[i].stmt);
-		free(as->a[i].fix.diff);
+		scan_fix_form_free(&as->a[i].fix.pad);
+		scan_fix_form_free(&as->a[i].fix.index);
+		if (as->a[i].decl.src)
+			cdecl_free(as->a[i].decl.src);
+		free(as->a[i].decl.src);
 	}
 	free(as->a);
 	memset(as, 0, sizeof *as);
+}
+
+void scan_arrays_forget_sources(void)
+{
+	cdecl_free_all();
 }

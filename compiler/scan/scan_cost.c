@@ -390,23 +390,6 @@ static bool mergeable(const Group *gs, size_t n, const Group *g, const MergeChun
  * has no end); how many. */
 typedef struct { int64_t lo, hi; } Range;
 
-/* Whether kernel, or any .func, names symbol s: every kernel of a file
- * sees its extern arrays, but only one that names them gets dynamic
- * shared memory for them. */
-static bool names_sym(const PtxModule *m, int kernel, int s)
-{
-	for (int i = 0; i < m->ninst; i++) {
-		const PtxInst *in = &m->inst[i];
-		if (in->func != kernel && m->func[in->func].entry)
-			continue;
-		for (int o = 0; o < in->nopd; o++)
-			if ((in->opd[o].kind == OPD_SYM || in->opd[o].kind == OPD_MEM) &&
-			    in->opd[o].sym == s)
-				return true;
-	}
-	return false;
-}
-
 static int arrays_of(const PtxModule *m, int kernel, Range **out)
 {
 	int n = 0;
@@ -415,7 +398,7 @@ static int arrays_of(const PtxModule *m, int kernel, Range **out)
 		const PtxSym *y = &m->sym[i];
 		if (y->kind != SYM_SHARED || (y->func >= 0 && y->func != kernel))
 			continue;
-		if (y->size < 0 && !names_sym(m, kernel, i))
+		if (y->size < 0 && !ptx_names_sym(m, kernel, i))
 			continue;
 		r[n++] = (Range){y->addr, y->size >= 0 ? y->addr + y->size : INT64_MAX};
 	}

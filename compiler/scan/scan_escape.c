@@ -5,6 +5,7 @@
  * every such byte is written as \xNN; the result is printable UTF-8 and
  * escaping it again changes nothing. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scan/scan_source.h"
@@ -72,4 +73,75 @@ char *scan_escape(const char *s, char *buf, size_t n)
 	}
 	buf[o] = 0;
 	return buf;
+}
+
+/* Wide enough for a statement, narrow enough that a minified line of
+ * megabytes is not printed whole under every warning. */
+enum { SHOW_WIDTH = 200 };
+
+void scan_show_source(FILE *f, const char *p, size_t n, int col)
+{
+	/* the window: the whole line, or SHOW_WIDTH bytes around the column */
+	size_t ws = 0, we = n;
+	if (n > SHOW_WIDTH) {
+		size_t c = col > 0 ? (size_t)col - 1 : 0;
+		ws = c > SHOW_WIDTH / 2 ? c - SHOW_WIDTH / 2 : 0;
+		we = ws + SHOW_WIDTH < n ? ws + SHOW_WIDTH : n;
+		while (ws > 0 && ((unsigned char)p[ws] & 0xc0) == 0x80)
+			ws--;   /* whole characters */
+		while (we < n && ((unsigned char)p[we] & 0xc0) == 0x80)
+			we++;
+	}
+	/* the caret's offset in what is printed, column by column */
+	char *caret = xmalloc(4 * (we - ws) + 8);
+	size_t nc = 0;
+	fputs("    ", f);
+	if (ws > 0) {
+		fputs("...", f);
+		memcpy(caret, "   ", 3);
+		nc = 3;
+	}
+	size_t at = col > 0 ? (size_t)col - 1 : (size_t)-1;
+	bool placed = false;    /* the caret's column reached */
+	char buf[5];
+	for (size_t i = ws; i < we;) {
+		if (i == at)
+			placed = true;
+		unsigned char c = (unsigned char)p[i];
+		int k;
+		if (c == '\t') {
+			fputc('\t', f);
+			if (!placed)
+				caret[nc++] = '\t';
+			i++;
+			continue;
+		}
+		/* a character of up to 4 bytes, copied so clean_char stops in it */
+		unsigned char ch[5] = {0};
+		for (size_t j = 0; j < 4 && i + j < we; j++)
+			ch[j] = (unsigned char)p[i + j];
+		k = c ? clean_char(ch) : 0;
+		if (k) {
+			fwrite(p + i, 1, (size_t)k, f);
+			if (!placed)
+				caret[nc++] = ' ';
+			i += (size_t)k;
+		} else {
+			snprintf(buf, sizeof buf, "\\x%02x", c);
+			fputs(buf, f);
+			if (!placed) {
+				memcpy(caret + nc, "    ", 4);
+				nc += 4;
+			}
+			i++;
+		}
+	}
+	if (we < n)
+		fputs("...", f);
+	fputc('\n', f);
+	if (col > 0)
+		fprintf(f, "    %.*s^\n", (int)nc, caret);
+	else
+		fputs("    \n", f);
+	free(caret);
 }

@@ -4,15 +4,24 @@
  * array's view, row e / C and column e % C, moved where the layout puts
  * it) and each warp instruction costed again by the bank model; a fix is
  * shown only when that total equals the solve's (cmd/cmd_scan_fix.c
- * solves, fills ScanFix and checks).  Here too: the notes printed after
- * a warning, the unified diff of a padded declaration (--fix), and the
- * JSON of the arrays. */
+ * solves, fills ScanFix and checks).
+ *
+ * A form says the layout in the array's own declared type and shape: a
+ * padded declaration, or every subscript of the array rewritten (its
+ * columns permuted, or the tile stored transposed), and the diff that
+ * makes it.  A form is offered only where every access of the array is
+ * an indexing it rewrites (scan_array.c's check of the records,
+ * scan_decl.c's of the source); else it says what stops it.  Here too:
+ * the notes printed after a warning, --fix's diffs, and the JSON. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
 #include "scan/scan.h"
+#include "scan/scan_ctext.h"
+#include "scan/scan_source.h"
 
 int64_t scan_fix_prove(const PtxModule *m, const ScanKernel *k, ScanArray *a,
                        const Geom *g, const Layout *l, const Tile *t)
@@ -57,6 +66,196 @@ int64_t scan_fix_prove(const PtxModule *m, const ScanKernel *k, ScanArray *a,
 	return total;
 }
 
+/* ---- the forms ------------------------------------------------------------------- */
+
+void scan_fix_form_free(ScanForm *f)
+{
+	for (int i = 0; i < f->nedit; i++)
+		free(f->edit[i].before), free(f->edit[i].after);
+	free(f->edit);
+	free(f->diff);
+	f->edit = NULL;
+	f->diff = NULL;
+	f->nedit = 0;
+}
+
+static bool digits(const char *s)
+{
+	bool d = *s != 0;
+	for (; *s; s++)
+		d &= isdigit((unsigned char)*s) != 0;
+	return d;
+}
+
+/* The text of a dimension grown by `by` elements, in its own words. */
+static void grown(const char *dim, int64_t to, int64_t by, char *buf, size_t n)
+{
+	char op[128];
+	if (digits(dim) || !dim[0]) {
+		text_put(buf, n, "%lld", (long long)to);
+		return;
+	}
+	scan_say_operand(dim, op, sizeof op);
+	text_put(buf, n, "%s + %lld", op, (long long)by);
+}
+
+static void repl_tokens(const CText *t, int a, int b, const char *text, CRepl *r)
+{
+	r->off = t->tok[a].off;
+	r->len = t->tok[b - 1].off + t->tok[b - 1].len - r->off;
+	r->text = xstrdup(text);
+}
+
+static void sub_text(const CText *t, const COcc *o, int i, char *buf, size_t n)
+{
+	ctext_span(t, o->sub[i][0], o->sub[i][1], buf, n);
+}
+
+bool scan_fix_form(ScanArray *a, const Layout *l, const Tile *t, bool pad, ScanForm *form)
+{
+	memset(form, 0, sizeof *form);
+	form->l = *l;
+	const ScanDecl *d = &a->decl;
+	CDecl *src = d->src;
+#define STOP(...) (text_put(form->stop, sizeof form->stop, __VA_ARGS__), false)
+	if (!src)
+		return STOP("%s", d->why[0] ? d->why : "its declaration was not found in the "
+		            "sources bankc may read (the .cu, its folder, --source-dir)");
+	if (!a->k)
+		return STOP("its accesses are not in whole elements of its declared type '%s'",
+		            d->type);
+	ScanSayMap m;
+	if (!scan_say_map(l, t, a->k, a->vec, &m) || !scan_say_check(&m, l, t, a->k))
+		return STOP("the layout moves elements between rows or splits them: it has no "
+		            "form in '%s' subscripts", d->type);
+	bool resized = m.pitch != m.cols || m.swap;
+	if (m.kind == SAY_SAME && !resized)
+		return STOP("the layout is the declaration's own");
+	if (pad != (m.kind == SAY_SAME && !m.swap))
+		return STOP("not a padding");
+	if (!a->view_decl && !a->flat)
+		return STOP("its %d-dimensional declaration is not read as rows bankc can "
+		            "rewrite", d->ndims);
+	if (m.swap && (a->flat || d->ndims != 2))
+		return STOP("only a two-dimensional array can be stored transposed");
+	for (int i = 0; i < d->ndims; i++)
+		if (d->dimv[i] <= 0 && !(d->is_extern && i == 0))
+			return STOP("its dimension '%s' has no value bankc can be sure of", d->dim[i]);
+	if (resized && d->is_extern)
+		return STOP("its size is the launch's (extern __shared__): a padding needs "
+		            "the launch to grow too");
+	if (!pad && d->in_template)
+		return STOP("its declaration serves every instance of the template: rewrite "
+		            "the indices by hand for this instance");
+	if (src->stop[0])
+		return STOP("%s:%d: %s", d->path, src->stop_line, src->stop);
+	if (a->reach[0])
+		return STOP("%s", a->reach);
+	/* the declaration and every occurrence */
+	const CText *ct = src->t;
+	CRepl *r = xcalloc((size_t)src->nocc + 2, sizeof *r);
+	int nr = 0;
+	char buf[2048], s0[600], s1[600], col[1600];
+	int C = m.swap ? m.rows : m.cols;      /* declared columns */
+	int64_t P = m.pitch;
+	if (resized) {
+		if (a->flat) {
+			int64_t rows = (d->dimv[0] + C - 1) / C;
+			if (d->dimv[0] % C == 0 && !digits(d->dim[0]))
+				text_put(s0, sizeof s0, "(%s) / %d * %lld", d->dim[0], C, (long long)P);
+			else
+				text_put(s0, sizeof s0, "%lld", (long long)(rows * P));
+			repl_tokens(ct, src->dims[0][0], src->dims[0][1], s0, &r[nr++]);
+		} else if (m.swap) {
+			/* [R][C] -> [C][R + pad] */
+			grown(d->dim[0], P, P - d->dimv[0], s1, sizeof s1);
+			text_put(buf, sizeof buf, "[%s][%s]", d->dim[1], s1);
+			CRepl *x = &r[nr++];
+			x->off = ct->tok[src->dims[0][0] - 1].off;
+			x->len = ct->tok[src->dims[1][1]].off + 1 - x->off;
+			x->text = xstrdup(buf);
+		} else {
+			int last = d->ndims - 1;
+			grown(d->dim[last], P, P - d->dimv[last], s0, sizeof s0);
+			repl_tokens(ct, src->dims[last][0], src->dims[last][1], s0, &r[nr++]);
+		}
+		/* the declaration as the note says it */
+		text_put(form->decl, sizeof form->decl, "%s %s", d->type, a->name);
+		for (int i = 0; i < d->ndims; i++) {
+			int64_t v = m.swap ? (i == 0 ? d->dimv[1] : P) :
+			            i + 1 < d->ndims ? d->dimv[i] : a->flat ? (d->dimv[0] + C - 1) / C * P : P;
+			size_t o = strlen(form->decl);
+			text_put(form->decl + o, sizeof form->decl - o, "[%lld]", (long long)v);
+		}
+	}
+	/* the index, as the note says it */
+	if (a->flat) {
+		char cexpr[1200];
+		text_put(s0, sizeof s0, "i / %d", C);
+		text_put(s1, sizeof s1, "i %% %d", C);
+		scan_say_col(&m, s0, s1, cexpr, sizeof cexpr);
+		text_put(form->index, sizeof form->index, "%s[i / %d * %lld + %s]", a->name, C,
+		         (long long)P, cexpr);
+	} else if (m.swap) {
+		scan_say_col(&m, "c", "r", col, sizeof col);
+		text_put(form->index, sizeof form->index, "%s[c][%s]", a->name, col);
+	} else if (m.kind != SAY_SAME) {
+		scan_say_col(&m, "r", "c", col, sizeof col);
+		text_put(form->index, sizeof form->index, "%s[r][%s]", a->name, col);
+	}
+	form->transposed = m.swap;
+	for (int i = 0; i < src->nocc; i++) {
+		const COcc *o = &src->occ[i];
+		if (o->kind == OCC_SIZEOF)
+			continue;
+		if (a->flat) {
+			char I[600], rr[700], cc[700];
+			sub_text(ct, o, 0, s0, sizeof s0);
+			scan_say_operand(s0, I, sizeof I);
+			text_put(rr, sizeof rr, "%s / %d", I, C);
+			text_put(cc, sizeof cc, "%s %% %d", I, C);
+			scan_say_col(&m, rr, cc, col, sizeof col);
+			if (P == C && m.kind == SAY_SAME)
+				continue;
+			text_put(buf, sizeof buf, "%s / %d * %lld + %s", I, C, (long long)P, col);
+			repl_tokens(ct, o->sub[0][0], o->sub[0][1], buf, &r[nr++]);
+		} else if (m.swap) {
+			sub_text(ct, o, 0, s0, sizeof s0);
+			sub_text(ct, o, 1, s1, sizeof s1);
+			scan_say_col(&m, s1, s0, col, sizeof col);
+			text_put(buf, sizeof buf, "[%s][%s]", s1, col);
+			CRepl *x = &r[nr++];
+			x->off = ct->tok[o->sub[0][0] - 1].off;
+			x->len = ct->tok[o->sub[1][1]].off + 1 - x->off;
+			x->text = xstrdup(buf);
+		} else if (m.kind != SAY_SAME) {
+			/* the row: the subscripts before the last, one after another */
+			int last = d->ndims - 1;
+			sub_text(ct, o, 0, s0, sizeof s0);
+			for (int j = 1; j < last; j++) {
+				char sj[600], op0[620], opj[620];
+				sub_text(ct, o, j, sj, sizeof sj);
+				scan_say_operand(s0, op0, sizeof op0);
+				scan_say_operand(sj, opj, sizeof opj);
+				text_put(s0, sizeof s0, "%s * %lld + %s", op0, (long long)d->dimv[j], opj);
+			}
+			sub_text(ct, o, last, s1, sizeof s1);
+			scan_say_col(&m, s0, s1, col, sizeof col);
+			repl_tokens(ct, o->sub[last][0], o->sub[last][1], col, &r[nr++]);
+		}
+	}
+	char why[200];
+	bool ok = crewrite_apply(ct, r, nr, &form->edit, &form->nedit, &form->diff, why, sizeof why);
+	for (int i = 0; i < nr; i++)
+		free(r[i].text);
+	free(r);
+	if (!ok)
+		return STOP("%s", why);
+	form->ok = true;
+	return true;
+#undef STOP
+}
+
 /* ---- the notes ------------------------------------------------------------------ */
 
 ScanArray *scan_array_of_slot(const ScanArrays *as, int slot)
@@ -88,10 +287,41 @@ void scan_fix_label(const ScanCtx *c, const ScanAcc *acc, char *buf, size_t n)
 /* The line of a declaration, with a caret under its name. */
 static void show_decl(FILE *f, const ScanDecl *d)
 {
-	fprintf(f, "    %s\n    ", d->text);
-	for (int i = 1; i < d->col && d->text[i - 1]; i++)
-		fputc(d->text[i - 1] == '\t' ? '\t' : ' ', f);
-	fputs("^\n", f);
+	scan_show_source(f, d->text, strlen(d->text), d->col);
+}
+
+static void show_text(FILE *f, const char *s)
+{
+	char buf[2048];
+	fputs(scan_escape(s, buf, sizeof buf), f);
+}
+
+/* The places a form changes, each line as it becomes. */
+static void show_edits(FILE *f, const ScanForm *x)
+{
+	for (int i = 0; i < x->nedit; i++) {
+		const char *s = x->edit[i].after;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		fprintf(f, "    %-44s ", x->edit[i].where);
+		/* the first line of it, cut where it is long */
+		char line[400];
+		snprintf(line, sizeof line, "%.*s%s", (int)strcspn(s, "\n"), s,
+		         strchr(s, '\n') ? " ..." : "");
+		show_text(f, line);
+		fputc('\n', f);
+	}
+}
+
+/* The form --fix prints: the padding where it reaches the best (it
+ * changes no index, so ptxas's code stays as it is), else the rewrite. */
+static const ScanForm *applied(const ScanFix *x)
+{
+	if (x->pad.ok && x->pad.diff && x->pad.after == x->after)
+		return &x->pad;
+	if (x->index.ok && x->index.diff)
+		return &x->index;
+	return NULL;
 }
 
 static void print_fix(FILE *f, const ScanArray *a, const char *at)
@@ -100,11 +330,12 @@ static void print_fix(FILE *f, const ScanArray *a, const char *at)
 	char n[32];
 	snprintf(n, sizeof n, a->nstmt == 1 ? "its statement" : "its %d statements together",
 	         a->nstmt);
+	const char *how = x->data ? "fitted to the addresses of the --data given" :
+	                  "proven: its recorded addresses remapped and costed again";
 	fprintf(f, "%s: note: '%s' takes %lld wavefronts per block, ideal %lld; the best "
-	        "layout bankc finds for %s, %s, takes %lld, %s (proven: its recorded "
-	        "addresses remapped and costed again)\n", at, a->name, (long long)x->before,
-	        (long long)x->ideal, n, x->layout, (long long)x->after, x->optimal ? "the lower bound (optimal)"
-	        : "above the lower bound");
+	        "layout bankc finds for %s, %s, takes %lld, %s (%s)\n", at, a->name,
+	        (long long)x->before, (long long)x->ideal, n, x->layout, (long long)x->after,
+	        x->optimal ? "the lower bound (optimal)" : "above the lower bound", how);
 	if (x->bound != x->ideal)
 		fprintf(f, "    (the lower bound knowing the vectors' alignment: %lld)\n",
 		        (long long)x->bound);
@@ -116,45 +347,62 @@ static void print_fix(FILE *f, const ScanArray *a, const char *at)
 	}
 	fprintf(f, "    %-44s %-8s %8lld -> %lld wavefronts\n", "total", "", (long long)x->before,
 	        (long long)x->after);
-	if (x->pad)
-		fprintf(f, "%s: note: padding reaches it (%lld wavefronts): declare %s (%+lld "
+	if (x->data)
+		fprintf(f, "    (on %d inputs made by shuffling the --data given, it saves wavefronts "
+		        "on %d)\n", x->data_tries, x->data_helped);
+	if (x->unsaid[0])
+		fprintf(f, "    (%s)\n", x->unsaid);
+	const ScanForm *ap = applied(x);
+	const char *e = ap ? "; bankc scan --fix prints the diff" : "";
+	if (x->pad.ok)
+		fprintf(f, "%s: note: padding %s (%lld wavefronts): declare %s (%+lld "
 		        "bytes; blocks per SM by shared memory: %d -> %d)%s\n", at,
-		        (long long)x->pad_after, x->pad_decl, (long long)x->pad_bytes,
-		        x->blocks_before, x->pad_blocks, x->diff ? "; bankc scan --fix prints "
-		        "the diff" : "");
-	if (x->l.kind == L_PAD && !x->l.swap)
-		return;
-	fprintf(f, "%s: note: %s%s (%+lld bytes; blocks per SM by shared memory: %d -> %d)", at,
-	        x->pad ? "or " : "", x->layout, (long long)(x->bytes_after - x->bytes_before),
-	        x->blocks_before, x->blocks_after);
-	if (x->col_expr[0] && a->flat) {
-		fprintf(f, ": index %s[i] as %s[%s]\n", a->name, a->name, x->col_expr);
-		for (int s = 0; s < a->nstmt; s++)
-			if (a->stmt[s].rewrite[0])
-				fprintf(f, "    %-44s %s\n", a->stmt[s].where, a->stmt[s].rewrite);
-	} else if (x->col_expr[0]) {
-		fprintf(f, ": index %s[r][c] as %s[r][%s]\n", a->name, a->name, x->col_expr);
-		for (int s = 0; s < a->nstmt; s++)
-			if (a->stmt[s].rewrite[0])
-				fprintf(f, "    %-44s %s\n", a->stmt[s].where, a->stmt[s].rewrite);
-	} else {
-		fprintf(f, "\n");
+		        x->pad.after == x->after ? "reaches it" : "helps", (long long)x->pad.after,
+		        x->pad.decl, (long long)x->pad.extra_bytes, x->blocks_before, x->pad.blocks,
+		        ap == &x->pad ? e : "");
+	const ScanForm *ix = &x->index;
+	if (ix->ok || (ix->stop[0] && !x->pad.ok) || x->cute[0]) {
+		const char *lay = ix->ok ? ix->layout : x->layout;
+		char tr[200];
+		if (ix->ok && ix->transposed)
+			snprintf(tr, sizeof tr, "store the tile transposed%s%s%s", strcmp(lay, "swap + "
+			         "row-major") ? " (" : "", strcmp(lay, "swap + row-major") ? lay : "",
+			         strcmp(lay, "swap + row-major") ? ")" : "");
+		fprintf(f, "%s: note: %s%s (", at, x->pad.ok ? "or " : "", ix->ok && ix->transposed ?
+		        tr : lay);
+		if (ix->ok && ix->after != x->after)
+			fprintf(f, "%lld wavefronts, ", (long long)ix->after);
+		fprintf(f, "%+lld bytes; blocks per SM by shared memory: %d -> %d)",
+		        (long long)(ix->ok ? ix->extra_bytes : 0), x->blocks_before,
+		        ix->ok ? ix->blocks : x->blocks_before);
+		if (ix->ok && ix->transposed)
+			fprintf(f, ": declare %s and index %s[r][c] as %s%s\n", ix->decl, a->name,
+			        ix->index, ap == ix ? e : "");
+		else if (ix->ok && a->flat)
+			fprintf(f, ": index %s[i] as %s%s\n", a->name, ix->index, ap == ix ? e : "");
+		else if (ix->ok)
+			fprintf(f, ": index %s[r][c] as %s%s\n", a->name, ix->index, ap == ix ? e : "");
+		else
+			fprintf(f, "\n");
+		if (ix->ok)
+			show_edits(f, ix);
+		if (ix->ok && a->vector)
+			fprintf(f, "    (counted with the vector accesses ptxas makes of its scalar ones "
+			        "now, kept by the index above; scan the edited kernel again)\n");
+		if (!ix->ok && ix->stop[0])
+			fprintf(f, "    (no rewrite of its indices: %s)\n", ix->stop);
+		if (x->cute[0])
+			fprintf(f, "    in CuTe: %s\n", x->cute);
 	}
-	if (x->col_expr[0] && a->vector)
-		fprintf(f, "    (counted with the vector accesses ptxas makes of its scalar ones now; "
-		        "an index it cannot prove\n    contiguous splits them: scan the edited "
-		        "kernel again)\n");
-	if (x->cute[0])
-		fprintf(f, "    in CuTe: %s\n", x->cute);
-	char size[96];
-	if (a->decl.found && a->decl.type_bytes == a->elem)
-		snprintf(size, sizeof size, "sizeof(%s)", a->decl.type);
+	if (!ap && (x->pad.ok || ix->ok))
+		fprintf(f, "    (no diff: %s)\n", x->pad.ok ? x->pad.stop : ix->stop);
+	if (x->header_use[0])
+		fprintf(f, "    through bankc build: the spec --emit-spec writes (%s.tile) built, "
+		        "#include \"%s.cuh\",\n    %s\n", x->header, x->header, x->header_use);
 	else
-		snprintf(size, sizeof size, "%d", a->elem);
-	fprintf(f, "    through bankc build: the spec --emit-spec writes (%s.tile) built, "
-	        "#include \"%s.cuh\",\n    declare %s %s[%s_BYTES / %s] and index it "
-	        "%s[%s_IDX(r, c)]\n", x->header, x->header, a->decl.found ? a->decl.type : "T",
-	        a->name, x->macro, size, a->name, x->macro);
+		fprintf(f, "    through bankc build: the spec --emit-spec writes (%s.tile) built "
+		        "(its header indexes %d-byte units, not '%s' elements)\n", x->header, a->elem,
+		        a->decl.found ? a->decl.type : "the array's");
 }
 
 void scan_fix_after_warning(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
@@ -168,7 +416,9 @@ void scan_fix_after_warning(FILE *f, const PtxModule *m, const ScanAcc **g, int 
 		a->noted = true;
 		char at[1100];
 		if (a->decl.found) {
-			snprintf(at, sizeof at, "%s:%d:%d", a->decl.path, a->decl.line, a->decl.col);
+			char shown[1024];
+			snprintf(at, sizeof at, "%s:%d:%d", scan_escape(a->decl.path, shown, sizeof shown),
+			         a->decl.line, a->decl.col);
 			fprintf(f, "%s: note: '%s' (%lld byte%s) is declared here\n", at, a->name,
 			        (long long)a->bytes, text_plural(a->bytes));
 			show_decl(f, &a->decl);
@@ -182,14 +432,59 @@ void scan_fix_after_warning(FILE *f, const PtxModule *m, const ScanAcc **g, int 
 	}
 }
 
-void scan_fix_print_diffs(FILE *f, const ScanArrays *as)
+int scan_fix_print_diffs(FILE *f, FILE *err, const ScanArrays *as)
 {
-	for (int i = 0; as && i < as->n; i++)
-		if (as->a[i].fix.shown && as->a[i].fix.diff)
-			fputs(as->a[i].fix.diff, f);
+	int n = 0;
+	for (int i = 0; as && i < as->n; i++) {
+		const ScanArray *a = &as->a[i];
+		if (!a->fix.shown)
+			continue;
+		const ScanForm *ap = applied(&a->fix);
+		if (ap) {
+			fputs(ap->diff, f);
+			n++;
+			continue;
+		}
+		const char *why = a->fix.pad.stop[0] && !a->fix.index.stop[0] ? a->fix.pad.stop :
+		                  a->fix.index.stop;
+		char where[1100];
+		if (a->decl.found) {
+			char shown[1024];
+			snprintf(where, sizeof where, "%s:%d:%d", scan_escape(a->decl.path, shown,
+			         sizeof shown), a->decl.line, a->decl.col);
+		} else {
+			snprintf(where, sizeof where, "%s", a->stmt[0].where);
+		}
+		fprintf(err, "%s: note: --fix: no diff for '%s' (%s): %s; apply the layout %s by "
+		        "hand\n", where, a->name, a->kernel, why[0] ? why : "no form of it in the "
+		        "source", a->fix.layout);
+	}
+	return n;
 }
 
 /* ---- JSON ------------------------------------------------------------------------- */
+
+static json_t *form_json(const ScanForm *x)
+{
+	if (!x->ok)
+		return x->stop[0] ? json_pack("{s:s}", "stopped", x->stop) : NULL;
+	json_t *o = json_pack("{s:s,s:I,s:I,s:i,s:b}", "layout", x->layout, "after",
+	                      (json_int_t)x->after, "extra_bytes", (json_int_t)x->extra_bytes,
+	                      "blocks_after", x->blocks, "transposed", x->transposed);
+	if (x->decl[0])
+		json_object_set_new(o, "declaration", json_string(x->decl));
+	if (x->index[0])
+		json_object_set_new(o, "index", json_string(x->index));
+	json_t *ed = json_array();
+	for (int i = 0; i < x->nedit; i++)
+		json_array_append_new(ed, json_pack("{s:s,s:s,s:s}", "where", x->edit[i].where,
+		                      "before", x->edit[i].before, "after", x->edit[i].after));
+	json_object_set_new(o, "edits", ed);
+	json_object_set_new(o, "diff", x->diff ? json_string(x->diff) : json_null());
+	if (x->stop[0])
+		json_object_set_new(o, "stopped", json_string(x->stop));
+	return o;
+}
 
 json_t *scan_fix_json(const ScanArrays *as)
 {
@@ -197,15 +492,20 @@ json_t *scan_fix_json(const ScanArrays *as)
 	for (int i = 0; as && i < as->n; i++) {
 		const ScanArray *a = &as->a[i];
 		const ScanFix *x = &a->fix;
-		json_t *o = json_pack("{s:s,s:s,s:I,s:s,s:i,s:i,s:b,s:I,s:I}", "name", a->name,
+		json_t *o = json_pack("{s:s,s:s,s:I,s:s,s:i,s:i,s:i,s:b,s:I,s:I}", "name", a->name,
 		                      "kernel", a->kernel, "bytes", (json_int_t)a->bytes, "dtype",
-		                      tab_dtype[a->dtype].name, "rows", a->rows, "cols", a->cols,
-		                      "view_from_declaration", a->view_decl, "wavefronts",
-		                      (json_int_t)a->wave, "ideal", (json_int_t)a->ideal);
+		                      tab_dtype[a->dtype].name, "unit_bytes", a->elem, "rows", a->rows,
+		                      "cols", a->cols, "view_from_declaration", a->view_decl,
+		                      "wavefronts", (json_int_t)a->wave, "ideal", (json_int_t)a->ideal);
 		if (a->decl.found)
-			json_object_set_new(o, "declared", json_pack("{s:s,s:i,s:i,s:s}", "file",
+			json_object_set_new(o, "declared", json_pack("{s:s,s:i,s:i,s:s,s:s,s:i}", "file",
 			                    a->decl.path, "line", a->decl.line, "col", a->decl.col,
-			                    "text", a->decl.text));
+			                    "text", a->decl.text, "type", a->decl.type, "type_bytes",
+			                    a->decl.type_bytes));
+		else if (a->decl.why[0])
+			json_object_set_new(o, "not_declared", json_string(a->decl.why));
+		if (a->reach[0])
+			json_object_set_new(o, "reached_otherwise", json_string(a->reach));
 		json_t *stmts = json_array();
 		for (int s = 0; s < a->nstmt; s++) {
 			const ScanStmt *st = &a->stmt[s];
@@ -217,27 +517,28 @@ json_t *scan_fix_json(const ScanArrays *as)
 		}
 		json_object_set_new(o, "statements", stmts);
 		if (x->shown) {
-			json_t *fx = json_pack("{s:s,s:I,s:I,s:I,s:I,s:b,s:I,s:i,s:i}", "layout",
+			json_t *fx = json_pack("{s:s,s:I,s:I,s:I,s:I,s:b,s:i,s:b}", "layout",
 			                       x->layout, "before", (json_int_t)x->before, "after",
 			                       (json_int_t)x->after, "lower_bound", (json_int_t)x->ideal,
 			                       "aligned_bound", (json_int_t)x->bound, "optimal",
-			                       x->optimal, "extra_bytes",
-			                       (json_int_t)(x->bytes_after - x->bytes_before),
-			                       "blocks_before", x->blocks_before, "blocks_after",
-			                       x->blocks_after);
-			if (x->col_expr[0])
-				json_object_set_new(fx, "column", json_string(x->col_expr));
+			                       x->optimal, "blocks_before", x->blocks_before, "proven",
+			                       !x->data);
+			if (x->data)
+				json_object_set_new(fx, "data", json_pack("{s:i,s:i}", "shuffled_inputs",
+				                    x->data_tries, "helped", x->data_helped));
 			if (x->cute[0])
 				json_object_set_new(fx, "cute", json_string(x->cute));
 			json_object_set_new(fx, "header", json_string(x->header));
-			if (x->pad) {
-				json_t *p = json_pack("{s:s,s:i,s:I,s:I,s:i}", "declaration", x->pad_decl,
-				                      "pitch", x->pad_pitch, "after", (json_int_t)x->pad_after,
-				                      "extra_bytes", (json_int_t)x->pad_bytes, "blocks_after",
-				                      x->pad_blocks);
-				json_object_set_new(p, "diff", x->diff ? json_string(x->diff) : json_null());
+			if (x->unsaid[0])
+				json_object_set_new(fx, "unsaid", json_string(x->unsaid));
+			json_t *p = form_json(&x->pad), *ix = form_json(&x->index);
+			if (p)
 				json_object_set_new(fx, "padding", p);
-			}
+			if (ix)
+				json_object_set_new(fx, "rewrite", ix);
+			const ScanForm *ap = applied(x);
+			json_object_set_new(fx, "applied", json_string(ap == &x->pad ? "padding" :
+			                    ap == &x->index ? "rewrite" : "none"));
 			json_object_set_new(o, "fix", fx);
 		} else if (x->why[0]) {
 			json_object_set_new(o, "no_fix", json_string(x->why));

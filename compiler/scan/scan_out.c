@@ -16,7 +16,7 @@
 
 /* A source path as the user would write it: the .cu they gave, or
  * relative to the working folder. */
-static const char *display_path(const char *path, const ScanCtx *c)
+const char *scan_display_path(const char *path, const ScanCtx *c)
 {
 	if (c->cu) {
 		char *a = realpath(path, NULL), *b = realpath(c->cu, NULL);
@@ -72,6 +72,14 @@ static const char *source_of(const PtxModule *m, const PtxInst *in, int *line,
 	return source_at(m, in, &file, line, col, &rest);
 }
 
+const char *scan_source_pos(const PtxModule *m, const PtxInst *in, const ScanCtx *c,
+                            int *line)
+{
+	int col;
+	const char *p = source_of(m, in, line, &col);
+	return p ? scan_display_path(p, c) : NULL;
+}
+
 /* Chains of inlined calls in one order (-1, none, first). */
 static int chain_cmp(const PtxModule *m, int a, int b)
 {
@@ -97,7 +105,7 @@ static void show_inlined(FILE *f, const PtxModule *m, const PtxInst *in,
 		if (!p || e->line <= 0)
 			break;
 		char shown[1024];
-		char *locus = diag_format("%s:%d:%d", scan_escape(display_path(p, c), shown,
+		char *locus = diag_format("%s:%d:%d", scan_escape(scan_display_path(p, c), shown,
 		                          sizeof shown), e->line, e->col);
 		diag_head(f, locus, DK_NOTE);
 		fputs("inlined from this call\n", f);
@@ -113,7 +121,7 @@ void scan_where(const PtxModule *m, const PtxInst *in, const ScanCtx *c,
 	/* names as the terminal and JSON can take them (scan_escape.c) */
 	char shown[1024];
 	size_t cap = n > 48 ? n - 24 : n;   /* room for ":LINE:COL", cut whole */
-	scan_escape(path ? display_path(path, c) : c->input, shown,
+	scan_escape(path ? scan_display_path(path, c) : c->input, shown,
 	            cap < sizeof shown ? cap : sizeof shown);
 	if (path && col > 0)
 		snprintf(buf, n, "%s:%d:%d", shown, line, col);
@@ -135,7 +143,7 @@ static void head(FILE *f, const PtxModule *m, const PtxInst *in,
 	int line, col;
 	const char *path = source_of(m, in, &line, &col);
 	if (path)
-		diag_log(k, rule, display_path(path, c), line, col > 0 ? col : 0, msg);
+		diag_log(k, rule, scan_display_path(path, c), line, col > 0 ? col : 0, msg);
 	else
 		diag_log(k, rule, c->input, in->pos.line, in->pos.col, msg);
 }
@@ -149,22 +157,12 @@ static void show_source(FILE *f, const PtxModule *m, const PtxInst *in,
 	const char *p;
 	size_t len;
 	/* only files the user pointed to, each indexed once (scan_source.c) */
-	if (path ? !scan_source_line(display_path(path, c), line, &p, &len)
+	if (path ? !scan_source_line(scan_display_path(path, c), line, &p, &len)
 	         : !scan_source_text_line(m->src, line = in->pos.line, &p, &len))
 		return;
 	if (!path)
 		col = in->pos.col;
-	const char *q = p + len;
-	fputs("    ", f);
-	for (const char *s = p; s < q; s++)
-		fputc(*s == '\t' || (*s >= 32 && *s < 127) || (unsigned char)*s >= 128 ? *s : ' ', f);
-	fputs("\n    ", f);
-	for (int i = 1; i < col && p + i - 1 < q; i++)
-		fputc(p[i - 1] == '\t' ? '\t' : ' ', f);
-	if (col > 0)
-		fputs("^\n", f);
-	else
-		fputs("\n", f);
+	scan_show_source(f, p, len, col);
 }
 
 /* ---- what ------------------------------------------------------------------------ */

@@ -36,5 +36,11 @@ void scan_source_free(void);
 char *scan_escape(const char *s, char *buf, size_t n);
 /* Whether s needs no escape. */
 bool scan_escape_clean(const char *s);
+/* A source line p[0..n) under a diagnostic, indented by 4, and a caret
+ * under byte `col` (from 1; 0: no caret): tabs kept, every other byte
+ * scan_escape would escape written as \xNN, and a line longer than a
+ * terminal's few hundred columns cut to a window around the caret, with
+ * "..." where it is cut. */
+void scan_show_source(FILE *f, const char *p, size_t n, int col);
 
 #endif
