@@ -104,6 +104,12 @@ int cmd_scan(int argc, char **argv);
  * first sees it). */
 void cmd_scan_fixes(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
                     ScanArrays *as, const Geom *g);
+/* With --data: each fix tried on inputs made by shuffling the buffers
+ * given, the kernel scanned again (ro, so) for each; a fix that then
+ * saves nothing is withdrawn, one that does is said to be fitted. */
+void cmd_scan_fixes_data(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
+                         ScanArrays *as, const Geom *g, const InterpOpts *ro,
+                         const ScanOpts *so);
 /* A kernel's JSON gets "arrays", and each of its accesses its "array". */
 void cmd_scan_fix_json(struct json_t *kernel, const PtxModule *m, const ScanKernel *k,
                        const ScanArrays *as);

@@ -610,6 +610,7 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 			arrays.diff = o->fix;
 			c.arrays = &arrays;
 			cmd_scan_fixes(m, &k, &c, &arrays, &o->geom);
+			cmd_scan_fixes_data(m, &k, &c, &arrays, &o->geom, &ro, &so);
 		}
 		FILE *text = o->fix ? stderr : stdout;
 		if (o->json) {
@@ -701,9 +702,12 @@ static int scan_path(Opts *op, bool cu)
 	Diag d = {.src = &src, .out = stderr, .rule = "ptx-error"};
 	PtxModule m;
 	volatile int status = 1;
+	char **deps = NULL;
+	int ndeps = 0;
 	if (!setjmp(d.jb)) {
 		ptx_read(p, &d, &m);
 		scan_nvcc_map_files(&nv, &m);
+		ndeps = scan_nvcc_deps(&nv, &deps);
 		scan_nvcc_cleanup(&nv);
 		/* source lines: the .cu, the folder of the file given, --source-dir */
 		char *folder = strcmp(o.file, "-") ? xstrdup(o.file) : NULL;
@@ -711,11 +715,15 @@ static int scan_path(Opts *op, bool cu)
 		if (folder)
 			strcpy(slash ? (slash == folder ? slash + 1 : slash) : folder,
 			       slash ? "" : ".");
-		scan_source_allow(cu ? o.file : NULL, folder, o.source_dir, o.nsource_dir);
+		scan_source_allow(cu ? o.file : NULL, (const char *const *)deps, ndeps, folder,
+		                  o.source_dir, o.nsource_dir);
 		free(folder);
 		status = scan_module(&o, &m, src.name, cu ? o.file : NULL);
 	}
 	scan_nvcc_cleanup(&nv);
+	for (int i = 0; i < ndeps; i++)
+		free(deps[i]);
+	free(deps);
 	scan_arrays_forget_sources();
 	scan_source_free();
 	pool_free(p);

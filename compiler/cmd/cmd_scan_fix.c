@@ -276,6 +276,134 @@ void cmd_scan_fixes(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
 			fix_array(m, k, c, &as->a[i], g);
 }
 
+/* ---- --data: a fix fitted to one input ------------------------------------------ */
+
+enum { DATA_TRIES = 3 };
+
+/* buf of len bytes shuffled by 4-byte words (bytes where it is no whole
+ * number of them), the same for the same seed */
+static uint8_t *shuffled(const uint8_t *buf, size_t len, uint32_t seed)
+{
+	uint8_t *b = xmalloc(len + 1);
+	memcpy(b, buf, len);
+	size_t w = len % 4 ? 1 : 4, n = len / w;
+	uint64_t x = 0x9e3779b97f4a7c15ull * (seed + 1);
+	for (size_t i = n; i > 1; i--) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		size_t j = (size_t)(x % i);
+		for (size_t k = 0; k < w; k++) {
+			uint8_t t = b[(i - 1) * w + k];
+			b[(i - 1) * w + k] = b[j * w + k];
+			b[j * w + k] = t;
+		}
+	}
+	return b;
+}
+
+/* Do a's recorded accesses in k and k2 agree, instruction by instruction? */
+static bool same_records(const ScanKernel *k, const ScanKernel *k2, const ScanArray *a)
+{
+	for (int s = 0; s < a->nslot; s++) {
+		const ScanAcc *x = &k->acc[a->slot[s]], *y = &k2->acc[a->slot[s]];
+		if (x->nkept != y->nkept || x->rcount != y->rcount ||
+		    (x->nkept && (memcmp(x->masks, y->masks, (size_t)x->nkept * sizeof *x->masks) ||
+		                  memcmp(x->addrs, y->addrs, (size_t)x->nkept * WARP * sizeof *x->addrs))))
+			return false;
+	}
+	return true;
+}
+
+void cmd_scan_fixes_data(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
+                         ScanArrays *as, const Geom *g, const InterpOpts *ro,
+                         const ScanOpts *so)
+{
+	bool any = false;
+	for (int i = 0; i < as->n; i++)
+		any |= as->a[i].fix.shown;
+	if (!ro->ndata || !any)
+		return;
+	ScanKernel k2[DATA_TRIES];
+	ScanArrays as2[DATA_TRIES];
+	uint8_t *bufs[DATA_TRIES][PTX_MAX_DATA];
+	for (int t = 0; t < DATA_TRIES; t++) {
+		InterpOpts r2 = *ro;
+		for (int d = 0; d < ro->ndata; d++) {
+			bufs[t][d] = shuffled(ro->data[d].bytes, ro->data[d].len, (uint32_t)(t * 8 + d));
+			r2.data[d].bytes = bufs[t][d];
+		}
+		scan_kernel(m, k->kernel, &r2, so, &k2[t]);
+		memset(&as2[t], 0, sizeof as2[t]);
+		if (k2[t].complete)
+			scan_arrays_find(m, &k2[t], c, &as2[t]);
+	}
+	for (int i = 0; i < as->n; i++) {
+		ScanArray *a = &as->a[i];
+		ScanFix *x = &a->fix;
+		if (!x->shown)
+			continue;
+		/* the layout's tile: the spec again, as fix_array wrote it */
+		char tname[600];
+		scan_spec_tile_name(m, k, a, tname, sizeof tname);
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = xmemstream(&text, &len);
+		scan_spec_write(f, m, k, a, tname, c);
+		fclose(f);
+		Pool *p = pool_new();
+		Unit u;
+		Src src = {"<spec of the array>", text, len};
+		FILE *diag = fopen("/dev/null", "w");
+		bool ok = diag && frontend_run(p, diag, &src, &u) && u.ntiles == 1;
+		if (diag)
+			fclose(diag);
+		bool depends = false;
+		int helped = 0;
+		for (int t = 0; t < DATA_TRIES && ok; t++) {
+			ScanArray *b = NULL;
+			for (int j = 0; j < as2[t].n; j++)
+				if (as2[t].a[j].sym == a->sym)
+					b = &as2[t].a[j];
+			if (b && b->nslot == a->nslot && same_records(k, &k2[t], a))
+				continue;
+			depends = true;
+			if (!b || !b->whole || b->rows != a->rows || b->cols != a->cols ||
+			    b->elem != a->elem)
+				continue;
+			const Tile *tl = &u.tiles[0];
+			Layout rm = layout_rowmajor(tl);
+			int64_t before = scan_fix_prove(m, &k2[t], b, g, &rm, tl);
+			int64_t after = scan_fix_prove(m, &k2[t], b, g, &x->l, tl);
+			helped += before >= 0 && after >= 0 && after < before;
+		}
+		if (ok && depends) {
+			x->data = true;
+			x->data_tries = DATA_TRIES;
+			x->data_helped = helped;
+			if (helped < DATA_TRIES) {
+				/* fitted to the input given alone: no fix */
+				text_put(x->why, sizeof x->why, "the layout that saves on the input given, "
+				         "%s (%lld -> %lld wavefronts), saves on %d of %d inputs made by "
+				         "shuffling it: no layout helps these addresses in general",
+				         x->layout, (long long)x->before, (long long)x->after, helped,
+				         DATA_TRIES);
+				x->shown = false;
+				scan_fix_form_free(&x->pad);
+				scan_fix_form_free(&x->index);
+				memset(&x->pad, 0, sizeof x->pad);
+				memset(&x->index, 0, sizeof x->index);
+			}
+		}
+		pool_free(p);
+		free(text);
+	}
+	for (int t = 0; t < DATA_TRIES; t++) {
+		scan_arrays_free(&as2[t]);
+		scan_kernel_free(m, &k2[t]);
+		for (int d = 0; d < ro->ndata; d++)
+			free(bufs[t][d]);
+	}
+}
+
 void cmd_scan_fix_json(json_t *kernel, const PtxModule *m, const ScanKernel *k,
                        const ScanArrays *as)
 {

@@ -280,7 +280,7 @@ bool scan_nvcc_run(const char *file, char **flags, int nflags, ScanNvcc *r)
 	if (!made)
 		return false;
 	const char *nvcc = getenv("NVCC") && *getenv("NVCC") ? getenv("NVCC") : "nvcc";
-	char **argv = xcalloc((size_t)nflags + 12, sizeof *argv);
+	char **argv = xcalloc((size_t)nflags + 16, sizeof *argv);
 	int n = 0;
 	argv[n++] = (char *)nvcc;
 	argv[n++] = "-ptx";
@@ -299,6 +299,11 @@ bool scan_nvcc_run(const char *file, char **flags, int nflags, ScanNvcc *r)
 	}
 	for (int i = 0; i < nflags; i++)
 		argv[n++] = flags[i];
+	/* the files the compilation reads: their lines may be shown */
+	snprintf(r->deps, sizeof r->deps, "%s/scan.d", r->dir);
+	argv[n++] = "-MD";
+	argv[n++] = "-MF";
+	argv[n++] = r->deps;
 	argv[n++] = "-o";
 	argv[n++] = r->ptx;
 	argv[n++] = own ? (char *)file : r->cu;
@@ -353,4 +358,67 @@ void scan_nvcc_map_files(const ScanNvcc *r, PtxModule *m)
 			m->file[i].path = q;
 		}
 	}
+}
+
+/* ---- the files it read ------------------------------------------------------------------ */
+
+int scan_nvcc_deps(const ScanNvcc *r, char ***out)
+{
+	*out = NULL;
+	Src s;
+	char *msg = NULL;
+	size_t mlen = 0;
+	FILE *quiet = xmemstream(&msg, &mlen);  /* no list: no file beyond the .cu */
+	bool got = r->deps[0] && read_file(r->deps, NULL, 16 << 20, quiet, &s);
+	fclose(quiet);
+	free(msg);
+	if (!got)
+		return 0;
+	int n = 0, cap = 0;
+	char **v = NULL;
+	const char *p = s.text, *e = s.text + s.len;
+	/* "TARGET : DEP DEP \\\n DEP ...": the names after the colon, a
+	 * backslash before a space or another backslash quoting it */
+	const char *colon = memchr(p, ':', s.len);
+	for (p = colon ? colon + 1 : e; p < e;) {
+		while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' ||
+		                 (*p == '\\' && p + 1 < e && (p[1] == '\n' || p[1] == '\r'))))
+			p++;
+		if (p >= e)
+			break;
+		char *name = xmalloc((size_t)(e - p) + 1);
+		size_t k = 0;
+		while (p < e && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') {
+			if (*p == '\\' && p + 1 < e && (p[1] == ' ' || p[1] == '\\' || p[1] == '#'))
+				p++;
+			else if (*p == '\\' && p + 1 < e && (p[1] == '\n' || p[1] == '\r'))
+				break;
+			name[k++] = *p++;
+		}
+		name[k] = 0;
+		if (!k) {
+			free(name);
+			continue;
+		}
+		/* a name through bankc's links: the user's */
+		size_t in = strlen(r->inc);
+		if (r->cu[0] && strcmp(name, r->cu) == 0) {
+			free(name);
+			name = xstrdup(r->file);
+		} else if (r->cu[0] && strncmp(name, r->inc, in) == 0 && name[in] == '/') {
+			const char *slash = strrchr(r->file, '/');
+			size_t dn = slash ? (size_t)(slash - r->file) + 1 : 0;
+			char *q = xmalloc(dn + strlen(name + in + 1) + 1);
+			memcpy(q, r->file, dn);
+			strcpy(q + dn, name + in + 1);
+			free(name);
+			name = q;
+		}
+		if (n == cap)
+			v = xrealloc(v, (size_t)(cap = cap ? 2 * cap : 64) * sizeof *v);
+		v[n++] = name;
+	}
+	free((char *)s.text);
+	*out = v;
+	return n;
 }

@@ -14,6 +14,7 @@ typedef struct {
 	char cu[4200];          /* dir/in.cu, a link to the source, or "" when the
 	                         * source's own name is passed */
 	char inc[4200];         /* dir/src, a link to the source's folder */
+	char deps[4200];        /* dir/scan.d: the files nvcc read */
 	const char *file;       /* the source as the user gave it */
 } ScanNvcc;
 
@@ -25,6 +26,9 @@ bool scan_nvcc_flag_ok(const char *flag);
 bool scan_nvcc_run(const char *file, char **flags, int nflags, ScanNvcc *r);
 /* The .file names nvcc wrote through bankc's links, as the user's. */
 void scan_nvcc_map_files(const ScanNvcc *r, PtxModule *m);
+/* The files the compilation read, as the user names them (malloc'ed,
+ * each and the array); how many.  Before scan_nvcc_cleanup. */
+int scan_nvcc_deps(const ScanNvcc *r, char ***paths);
 /* Remove the folder and all in it; a termination signal that came while
  * it existed then ends bankc as that signal would have. */
 void scan_nvcc_cleanup(ScanNvcc *r);

@@ -357,6 +357,11 @@ void scan_say_col(const ScanSayMap *m, const char *r0, const char *c0, char *buf
 /* The text, evaluated for every element, agrees with the layout. */
 bool scan_say_check(const ScanSayMap *m, const Layout *l, const Tile *t, int k);
 void scan_say_operand(const char *e, char *buf, size_t n);
+/* A one-dimensional array's index i0 (rows of m->cols elements) under the
+ * map, as C text; and that text, evaluated for each of its `elems`
+ * elements, agrees with the layout. */
+void scan_say_flat(const ScanSayMap *m, const char *i0, char *buf, size_t n);
+bool scan_say_check_flat(const ScanSayMap *m, const Layout *l, const Tile *t, int64_t elems);
 
 /* ---- scan_fix.c: a layout proven on the recorded addresses ------------------- */
 

@@ -109,6 +109,7 @@ typedef struct {
 	int sub[DECL_MAX_DIMS][2];  /* each subscript's tokens inside its brackets */
 	uint8_t kind;       /* OccKind */
 	int line;
+	int line0, line1;   /* the lines of its statement */
 	bool seen;          /* a recorded access was traced to it */
 } COcc;
 
@@ -145,7 +146,9 @@ bool cdecl_find(const char *sym, const char *name, int64_t bytes, const char *co
 void cdecl_free(CDecl *d);
 /* Forget every file read and indexed (ctext_free_all too). */
 void cdecl_free_all(void);
-/* The occurrence at `path`:`line`, or NULL. */
+/* An occurrence in the statement at `path`:`line` (the lines of a
+ * statement written over several are one), or NULL; every such one is
+ * marked seen. */
 COcc *cdecl_occ_at(CDecl *d, const char *path, int line);
 /* The text of tokens [a, b) as written (spaces and comments between them
  * kept), into buf. */

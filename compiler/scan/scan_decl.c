@@ -660,6 +660,17 @@ static void read_occurrences(CDecl *d)
 			continue;
 		}
 		COcc o = {.tok = i, .line = t->tok[i].line};
+		/* its statement's lines: from after the ; { } before it to the
+		 * ; { } after it */
+		int a = i, b = i;
+		while (a > d->scope_a && !ctok_is(t, a - 1, ";") && !ctok_is(t, a - 1, "{") &&
+		       !ctok_is(t, a - 1, "}"))
+			a--;
+		while (b + 1 < d->scope_b && !ctok_is(t, b, ";") && !ctok_is(t, b, "{") &&
+		       !ctok_is(t, b, "}"))
+			b++;
+		o.line0 = t->tok[a].line;
+		o.line1 = t->tok[b].line;
 		int j = i + 1;
 		while (ctok_is(t, j, "[") && o.nsub < DECL_MAX_DIMS) {
 			int c = ctok_close(t, j);
@@ -799,8 +810,13 @@ COcc *cdecl_occ_at(CDecl *d, const char *path, int line)
 {
 	if (!d->t || strcmp(d->t->path, path) != 0)
 		return NULL;
+	COcc *first = NULL;
 	for (int i = 0; i < d->nocc; i++)
-		if (d->occ[i].line == line && d->occ[i].kind != OCC_SIZEOF)
-			return &d->occ[i];
-	return NULL;
+		if (d->occ[i].line0 <= line && line <= d->occ[i].line1 &&
+		    d->occ[i].kind != OCC_SIZEOF) {
+			d->occ[i].seen = true;
+			if (!first)
+				first = &d->occ[i];
+		}
+	return first;
 }

@@ -190,12 +190,10 @@ bool scan_fix_form(ScanArray *a, const Layout *l, const Tile *t, bool pad, ScanF
 	}
 	/* the index, as the note says it */
 	if (a->flat) {
-		char cexpr[1200];
-		text_put(s0, sizeof s0, "i / %d", C);
-		text_put(s1, sizeof s1, "i %% %d", C);
-		scan_say_col(&m, s0, s1, cexpr, sizeof cexpr);
-		text_put(form->index, sizeof form->index, "%s[i / %d * %lld + %s]", a->name, C,
-		         (long long)P, cexpr);
+		scan_say_flat(&m, "i", buf, sizeof buf);
+		text_put(form->index, sizeof form->index, "%s[%s]", a->name, buf);
+		if (!scan_say_check_flat(&m, l, t, d->dimv[0] > 0 ? d->dimv[0] : a->bytes / a->elem))
+			return STOP("its one-dimensional form does not agree with the layout");
 	} else if (m.swap) {
 		scan_say_col(&m, "c", "r", col, sizeof col);
 		text_put(form->index, sizeof form->index, "%s[c][%s]", a->name, col);
@@ -209,15 +207,10 @@ bool scan_fix_form(ScanArray *a, const Layout *l, const Tile *t, bool pad, ScanF
 		if (o->kind == OCC_SIZEOF)
 			continue;
 		if (a->flat) {
-			char I[600], rr[700], cc[700];
-			sub_text(ct, o, 0, s0, sizeof s0);
-			scan_say_operand(s0, I, sizeof I);
-			text_put(rr, sizeof rr, "%s / %d", I, C);
-			text_put(cc, sizeof cc, "%s %% %d", I, C);
-			scan_say_col(&m, rr, cc, col, sizeof col);
 			if (P == C && m.kind == SAY_SAME)
 				continue;
-			text_put(buf, sizeof buf, "%s / %d * %lld + %s", I, C, (long long)P, col);
+			sub_text(ct, o, 0, s0, sizeof s0);
+			scan_say_flat(&m, s0, buf, sizeof buf);
 			repl_tokens(ct, o->sub[0][0], o->sub[0][1], buf, &r[nr++]);
 		} else if (m.swap) {
 			sub_text(ct, o, 0, s0, sizeof s0);

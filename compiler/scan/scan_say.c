@@ -252,3 +252,31 @@ bool scan_say_check(const ScanSayMap *m, const Layout *l, const Tile *t, int k)
 		}
 	return true;
 }
+
+void scan_say_flat(const ScanSayMap *m, const char *i0, char *buf, size_t n)
+{
+	size_t k = strlen(i0) + 3;
+	char *I = xmalloc(k), *r = xmalloc(k + 16), *c = xmalloc(k + 16), *col = xmalloc(4 * k + 1024);
+	scan_say_operand(i0, I, k);
+	snprintf(r, k + 16, "%s / %d", I, m->cols);
+	snprintf(c, k + 16, "%s %% %d", I, m->cols);
+	scan_say_col(m, r, c, col, 4 * k + 1024);
+	text_put(buf, n, "%s / %d * %d + (%s)", I, m->cols, m->pitch, col);
+	free(I), free(r), free(c), free(col);
+}
+
+bool scan_say_check_flat(const ScanSayMap *m, const Layout *l, const Tile *t, int64_t elems)
+{
+	char text[4096];
+	scan_say_flat(m, "i", text, sizeof text);
+	CBind b = {.name = {"i"}, .n = 1};
+	CChoice ch = {0};
+	for (int64_t i = 0; i < elems; i++) {
+		b.value[0] = i;
+		int64_t got;
+		if (!ctext_eval(NULL, text, strlen(text), &b, &ch, &got) ||
+		    got != place(l, t, 1, (int)(i / m->cols), (int)(i % m->cols)))
+			return false;
+	}
+	return true;
+}

@@ -37,6 +37,8 @@ static Kept ptx;                /* the PTX's own text: not read, not dropped */
 static const char *ptx_text;
 static unsigned long clock_;
 static char *allow_cu;
+static char **allow_file;       /* real paths of the files nvcc read */
+static int nallow_file;
 static char *allow_dir[SCAN_SOURCE_MAX_DIRS + 1];
 static int nallow_dir;
 
@@ -47,11 +49,15 @@ static char *real_dir(const char *d)
 	return d && *d ? realpath(d, NULL) : NULL;
 }
 
-void scan_source_allow(const char *cu, const char *folder, const char *const *dirs,
-                       int ndirs)
+void scan_source_allow(const char *cu, const char *const *files, int nfiles,
+                       const char *folder, const char *const *dirs, int ndirs)
 {
 	scan_source_free();
 	allow_cu = cu ? realpath(cu, NULL) : NULL;
+	allow_file = xcalloc((size_t)nfiles + 1, sizeof *allow_file);
+	for (int i = 0; i < nfiles; i++)
+		if ((allow_file[nallow_file] = realpath(files[i], NULL)) != NULL)
+			nallow_file++;
 	nallow_dir = 0;
 	char *f = real_dir(folder);
 	if (f)
@@ -69,6 +75,18 @@ static bool under(const char *p, const char *dir)
 	return strncmp(p, dir, n) == 0 && p[n] == '/';
 }
 
+/* p under dir, no name below dir hidden (.git/config, .env, .ssh/...):
+ * a folder gives its sources, not what a tool or a user keeps there. */
+static bool under_shown(const char *p, const char *dir)
+{
+	if (!under(p, dir))
+		return false;
+	for (const char *q = p + (strcmp(dir, "/") ? strlen(dir) : 0); (q = strchr(q, '/')); q++)
+		if (q[1] == '.')
+			return false;
+	return true;
+}
+
 static bool allowed(const char *real)
 {
 	static const char *const never[] = {"/proc", "/sys", "/dev"};
@@ -77,8 +95,11 @@ static bool allowed(const char *real)
 			return false;
 	if (allow_cu && strcmp(real, allow_cu) == 0)
 		return true;
+	for (int i = 0; i < nallow_file; i++)
+		if (strcmp(real, allow_file[i]) == 0)
+			return true;
 	for (int i = 0; i < nallow_dir; i++)
-		if (under(real, allow_dir[i]))
+		if (under_shown(real, allow_dir[i]))
 			return true;
 	return false;
 }
@@ -199,6 +220,11 @@ void scan_source_free(void)
 	ptx_text = NULL;
 	free(allow_cu);
 	allow_cu = NULL;
+	for (int i = 0; i < nallow_file; i++)
+		free(allow_file[i]);
+	free(allow_file);
+	allow_file = NULL;
+	nallow_file = 0;
 	for (int i = 0; i < nallow_dir; i++)
 		free(allow_dir[i]);
 	nallow_dir = 0;

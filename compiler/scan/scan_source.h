@@ -11,11 +11,13 @@ enum {
 	SCAN_SOURCE_MAX_DIRS = 16,          /* --source-dir options */
 };
 
-/* Where source may be read from: the .cu given (or NULL), every file
- * under the folder `folder` (the PTX's, or the .cu's; NULL: none) and
- * under each of dirs.  Called once, before the first scan_source_line. */
-void scan_source_allow(const char *cu, const char *folder, const char *const *dirs,
-                       int ndirs);
+/* Where source may be read from: the .cu given (or NULL) and the files
+ * its compilation read (files[0..nfiles)), and every file under the
+ * folder `folder` (the PTX's, or the .cu's; NULL: none) and under each
+ * of dirs that no hidden file or folder (a name starting with '.') holds
+ * below it.  Called once, before the first scan_source_line. */
+void scan_source_allow(const char *cu, const char *const *files, int nfiles,
+                       const char *folder, const char *const *dirs, int ndirs);
 /* Line `line` (from 1) of the file at path, without its end of line:
  * false if the file is not one allowed, not a regular file, cannot be
  * read, or has no such line. */

@@ -35,22 +35,6 @@ static void ident(char *s)
 		s[0] = '_';
 }
 
-/* A tile's (and its file's) name: the identifier ident makes, and where
- * that changed a byte, 8 hex digits of a hash of the name as it was, so
- * that kernels a$b and a_b do not both write a_b_buf.tile. */
-static void name_file(char *s, size_t n)
-{
-	uint32_t h = 2166136261u;       /* FNV-1a */
-	for (const char *p = s; *p; p++)
-		h = (h ^ (unsigned char)*p) * 16777619u;
-	char *raw = xstrdup(s);
-	ident(s);
-	size_t len = strlen(s);
-	if (strcmp(raw, s) != 0 && len + 10 <= n)
-		snprintf(s + len, n - len, "_%08x", (unsigned)h);
-	free(raw);
-}
-
 /* One warp instruction: j-th kept of access a. */
 typedef struct {
 	const ScanAcc *a;
@@ -455,25 +439,83 @@ static bool emit_array(const PtxModule *m, const ScanKernel *k, const ScanArray 
 	return true;
 }
 
+/* A kernel's name as an identifier a reader knows it by: the instance's
+ * template arguments too (tp_dyn<32> is tp_dyn_32), each run of other
+ * characters one '_', none at either end, not starting with a digit: no
+ * reserved identifier (a leading '_', a "__"). */
+static void readable(const char *mangled, char *buf, size_t n)
+{
+	char kn[1024];
+	ptx_kernel_name(mangled, kn, sizeof kn);
+	size_t o = 0;
+	bool gap = false;
+	for (const char *p = kn; *p && o + 2 < n; p++) {
+		bool ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9');
+		if (!ok) {
+			gap = o > 0;
+			continue;
+		}
+		if (gap)
+			buf[o++] = '_';
+		gap = false;
+		buf[o++] = *p;
+	}
+	buf[o] = 0;
+	if (!o || (buf[0] >= '0' && buf[0] <= '9')) {
+		memmove(buf + 2, buf, o + 1 < n - 2 ? o + 1 : n - 3);
+		buf[0] = 'k', buf[1] = '_';
+		buf[n - 1] = 0;
+	}
+}
+
+static void join_name(const PtxModule *m, int kernel, int sym, char *buf, size_t n)
+{
+	char kn[512], an[256];
+	readable(m->func[kernel].name, kn, sizeof kn);
+	scan_array_name(m->sym[sym].name, an, sizeof an);
+	snprintf(buf, n, "%s_%s", kn, an);
+	ident(buf);
+	/* no "__" and no '_' at either end (reserved in C and C++) */
+	size_t o = 0;
+	for (size_t i = 0; buf[i]; i++)
+		if (buf[i] != '_' || (o && buf[o - 1] != '_'))
+			buf[o++] = buf[i];
+	while (o && buf[o - 1] == '_')
+		o--;
+	buf[o] = 0;
+}
+
 void scan_spec_tile_name(const PtxModule *m, const ScanKernel *k, const ScanArray *a,
                          char *buf, size_t n)
 {
-	const PtxFunc *fn = &m->func[k->kernel];
-	char sn[256], other[256];
-	ptx_short_name(fn->name, sn, sizeof sn);
-	/* kernels of one plain name (a template's instances, overloads) are
-	 * told apart by their PTX names, lest one's specs overwrite another's */
-	for (int i = 0; i < m->nfunc; i++) {
-		if (i == k->kernel || !m->func[i].entry || !m->func[i].defined)
+	join_name(m, k->kernel, a->sym, buf, n);
+	/* another kernel's array (conv_in + tile, conv + in_tile) of the same
+	 * name: both get a hash of their PTX names, so neither overwrites
+	 * the other's spec */
+	char other[600];
+	bool clash = false;
+	for (int f = 0; f < m->nfunc && !clash; f++) {
+		if (!m->func[f].entry || !m->func[f].defined)
 			continue;
-		ptx_short_name(m->func[i].name, other, sizeof other);
-		if (strcmp(other, sn) == 0) {
-			snprintf(sn, sizeof sn, "%s", fn->name);
-			break;
+		for (int y = 0; y < m->nsym && !clash; y++) {
+			if (m->sym[y].kind != SYM_SHARED || (m->sym[y].func >= 0 && m->sym[y].func != f) ||
+			    (f == k->kernel && y == a->sym))
+				continue;
+			join_name(m, f, y, other, sizeof other);
+			clash = strcmp(other, buf) == 0;
 		}
 	}
-	snprintf(buf, n, "%s_%s", sn, a->name);
-	name_file(buf, n);
+	if (clash) {
+		uint32_t h = 2166136261u;       /* FNV-1a */
+		for (const char *p = m->func[k->kernel].name; *p; p++)
+			h = (h ^ (unsigned char)*p) * 16777619u;
+		h = (h ^ 0) * 16777619u;
+		for (const char *p = m->sym[a->sym].name; *p; p++)
+			h = (h ^ (unsigned char)*p) * 16777619u;
+		size_t len = strlen(buf);
+		if (len + 10 <= n)
+			snprintf(buf + len, n - len, "_%08x", (unsigned)h);
+	}
 }
 
 bool scan_emit_specs(const PtxModule *m, const ScanKernel *k, const char *dir,
