@@ -134,7 +134,7 @@ run: bankc
 # failed[, K skipped]"; a tool it needs that is missing is a skip.
 # docs/testing.md says what each suite checks and needs, and how the
 # golden files are rewritten (UPDATE=1).
-CHECKS := werror unit layers bad specs sim cli build readme docs scan scan-kernels \
+CHECKS := werror unit layers bad specs sim cli build readme docs scan scan-kernels fix \
 	nvcc generated wgmma json cute cmake install probe faults san valgrind fuzz fuzz-ptx
 CHECKS += diag schema pictures
 FAST := unit layers bad specs sim cli readme docs scan probe
@@ -210,6 +210,8 @@ check-scan: $(BIN)
 	@echo "== scan, hostile input"; sh tests/run_scan_hostile.sh $(BANKC)
 check-scan-kernels: $(BIN)
 	@echo "== scan kernels"; sh tests/run_scan_kernels.sh $(BANKC) $(B)
+check-fix: $(BIN)
+	@echo "== fixes applied"; sh tests/run_fix.sh $(BANKC)
 check-nvcc:
 	@echo "== nvcc"; sh tests/run_nvcc.sh
 check-generated: $(BIN)

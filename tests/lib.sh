@@ -44,6 +44,26 @@ skip() { skipped=$((skipped + 1)); echo "skip: $*"; }
 # (CI=true) a failure, so that a green CI run has run it
 missing() { if [ "${CI:-}" = true ]; then bad "$* (CI=true: make deps must have installed it)"; else skip "$*"; fi; }
 have() { command -v "$1" >/dev/null 2>&1; }
+# cutlass_dir: CUTLASS 4.7's folder: CUTLASS_DIR, else shared/vendor/
+# cutlass-4.7 beside the checkout or beside any folder above it (a clone
+# made deeper than the checkout); prints it, fails where its headers are
+# not there.
+cutlass_dir() {
+	_c=${CUTLASS_DIR:-}
+	if [ -z "$_c" ]; then
+		_d=$(cd "$(dirname "$0")/.." && pwd)
+		_c=$_d/../shared/vendor/cutlass-4.7
+		while [ "$_d" != / ] && [ -n "$_d" ]; do
+			_d=$(dirname "$_d")
+			if [ -f "$_d/shared/vendor/cutlass-4.7/include/cute/layout.hpp" ]; then
+				_c=$_d/shared/vendor/cutlass-4.7
+				break
+			fi
+		done
+	fi
+	echo "$_c"
+	[ -f "$_c/include/cute/layout.hpp" ]
+}
 indent() { sed 's/^/    /'; }
 
 golden() {

@@ -18,20 +18,7 @@
 . "$(dirname "$0")/lib.sh"
 bankc=${1:-./bankc}
 root=$(cd "$(dirname "$0")/.." && pwd)
-# CUTLASS_DIR, else shared/vendor/cutlass-4.7 beside the checkout or
-# beside any folder above it (a clone made deeper than the checkout)
-cutlass=${CUTLASS_DIR:-}
-if [ -z "$cutlass" ]; then
-	d=$root
-	cutlass=$root/../shared/vendor/cutlass-4.7
-	while [ "$d" != / ] && [ -n "$d" ]; do
-		d=$(dirname "$d")
-		if [ -f "$d/shared/vendor/cutlass-4.7/include/cute/layout.hpp" ]; then
-			cutlass=$d/shared/vendor/cutlass-4.7
-			break
-		fi
-	done
-fi
+cutlass=$(cutlass_dir)
 # bad_log WHAT LOG: a failure, with the start of LOG (a compiler's errors)
 bad_log() { bad "$1"; [ -f "$2" ] && head -c 3000 "$2" | indent; }
 # The kinds of layout (compare --json's "layout") and their swapped forms.

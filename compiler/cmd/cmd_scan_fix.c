@@ -84,7 +84,7 @@ static bool try_form(const PtxModule *m, const ScanKernel *k, ScanArray *a, cons
 	out->after = c->wave;
 	out->extra_bytes = c->bytes - tile_bytes(t);
 	out->blocks = blocks_with(m, k->kernel, t, out->extra_bytes);
-	layout_describe(&c->l, t, out->layout, sizeof out->layout);
+	scan_say_layout(&c->l, t, out->layout, sizeof out->layout);
 	return true;
 }
 
@@ -193,7 +193,7 @@ static void fix_array(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
 		Layout rm = layout_rowmajor(t);
 		int64_t before = scan_fix_prove(m, k, a, g, &rm, t);
 		int64_t after = scan_fix_prove(m, k, a, g, &s.best.l, t);
-		layout_describe(&s.best.l, t, x->layout, sizeof x->layout);
+		scan_say_layout(&s.best.l, t, x->layout, sizeof x->layout);
 		if (before != a->wave + loops || s.lower_bound != a->ideal + loop_ideal)
 			snprintf(x->why, sizeof x->why, "its spec does not reproduce the scan's counts "
 			         "(%lld wavefronts, the scan's %lld)", (long long)before,

@@ -357,6 +357,9 @@ void scan_say_col(const ScanSayMap *m, const char *r0, const char *c0, char *buf
 /* The text, evaluated for every element, agrees with the layout. */
 bool scan_say_check(const ScanSayMap *m, const Layout *l, const Tile *t, int k);
 void scan_say_operand(const char *e, char *buf, size_t n);
+/* The layout as a note names it: layout_describe's words, a swapped one
+ * as "the tile stored transposed". */
+void scan_say_layout(const Layout *l, const Tile *t, char *buf, size_t n);
 /* A one-dimensional array's index i0 (rows of m->cols elements) under the
  * map, as C text; and that text, evaluated for each of its `elems`
  * elements, agrees with the layout. */

@@ -111,6 +111,64 @@ static void sub_text(const CText *t, const COcc *o, int i, char *buf, size_t n)
 	ctext_span(t, o->sub[i][0], o->sub[i][1], buf, n);
 }
 
+/* An occurrence whose subscripts are constants (sdata[0], t[3][5]): its
+ * new place as numbers.  1 if it made r, 0 if the subscripts are not all
+ * constants (or need no change), -1 never. */
+static int const_subscripts(const CText *ct, const CDecl *src, const COcc *o,
+                            const ScanSayMap *m, const ScanArray *a, int C, int64_t P,
+                            CRepl *r)
+{
+	int64_t v[DECL_MAX_DIMS];
+	CChoice ch = {0};
+	for (int j = 0; j < o->nsub; j++) {
+		size_t s = ct->tok[o->sub[j][0]].off;
+		size_t e = ct->tok[o->sub[j][1] - 1].off + ct->tok[o->sub[j][1] - 1].len;
+		if (o->sub[j][0] >= o->sub[j][1] ||
+		    !ctext_eval(ct, ct->text + s, e - s, &src->bind, &ch, &v[j]) || ch.n || v[j] < 0)
+			return 0;
+	}
+	char text[200], col[200], rr[32], cc[32];
+	CBind b = {.name = {"r", "c"}, .n = 2};
+	int64_t row, c;
+	if (a->flat) {
+		row = v[0] / C, c = v[0] % C;
+	} else {
+		row = v[0];
+		for (int j = 1; j + 1 < o->nsub; j++)
+			row = row * src->dimv[j] + v[j];
+		c = v[o->nsub - 1];
+	}
+	int64_t sr = m->swap ? c : row, sc = m->swap ? row : c;
+	b.value[0] = sr, b.value[1] = sc;
+	snprintf(rr, sizeof rr, "r");
+	snprintf(cc, sizeof cc, "c");
+	scan_say_col(m, rr, cc, col, sizeof col);
+	int64_t nc;
+	if (!ctext_eval(NULL, col, strlen(col), &b, &ch, &nc))
+		return 0;
+	if (a->flat)
+		snprintf(text, sizeof text, "%lld", (long long)(sr * P + nc));
+	else if (m->swap)
+		snprintf(text, sizeof text, "[%lld][%lld]", (long long)sr, (long long)nc);
+	else if (nc == c)
+		return 0;
+	else
+		snprintf(text, sizeof text, "%lld", (long long)nc);
+	if (a->flat) {
+		r->off = ct->tok[o->sub[0][0]].off;
+		r->len = ct->tok[o->sub[0][1] - 1].off + ct->tok[o->sub[0][1] - 1].len - r->off;
+	} else if (m->swap) {
+		r->off = ct->tok[o->sub[0][0] - 1].off;
+		r->len = ct->tok[o->sub[1][1]].off + 1 - r->off;
+	} else {
+		int last = o->nsub - 1;
+		r->off = ct->tok[o->sub[last][0]].off;
+		r->len = ct->tok[o->sub[last][1] - 1].off + ct->tok[o->sub[last][1] - 1].len - r->off;
+	}
+	r->text = xstrdup(text);
+	return 1;
+}
+
 bool scan_fix_form(ScanArray *a, const Layout *l, const Tile *t, bool pad, ScanForm *form)
 {
 	memset(form, 0, sizeof *form);
@@ -206,6 +264,10 @@ bool scan_fix_form(ScanArray *a, const Layout *l, const Tile *t, bool pad, ScanF
 		const COcc *o = &src->occ[i];
 		if (o->kind == OCC_SIZEOF)
 			continue;
+		if (const_subscripts(ct, src, o, &m, a, C, P, &r[nr]) > 0) {
+			nr++;
+			continue;
+		}
 		if (a->flat) {
 			if (P == C && m.kind == SAY_SAME)
 				continue;
@@ -356,13 +418,7 @@ static void print_fix(FILE *f, const ScanArray *a, const char *at)
 	const ScanForm *ix = &x->index;
 	if (ix->ok || (ix->stop[0] && !x->pad.ok) || x->cute[0]) {
 		const char *lay = ix->ok ? ix->layout : x->layout;
-		char tr[200];
-		if (ix->ok && ix->transposed)
-			snprintf(tr, sizeof tr, "store the tile transposed%s%s%s", strcmp(lay, "swap + "
-			         "row-major") ? " (" : "", strcmp(lay, "swap + row-major") ? lay : "",
-			         strcmp(lay, "swap + row-major") ? ")" : "");
-		fprintf(f, "%s: note: %s%s (", at, x->pad.ok ? "or " : "", ix->ok && ix->transposed ?
-		        tr : lay);
+		fprintf(f, "%s: note: %s%s (", at, x->pad.ok ? "or " : "", lay);
 		if (ix->ok && ix->after != x->after)
 			fprintf(f, "%lld wavefronts, ", (long long)ix->after);
 		fprintf(f, "%+lld bytes; blocks per SM by shared memory: %d -> %d)",

@@ -58,6 +58,16 @@ bool crewrite_apply(const CText *t, CRepl *r, int n, ScanEdit **edits, int *nedi
 		snprintf(why, nwhy, "its file's name holds bytes a diff cannot carry");
 		return false;
 	}
+	/* a replacement by the same text is none */
+	int kept = 0;
+	for (int i = 0; i < n; i++)
+		if (strlen(r[i].text) != r[i].len || memcmp(r[i].text, t->text + r[i].off, r[i].len))
+			r[kept++] = r[i];
+		else
+			free(r[i].text), r[i].text = NULL;
+	for (int i = kept; i < n; i++)
+		r[i].text = NULL;
+	n = kept;
 	qsort(r, (size_t)n, sizeof *r, repl_cmp);
 	for (int i = 1; i < n; i++)
 		if (r[i].off < r[i - 1].off + r[i - 1].len) {

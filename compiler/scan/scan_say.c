@@ -280,3 +280,18 @@ bool scan_say_check_flat(const ScanSayMap *m, const Layout *l, const Tile *t, in
 	}
 	return true;
 }
+
+void scan_say_layout(const Layout *l, const Tile *t, char *buf, size_t n)
+{
+	char d[200];
+	layout_describe(l, t, d, sizeof d);
+	if (strncmp(d, "swap + ", 7) != 0) {
+		snprintf(buf, n, "%s", d);
+		return;
+	}
+	/* "swap" is the search's word: to a user it is the tile transposed */
+	if (strcmp(d + 7, "row-major") == 0)
+		snprintf(buf, n, "the tile stored transposed (index [c][r])");
+	else
+		snprintf(buf, n, "the tile stored transposed (index [c][r]), %s", d + 7);
+}

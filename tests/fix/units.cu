@@ -141,3 +141,49 @@ extern "C" __global__ void pair_col(const Pair *in, float *out)
 		acc += p[x][c].a;
 	out[x] = acc;
 }
+
+// Each lane writes and reads its own row, one element at a time: stored
+// transposed, both are rows of the warp.
+extern "C" __global__ void own_rows(const float *in, float *out)
+{
+	__shared__ float t[32][32];
+	int x = threadIdx.x;
+#pragma unroll 1
+	for (int c = 0; c < 32; c++)
+		t[x][c] = in[c * 32 + x];
+	__syncthreads();
+	float acc = 0;
+#pragma unroll 1
+	for (int c = 0; c < 32; c++)
+		acc += t[x][c] * c;
+	out[x] = acc;
+}
+
+// A template: one declaration for every instance.
+template <int N>
+__global__ void tpl_col(const float *in, float *out)
+{
+	__shared__ float s[N][N];
+	int x = threadIdx.x;
+	for (int r = 0; r < N; r++)
+		s[r][x] = in[r * N + x];
+	__syncthreads();
+	for (int c = 0; c < N; c++)
+		out[c * N + x] = s[x][c];
+}
+template __global__ void tpl_col<32>(const float *, float *);
+
+// A histogram of 1-byte items: the bins come from the input (--data).
+extern "C" __global__ void hist256(const unsigned char *in, unsigned *out)
+{
+	__shared__ unsigned bins[256];
+	int x = threadIdx.x;
+	for (int i = x; i < 256; i += blockDim.x)
+		bins[i] = 0;
+	__syncthreads();
+	for (int i = x; i < 4096; i += blockDim.x)
+		atomicAdd(&bins[in[i]], 1u);
+	__syncthreads();
+	for (int i = x; i < 256; i += blockDim.x)
+		out[i] = bins[i];
+}
