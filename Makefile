@@ -399,12 +399,14 @@ gpu-scan: bankc
 	bash tests/gpu/scan_measure.sh ./bankc out/gpu-scan
 
 # On a machine with a GPU, nvcc, patch and Nsight Compute: the validation
-# kernels with scan's padding fixes applied, measured against the totals
-# the fixes promised (docs/validation.md).  No prerequisite: a bankc
+# kernels and tests/fix/ with scan's fixes applied, measured against the
+# totals the fixes promised, and the fixed kernels' outputs against the
+# unfixed ones' (docs/validation.md).  No prerequisite: a bankc
 # built elsewhere runs here as it is (BANKC=PATH), without re2c or cmocka.
 BANKC_GPU ?= ./bankc
 gpu-fix:
 	bash tests/gpu/fix_validate.sh $(BANKC_GPU) out/gpu-fix
+	bash tests/gpu/fix_gpu.sh $(BANKC_GPU) out/gpu-fix
 
 clean:
 	rm -rf build build-san bankc out

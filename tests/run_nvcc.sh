@@ -11,7 +11,7 @@ fi
 # CUDA 13 dropped sm_70: an architecture this nvcc lacks is reported and
 # skipped, sm_75 standing in as the oldest.
 arches=$(nvcc --list-gpu-arch 2>/dev/null | sed 's/compute_/sm_/')
-for src in tests/gpu/probe.cu; do
+for src in tests/gpu/probe.cu tests/gpu/fix_run.cu; do
 	for arch in sm_70 sm_75 sm_80 sm_90; do
 		if ! printf '%s\n' "$arches" | grep -qx "$arch"; then
 			skip "$src for $arch ($(nvcc --version | tail -n 1) has no $arch)"

@@ -306,6 +306,10 @@ typedef struct ScanArray {
 	bool vector;            /* an access is scalar ones that ptxas merges */
 	bool whole;             /* every warp instruction kept, and each
 	                         * instruction's lanes in this array alone */
+	char split[400];        /* accesses ptxas merges into one vector from
+	                         * more than one indexing (two statements, two
+	                         * names in one): a rewrite of their indices
+	                         * would split them; "" if none */
 	char reach[512];        /* an access the source's indexing of it does not
 	                         * explain (a pointer, another name), or "" */
 	ScanDecl decl;

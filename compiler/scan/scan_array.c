@@ -435,6 +435,50 @@ static void check_reach(const PtxModule *m, const ScanKernel *k, const ScanCtx *
 			         src->t->path, src->occ[i].line, a->name);
 }
 
+/* A vector ptxas makes of scalar accesses of more than one indexing: its
+ * members (the leader's base register at the next offsets, in its
+ * function) at another source position (.loc's line and column).  A
+ * rewritten index keeps a vector only where the members are one
+ * subscript's unrolled copies, which share the position. */
+static void check_split(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
+                        ScanArray *a)
+{
+	for (int s = 0; s < a->nslot && !a->split[0]; s++) {
+		const ScanAcc *x = &k->acc[a->slot[s]];
+		if (x->merged_from < 2)
+			continue;
+		const PtxInst *lead = &m->inst[x->inst];
+		int base = -1;
+		int64_t off = 0;
+		for (int o = 0; o < lead->nopd; o++)
+			if (lead->opd[o].kind == OPD_MEM)
+				base = lead->opd[o].reg, off = lead->opd[o].imm;
+		if (base < 0)
+			continue;
+		int w = x->bytes / x->merged_from;
+		const PtxFunc *f = &m->func[lead->func];
+		bool other = false;
+		for (int i = f->first; i < f->first + f->ninst && !other; i++) {
+			const PtxInst *in = &m->inst[i];
+			if (i == x->inst || in->slot < 0 || in->op.kind != lead->op.kind)
+				continue;
+			for (int o = 0; o < in->nopd; o++)
+				if (in->opd[o].kind == OPD_MEM && in->opd[o].reg == base &&
+				    in->opd[o].imm > off && (in->opd[o].imm - off) % w == 0 &&
+				    (in->opd[o].imm - off) / w < x->merged_from)
+					other |= in->file != lead->file || in->line != lead->line ||
+					         in->col != lead->col;
+		}
+		if (other) {
+			char where[200];
+			scan_where(m, lead, c, where, sizeof where);
+			text_put(a->split, sizeof a->split, "ptxas merges its access at %s and another "
+			         "indexing into one %d-byte vector, which the indices rewritten would "
+			         "split", where, x->bytes);
+		}
+	}
+}
+
 void scan_arrays_find(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
                       ScanArrays *out)
 {
@@ -487,6 +531,7 @@ void scan_arrays_find(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
 		find_decl(m, k, c, a);
 		array_view(m, k, a);
 		check_reach(m, k, c, a);
+		check_split(m, k, c, a);
 		out->n++;
 	}
 }

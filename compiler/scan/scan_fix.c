@@ -209,6 +209,9 @@ bool scan_fix_form(ScanArray *a, const Layout *l, const Tile *t, bool pad, ScanF
 		return STOP("%s:%d: %s", d->path, src->stop_line, src->stop);
 	if (a->reach[0])
 		return STOP("%s", a->reach);
+	/* an index rewritten (any form but a two-dimensional padding) */
+	if (a->split[0] && (a->flat || m.kind != SAY_SAME || m.swap))
+		return STOP("%s", a->split);
 	/* the declaration and every occurrence */
 	const CText *ct = src->t;
 	CRepl *r = xcalloc((size_t)src->nocc + 2, sizeof *r);
@@ -369,13 +372,16 @@ static void show_edits(FILE *f, const ScanForm *x)
 }
 
 /* The form --fix prints: the padding where it reaches the best (it
- * changes no index, so ptxas's code stays as it is), else the rewrite. */
+ * changes no index, so ptxas's code stays as it is), else the rewrite,
+ * else a padding that helps less. */
 static const ScanForm *applied(const ScanFix *x)
 {
 	if (x->pad.ok && x->pad.diff && x->pad.after == x->after)
 		return &x->pad;
 	if (x->index.ok && x->index.diff)
 		return &x->index;
+	if (x->pad.ok && x->pad.diff)
+		return &x->pad;
 	return NULL;
 }
 

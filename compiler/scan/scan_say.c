@@ -106,6 +106,10 @@ bool scan_say_map(const Layout *l, const Tile *t, int k, int vec, ScanSayMap *m)
 	if (same) {
 		m->kind = SAY_SAME;
 		free(col);
+		/* a padding's rows: vectors of `vec` stay whole if the rows do */
+		m->V = 1;
+		while (m->V * 2 <= vec && SC % (m->V * 2) == 0 && m->pitch % (m->V * 2) == 0)
+			m->V *= 2;
 		return true;
 	}
 	/* chunk q of row r goes to q ^ f(r), f affine in r's bits */
@@ -146,7 +150,7 @@ bool scan_say_map(const Layout *l, const Tile *t, int k, int vec, ScanSayMap *m)
 	free(col);
 	/* vectors of `vec` declared elements: chunks that wide in the text */
 	m->V = 1;
-	while (m->V * 2 <= vec && m->V * 2 <= G && m->kind == SAY_XOR)
+	while (m->V * 2 <= vec && m->V * 2 <= G && m->kind == SAY_XOR && m->pitch % (m->V * 2) == 0)
 		m->V *= 2;
 	if (m->kind == SAY_ROT)
 		m->V = G;
@@ -253,15 +257,37 @@ bool scan_say_check(const ScanSayMap *m, const Layout *l, const Tile *t, int k)
 	return true;
 }
 
+/* The map in chunks of m->V elements: a vector's elements as one. */
+static ScanSayMap chunked(const ScanSayMap *m)
+{
+	ScanSayMap c = *m;
+	c.cols /= m->V;
+	c.pitch /= m->V;
+	c.G = m->kind == SAY_SAME ? 1 : m->G / m->V;
+	c.V = 1;
+	return c;
+}
+
 void scan_say_flat(const ScanSayMap *m, const char *i0, char *buf, size_t n)
 {
-	size_t k = strlen(i0) + 3;
+	size_t k = strlen(i0) + 32;
 	char *I = xmalloc(k), *r = xmalloc(k + 16), *c = xmalloc(k + 16), *col = xmalloc(4 * k + 1024);
 	scan_say_operand(i0, I, k);
-	snprintf(r, k + 16, "%s / %d", I, m->cols);
-	snprintf(c, k + 16, "%s %% %d", I, m->cols);
-	scan_say_col(m, r, c, col, 4 * k + 1024);
-	text_put(buf, n, "%s / %d * %d + (%s)", I, m->cols, m->pitch, col);
+	if (m->V > 1) {
+		/* the vector's index I / V, its element I % V: ptxas sees the
+		 * elements of one vector at one chunk, and keeps the vector */
+		ScanSayMap cm = chunked(m);
+		char *J = xmalloc(k + 16), *inner = xmalloc(8 * k + 2048);
+		snprintf(J, k + 16, "%s / %d", I, m->V);
+		scan_say_flat(&cm, J, inner, 8 * k + 2048);
+		text_put(buf, n, "(%s) * %d + %s %% %d", inner, m->V, I, m->V);
+		free(J), free(inner);
+	} else {
+		snprintf(r, k + 16, "%s / %d", I, m->cols);
+		snprintf(c, k + 16, "%s %% %d", I, m->cols);
+		scan_say_col(m, r, c, col, 4 * k + 1024);
+		text_put(buf, n, "%s / %d * %d + (%s)", I, m->cols, m->pitch, col);
+	}
 	free(I), free(r), free(c), free(col);
 }
 

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # fix_validate.sh BANKC OUTDIR
 #
-# Do bankc scan's padding fixes hold?  For every launch of the validation
+# Do bankc scan's fixes hold?  For every launch of the validation
 # kernels (tests/gpu/scan_kernels/manifest.tsv), scans its PTX with --fix;
-# where that prints a diff (a padded declaration), the diffs of the
+# where that prints a diff (a padded declaration, or every indexing of an
+# array rewritten), the diffs of the
 # program are applied with patch to a copy of its source, the fixed
 # program compiled again, and each fixed launch
 #   - scanned again: its total (loads + stores + atomics + reductions,
 #     wavefronts per block) must equal the promise, the unfixed total with
-#     each padded array's wavefronts replaced by what its note promised;
+#     each fixed array's wavefronts replaced by what its note promised;
 #   - with MEASURE=1 (the default where ncu is found), run once under
 #     Nsight Compute (--clock-control none) as scan_measure.sh does: the
 #     counters' sum must equal the promise too.
@@ -62,15 +63,21 @@ trap 'rm -rf "$tmp"' EXIT
 "$bankc" build specs/templates.tile -o "$tmp/gen" >>"$out/build.log" 2>&1 || die "bankc build failed (build.log)"
 flags=(-std=c++17 -O3 -lineinfo -arch="$arch" -Iruntime -I"$tmp/gen")
 
-# The promise of one scan's text: its totals, each padded array's
-# wavefronts replaced by its padding's.
+# The promise of one scan's text: its totals, each fixed array's
+# wavefronts replaced by what the form --fix applies promised (a
+# padding's own count; a rewrite's own count where it says one, else the
+# best layout's).
 promise() {
 	awk '
 	/^  (loads|stores|atomics|reductions) / { total += $2 }
 	/note: .* takes [0-9]+ wavefronts per block/ {
-		for (i = 1; i < NF; i++) if ($i == "takes") { cur = $(i + 1); break } }
-	/note: padding reaches it \(/ {
-		v = $0; sub(/.*padding reaches it \(/, "", v); sub(/ .*/, "", v); delta += v - cur }
+		for (i = 1; i < NF; i++) if ($i == "takes") { cur = $(i + 1); break }
+		v = $0; sub(/.*, takes /, "", v); sub(/,.*/, "", v); best = v }
+	/bankc scan --fix prints the diff/ {
+		v = best
+		if ($0 ~ /note: padding (reaches it|helps) \(/) { v = $0; sub(/.*padding (reaches it|helps) \(/, "", v); sub(/ .*/, "", v) }
+		else if ($0 ~ /\([0-9]+ wavefronts, /) { v = $0; sub(/[^(]*\(/, "", v); sub(/ .*/, "", v) }
+		delta += v - cur }
 	END { printf "%d %d\n", total, total + delta }' "$1"
 }
 total_of() { awk '/^  (loads|stores|atomics|reductions) / { t += $2 } END { print t + 0 }' "$1"; }
@@ -164,5 +171,5 @@ awk -F '\t' 'NR == 1 { print "| program | kernel | block | before | promised | s
 column -t -s "$tab" "$out/fix_validation.tsv" 2>/dev/null || cat "$out/fix_validation.tsv"
 rows=$(($(wc -l <"$out/fix_validation.tsv") - 1))
 echo "== $rows fixed launches; results in $out"
-[ "$rows" -gt 0 ] || { echo "no launch got a padding fix"; fail=1; }
+[ "$rows" -gt 0 ] || { echo "no launch got a fix"; fail=1; }
 [ "$fail" -eq 0 ]
