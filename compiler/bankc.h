@@ -141,7 +141,19 @@ typedef struct {
 	DiagColor color;    /* -fdiagnostics-color=auto|always|never */
 	int max_errors;     /* per file; 0 = no limit (-fmax-errors=N) */
 	bool record;        /* keep every diagnostic, for --sarif */
+	uint32_t wno;       /* warnings turned off: 1 << DiagFlag (-Wno-NAME) */
 } DiagOptions;
+/* The warnings a -Wno-NAME turns off (gcc's spelling), each its --sarif
+ * rule; diag_flag_name names them. */
+typedef enum { DW_BANK_CONFLICT, DW_CP_ASYNC, DW_OUTSIDE, DW_DATA, DW_UNPROVEN,
+	DW_SHARED_RACE, DW_SHARED_BOUNDS, DW_SHARED_ALIGN, DW_BARRIER, DW_COUNT } DiagFlag;
+const char *diag_flag_name(DiagFlag f);
+/* -W NAME or -W no-NAME (the text after -W): true if NAME is a warning's;
+ * sets diag_options.wno. */
+bool diag_flag_option(const char *arg);
+bool diag_flag_on(DiagFlag f);
+/* The flag of a --sarif rule, or -1. */
+int diag_flag_of_rule(const char *rule);
 extern DiagOptions diag_options;
 typedef struct {
 	DiagKind kind;

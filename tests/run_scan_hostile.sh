@@ -36,7 +36,7 @@ if have nvcc; then
 	cp "$src/called.cu" 'x$(touch P)y.cu'
 	rc=$(status "$bankc" scan 'x$(touch P)y.cu' --block 32)
 	if [ -e P ]; then bad "scan of a file named x\$(touch P)y.cu ran the command"
-	elif [ "$rc" != 0 ] || ! grep -q '^x$(touch P)y.cu:5:2: note: .*its address depends on data' "$tmp/out"; then
+	elif [ "$rc" != 0 ] || ! grep -q '^x$(touch P)y.cu:5:2: note: .*its address depends on data' "$tmp/err"; then
 		bad "scan of x\$(touch P)y.cu: status $rc, $(head -n 1 "$tmp/out") $(head -n 1 "$tmp/err")"
 	else ok; fi
 	rc=$(status "$bankc" scan 'x$(touch P)y.cu' --block 32 -- '-DX=$(touch P)')
@@ -56,7 +56,7 @@ if have nvcc; then
 	printf '#include "stride.h"\n__global__ void k(int *p)\n{\n\t__shared__ int s[64];\n\ts[threadIdx.x * STRIDE %% 64] = 1;\n\t__syncthreads();\n\tp[0] = s[threadIdx.x];\n}\n' >'d$(touch P)/k.cu'
 	rc=$(status "$bankc" scan 'd$(touch P)/k.cu' --block 32)
 	if [ -e P ]; then bad "scan of a source in a folder d\$(touch P) ran the command"
-	elif [ "$rc" != 0 ] || ! grep -q '^d$(touch P)/k.cu:5:.*warning: 4-byte shared store' "$tmp/out"; then
+	elif [ "$rc" != 0 ] || ! grep -q '^d$(touch P)/k.cu:5:.*warning: 4-byte shared store' "$tmp/err"; then
 		bad "scan of d\$(touch P)/k.cu: status $rc, $(head -n 1 "$tmp/out") $(head -n 1 "$tmp/err")"
 	else ok; fi
 	# a source whose real path is not literal, reached by a literal name
@@ -141,9 +141,9 @@ shows() {   # shows WANT SOURCE [ARGS]: whether scan shows the source lines
 	$_t "$bankc" scan "$tmp/src/g.ptx" "$@" >"$tmp/out" 2>"$tmp/err"
 	_rc=$?
 	# the lines shown under the warnings (not the notes' own indented lines)
-	_n=$(awk '/: warning: / { w = 1; next } w && /^    [^ ^]/ { n++ } { w = 0 } END { print n + 0 }' "$tmp/out")
+	_n=$(awk '/: warning: / { w = 1; next } w && /^    [^ ^]/ { n++ } { w = 0 } END { print n + 0 }' "$tmp/err")
 	if [ $_rc != 0 ]; then bad "scan of a PTX whose .file is $_file: status $_rc"
-	elif [ "$_want" = no ] && grep -q '^    [A-Z_]*=' "$tmp/out"; then
+	elif [ "$_want" = no ] && grep -q '^    [A-Z_]*=' "$tmp/err"; then
 		bad "scan showed the lines of $_file"
 	elif [ "$_want" = yes ] && [ "$_n" != 2 ]; then bad "scan did not show the lines of $_file"
 	elif [ "$_want" = no ] && [ "$_n" != 0 ]; then bad "scan showed lines of $_file"
@@ -207,7 +207,7 @@ if [ -x /usr/bin/time ]; then
 	for f in big zero; do
 		/usr/bin/time -f '%U %S' -o "$tmp/time" "$bankc" scan "$tmp/src/$f.ptx" >"$tmp/out" 2>"$tmp/err"
 		cpu=$(awk '{ printf "%d", $1 + $2 }' "$tmp/time")
-		n=$(grep -c '^    s\[' "$tmp/out")
+		n=$(grep -c '^    s\[' "$tmp/err")
 		want=0
 		[ $f = big ] && want=30000
 		if [ "$n" != $want ]; then bad "scan of $f.ptx showed $n source lines, want $want"

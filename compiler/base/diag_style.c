@@ -13,6 +13,46 @@
 
 DiagOptions diag_options = {.color = DIAG_COLOR_AUTO, .max_errors = 20};
 
+/* Each warning's name: its -W flag and its --sarif rule id. */
+static const char *const flag_name[DW_COUNT] = {
+	[DW_BANK_CONFLICT] = "bank-conflict", [DW_CP_ASYNC] = "cp-async-segments",
+	[DW_OUTSIDE] = "outside-array", [DW_DATA] = "data-dependent",
+	[DW_UNPROVEN] = "unproven", [DW_SHARED_RACE] = "shared-race",
+	[DW_SHARED_BOUNDS] = "shared-bounds", [DW_SHARED_ALIGN] = "shared-align",
+	[DW_BARRIER] = "barrier-divergence",
+};
+
+const char *diag_flag_name(DiagFlag f)
+{
+	return flag_name[f];
+}
+
+int diag_flag_of_rule(const char *rule)
+{
+	for (int i = 0; rule && i < DW_COUNT; i++)
+		if (flag_name[i] && strcmp(flag_name[i], rule) == 0)
+			return i;
+	return -1;
+}
+
+bool diag_flag_option(const char *arg)
+{
+	bool no = strncmp(arg, "no-", 3) == 0;
+	int f = diag_flag_of_rule(no ? arg + 3 : arg);
+	if (f < 0)
+		return false;
+	if (no)
+		diag_options.wno |= 1u << f;
+	else
+		diag_options.wno &= ~(1u << f);
+	return true;
+}
+
+bool diag_flag_on(DiagFlag f)
+{
+	return !(diag_options.wno >> f & 1);
+}
+
 static DiagRecord *records;
 static int nrecords, caprecords;
 

@@ -1,6 +1,7 @@
 /* The diagnostic options every command takes, as gcc spells them:
- * -fdiagnostics-color[=auto|always|never], -fno-diagnostics-color and
- * -fmax-errors=N, and bankc's --sarif FILE (the command's diagnostics as
+ * -fdiagnostics-color[=auto|always|never], -fno-diagnostics-color,
+ * -fmax-errors=N and -Wno-NAME (a warning off; -WNAME back on), and
+ * bankc's --sarif FILE (the command's diagnostics as
  * a SARIF 2.1.0 log, docs/sarif.md).  cli_next hands them here. */
 #include <getopt.h>
 #include <stdlib.h>
@@ -17,6 +18,17 @@ bool cli_diag_option(const Cli *c, int code, const char *arg, int *rc)
 	if (code == OPT_SARIF) {
 		cli_sarif_path = arg;
 		diag_options.record = true;
+		return true;
+	}
+	if (code == 'W') {
+		if (!diag_flag_option(arg)) {
+			fprintf(stderr, "bankc: error: unknown warning option '-W%s'; the warnings:",
+			        arg);
+			for (int f = 0; f < DW_COUNT; f++)
+				fprintf(stderr, " -W%s", diag_flag_name((DiagFlag)f));
+			fprintf(stderr, "\n(see 'bankc %s --help')\n", c->cmd);
+			*rc = 2;
+		}
 		return true;
 	}
 	if (code != 'f')
@@ -57,7 +69,7 @@ bool cli_diag_option(const Cli *c, int code, const char *arg, int *rc)
 void cli_diag_options(const Cli *c, char *shortopts, size_t n,
                       struct option *longopts, size_t nlong)
 {
-	snprintf(shortopts, n, "%sf:", c->shortopts);
+	snprintf(shortopts, n, "%sf:W:", c->shortopts);
 	size_t k = 0;
 	for (const struct option *o = c->longopts; o->name && k + 2 < nlong; o++)
 		longopts[k++] = *o;

@@ -49,6 +49,7 @@ typedef struct {
 	const char *emit;
 	int64_t max_steps;
 	long max_excess;        /* --max-excess; -1: no gate */
+	const char *baseline;   /* --baseline FILE */
 	const char *source_dir[SCAN_SOURCE_MAX_DIRS];   /* --source-dir */
 	int nsource_dir;
 	char **nvcc;            /* flags after -- */
@@ -144,7 +145,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			break;
 		}
 	enum { O_KERNEL = OPT_CMD, O_BLOCK, O_GRID, O_CTAID, O_PARAM, O_STEPS,
-	       O_EMIT, O_JSON, O_NOVEC, O_DATA, O_EXCESS, O_FIX, O_SOURCE_DIR };
+	       O_EMIT, O_JSON, O_NOVEC, O_DATA, O_EXCESS, O_FIX, O_SOURCE_DIR, O_BASELINE };
 	static const struct option lo[] = {
 		{"kernel", required_argument, NULL, O_KERNEL},
 		{"block", required_argument, NULL, O_BLOCK},
@@ -159,6 +160,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		{"max-excess", required_argument, NULL, O_EXCESS},
 		{"fix", no_argument, NULL, O_FIX},
 		{"source-dir", required_argument, NULL, O_SOURCE_DIR},
+		{"baseline", required_argument, NULL, O_BASELINE},
 		CLI_GEOM_OPTIONS, CLI_HELP_OPTION, {0}};
 	Cli cl = {"scan", argc, argv, ":h", lo, .geom = &o->geom};
 	char *a;
@@ -249,6 +251,9 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			break;
 		case O_FIX:
 			o->fix = true;
+			break;
+		case O_BASELINE:
+			o->baseline = a;
 			break;
 		case O_SOURCE_DIR:
 			if (o->nsource_dir == SCAN_SOURCE_MAX_DIRS)
@@ -354,11 +359,11 @@ static bool kernel_selected(const PtxModule *m, int i, const char *want)
  * kernel, worded as bankc build's gate words it for a tile.  A kernel
  * without totals fails the scan already. */
 static bool gate_ok(const Opts *o, const PtxModule *m, const ScanKernel *k,
-                    const char *input, const char *name)
+                    const ScanCtx *c, const char *input, const char *name)
 {
 	if (o->max_excess < 0 || !k->complete)
 		return true;
-	int64_t wave, ideal, excess = scan_excess(m, k, &wave, &ideal);
+	int64_t wave, ideal, excess = scan_excess(m, k, c, &wave, &ideal);
 	if (excess <= o->max_excess)
 		return true;
 	const PtxFunc *f = &m->func[k->kernel];
@@ -602,7 +607,7 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		scan_kernel(m, i, &ro, &so, &k);
 		if (!k.complete)
 			rc = 1;
-		bool over = !gate_ok(o, m, &k, input, sn);
+		bool over = !gate_ok(o, m, &k, &c, input, sn);
 		rc |= over;
 		ScanArrays arrays = {0};
 		if (k.complete) {
@@ -619,7 +624,7 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 				int64_t w, id;
 				json_object_set_new(last, "gate", json_pack("{s:I,s:I,s:b}", "max_excess",
 				                    (json_int_t)o->max_excess, "excess",
-				                    (json_int_t)scan_excess(m, &k, &w, &id), "passed", !over));
+				                    (json_int_t)scan_excess(m, &k, &c, &w, &id), "passed", !over));
 			}
 			json_object_set_new(last, "limits", json_pack("{s:I,s:I}", "max_steps",
 			                    (json_int_t)ro.max_steps, "steps_per_thread",
@@ -633,6 +638,9 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 			if (!first)
 				fputc('\n', text);
 			scan_print_text(text, stderr, m, &k, &c);
+			/* each kernel's totals after its diagnostics, where both
+			 * streams reach one terminal or file */
+			fflush(text);
 		}
 		first = false;
 		if (o->emit && k.complete &&
@@ -660,16 +668,20 @@ int cmd_scan(int argc, char **argv)
 	bool cu = ends_with(o.file, ".cu");
 	if (o.nnvcc && !cu)
 		return cli_usage_error("%s", "flags after -- are nvcc's: give a .cu FILE");
+	if (o.baseline && !scan_baseline_read(o.baseline, stderr))
+		return 1;
 	/* the --data buffers first: a missing one fails before nvcc runs */
 	for (int d = 0; d < o.ndata; d++)
 		if (!read_file(o.data[d].path, NULL, PTX_DATA_LIMIT, stderr, &o.data[d].src)) {
 			for (int e = 0; e < d; e++)
 				free((char *)o.data[e].src.text);
+			scan_baseline_free();
 			return 1;
 		}
 	rc = scan_path(&o, cu);
 	for (int d = 0; d < o.ndata; d++)
 		free((char *)o.data[d].src.text);
+	scan_baseline_free();
 	return rc;
 }
 

@@ -160,7 +160,8 @@ typedef struct {
 	                             * NULL: warnings name no array */
 } ScanCtx;
 
-/* Warnings and totals of one kernel to f; stops as errors to err. */
+/* One kernel's totals to f; its warnings, notes and errors (the
+ * diagnostics, as gcc writes them) to err. */
 void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k,
                      const ScanCtx *c);
 struct json_t *scan_kernel_json(const PtxModule *m, const ScanKernel *k,
@@ -179,12 +180,23 @@ void scan_where(const PtxModule *m, const PtxInst *in, const ScanCtx *c,
 void scan_why(const PtxModule *m, const ScanKernel *k, uint32_t why,
               const ScanCtx *c, char *buf, size_t n);
 
+/* ---- scan_suppress.c: warnings the user accepted ----------------------------- */
+
+typedef enum { ACCEPT_NONE, ACCEPT_FLAG, ACCEPT_SOURCE, ACCEPT_BASELINE } ScanAccept;
+/* Whether a warning of flag f at instruction in is accepted, and how. */
+ScanAccept scan_accepted(const PtxModule *m, const PtxInst *in, const ScanCtx *c, DiagFlag f);
+/* --baseline FILE: the warnings an earlier run printed are known; false
+ * (message on err) if it cannot be read. */
+bool scan_baseline_read(const char *path, FILE *err);
+void scan_baseline_free(void);
+
 /* ---- scan_gate.c ---------------------------------------------------------- */
 
 /* The kernel's counted wavefronts and their ideal, as the totals print
- * them (cp.async aside); returns the excess, wave - ideal. */
-int64_t scan_excess(const PtxModule *m, const ScanKernel *k, int64_t *wave,
-                    int64_t *ideal);
+ * them (cp.async aside), and the excess of those not accepted (c: NULL
+ * for all); returns the excess, wave - ideal. */
+int64_t scan_excess(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
+                    int64_t *wave, int64_t *ideal);
 
 /* ---- scan_spec.c ---------------------------------------------------------- */
 

@@ -402,20 +402,23 @@ typedef struct {
 	const PtxModule *m;
 } Key;
 
-/* One warning's position: the source position and the calls it was
- * inlined from (a helper called twice warns twice). */
+/* One warning's position: the source position, whatever calls it was
+ * inlined from (a helper called from 16 places warns once, its paths
+ * counted in a note). */
 static int pos_cmp(const Key *x, const Key *y)
 {
 	if (x->file != y->file) return x->file < y->file ? -1 : 1;
 	if (x->line != y->line) return x->line < y->line ? -1 : 1;
-	if (x->col != y->col) return x->col < y->col ? -1 : 1;
-	return chain_cmp(x->m, x->inl, y->inl);
+	return (x->col > y->col) - (x->col < y->col);
 }
 
 static int key_cmp(const void *a, const void *b)
 {
 	const Key *x = a, *y = b;
 	int c = pos_cmp(x, y);
+	if (c)
+		return c;
+	c = chain_cmp(x->m, x->inl, y->inl);
 	if (c)
 		return c;
 	return x->ptxline < y->ptxline ? -1 : x->ptxline > y->ptxline;
@@ -430,6 +433,60 @@ static bool same_group(const PtxModule *m, const ScanAcc *a, const ScanAcc *b)
 	return x->op.kind == y->op.kind && a->bytes == b->bytes &&
 	       a->op.nmat == b->op.nmat && a->op.trans == b->op.trans &&
 	       x->op.space == y->op.space && a->merged_from == b->merged_from;
+}
+
+/* The calls that lead to a position: after its warning, a note naming
+ * how many distinct chains of inlined calls reach it and the outermost
+ * call of each other one (three of them), where there is more than one. */
+static void call_paths(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
+                       const PtxInst *shown, const ScanCtx *c)
+{
+	int *chain = xmalloc(((size_t)n + 1) * sizeof *chain), nc = 0;
+	for (int i = 0; i < n; i++) {
+		int file, line, col, rest;
+		if (!source_at(m, &m->inst[g[i]->inst], &file, &line, &col, &rest) || rest < 0)
+			continue;
+		bool seen = false;
+		for (int j = 0; j < nc && !seen; j++)
+			seen = chain_cmp(m, chain[j], rest) == 0;
+		if (!seen)
+			chain[nc++] = rest;
+	}
+	if (nc > 1) {
+		int file, line, col, own;
+		source_at(m, shown, &file, &line, &col, &own);
+		char where[512];
+		scan_where(m, shown, c, where, sizeof where);
+		diag_head(f, where, DK_NOTE);
+		fprintf(f, "reached through %d call paths, counted together above; the others "
+		        "from", nc);
+		int listed = 0;
+		for (int j = 0; j < nc && listed < 3; j++) {
+			if (chain_cmp(m, chain[j], own) == 0)
+				continue;
+			int top = chain[j];
+			while (m->inl[top].parent >= 0)
+				top = m->inl[top].parent;
+			const char *p = ptx_file_path(m, m->inl[top].file);
+			char shownp[1024];
+			fprintf(f, "%s %s:%d:%d", listed ? "," : "", p ? scan_escape(scan_display_path(p, c),
+			        shownp, sizeof shownp) : "?", m->inl[top].line, m->inl[top].col);
+			listed++;
+		}
+		if (nc - 1 > listed)
+			fprintf(f, " and %d more", nc - 1 - listed);
+		fputc('\n', f);
+	}
+	free(chain);
+}
+
+/* "MESSAGE [-WNAME]" and a line break: a warning names its flag */
+static void message(FILE *f, const char *msg, DiagKind k, DiagFlag flag)
+{
+	if (k == DK_WARNING)
+		fprintf(f, "%s [-W%s]\n", msg, diag_flag_name(flag));
+	else
+		fprintf(f, "%s\n", msg);
 }
 
 static void warn_group(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
@@ -455,6 +512,9 @@ static void warn_group(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
 	if (!count || wave <= ideal)
 		return;
 	const PtxInst *in = &m->inst[worst->inst];
+	DiagFlag flag = in->op.kind == PO_CPASYNC ? DW_CP_ASYNC : DW_BANK_CONFLICT;
+	if (scan_accepted(m, in, c, flag) != ACCEPT_NONE)
+		return;
 	char where[512], w[128], per[96], idl[64], banks[256] = "";
 	scan_where(m, in, c, where, sizeof where);
 	what(in, worst->merged_from, w, sizeof w);
@@ -492,12 +552,12 @@ static void warn_group(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
 		msg = diag_format("%s%s: %s wavefronts per instruction, ideal %s%s, "
 		        "%lld instruction%s per block", w, arr, per, idl, banks,
 		        (long long)count, count == 1 ? "" : "s");
-	head(f, m, in, c, DK_WARNING, in->op.kind == PO_CPASYNC ?
-	     "cp-async-segments" : "bank-conflict", msg);
-	fprintf(f, "%s\n", msg);
+	head(f, m, in, c, DK_WARNING, diag_flag_name(flag), msg);
+	message(f, msg, DK_WARNING, flag);
 	free(msg);
 	show_source(f, m, in, c);
 	show_inlined(f, m, in, c);
+	call_paths(f, m, g, n, in, c);
 	scan_fix_after_warning(f, m, g, n, c);          /* its declaration and fix */
 }
 
@@ -532,7 +592,7 @@ static void warn_ranged(FILE *f, const PtxModule *m, const ScanKernel *k,
 	if (!count || hi <= ideal)
 		return;
 	const PtxInst *in = &m->inst[first->inst];
-	char where[512], w[128], many[96], because[1024];
+	char where[512], w[128], many[112], because[1024];
 	scan_where(m, in, c, where, sizeof where);
 	what(in, 0, w, sizeof w);
 	if (sure == count)
@@ -546,8 +606,13 @@ static void warn_ranged(FILE *f, const PtxModule *m, const ScanKernel *k,
 	        "in all (ideal %lld), %s", w,
 	        unk ? "its address depends on data" : "whether it runs depends on data",
 	        minw, maxw, (long long)lo, (long long)hi, (long long)ideal, many);
-	head(f, m, in, c, lo > ideal ? DK_WARNING : DK_NOTE, "data-dependent", msg);
-	fprintf(f, "%s\n", msg);
+	DiagKind kind = lo > ideal ? DK_WARNING : DK_NOTE;
+	if (kind == DK_WARNING && scan_accepted(m, in, c, DW_DATA) != ACCEPT_NONE) {
+		free(msg);
+		return;
+	}
+	head(f, m, in, c, kind, "data-dependent", msg);
+	message(f, msg, kind, DW_DATA);
 	free(msg);
 	show_source(f, m, in, c);
 	show_inlined(f, m, in, c);
@@ -564,6 +629,8 @@ static void warn_outside(FILE *f, const PtxModule *m, const ScanAcc *a,
 	if (!a->outside)
 		return;
 	const PtxInst *in = &m->inst[a->inst];
+	if (scan_accepted(m, in, c, DW_OUTSIDE) != ACCEPT_NONE)
+		return;
 	char where[512], w[128];
 	scan_where(m, in, c, where, sizeof where);
 	what(in, 0, w, sizeof w);
@@ -573,7 +640,7 @@ static void warn_outside(FILE *f, const PtxModule *m, const ScanAcc *a,
 	        "addressed)", w, (long long)a->outside_addr, a->outside_warp,
 	        a->outside_lane, (long long)a->outside, (long long)a->count);
 	head(f, m, in, c, DK_WARNING, "outside-array", msg);
-	fprintf(f, "%s\n", msg);
+	message(f, msg, DK_WARNING, DW_OUTSIDE);
 	free(msg);
 	show_source(f, m, in, c);
 	show_inlined(f, m, in, c);
@@ -814,10 +881,10 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 					g[n++] = &k->acc[keys[b].slot];
 					done[b] = true;
 				}
-			warn_group(f, m, g, n, &c->geom, c);
-			warn_ranged(f, m, k, g, n, c);
+			warn_group(err, m, g, n, &c->geom, c);
+			warn_ranged(err, m, k, g, n, c);
 			for (int b = 0; b < n; b++)
-				warn_outside(f, m, g[b], c);
+				warn_outside(err, m, g[b], c);
 		}
 		i = j;
 	}
@@ -853,12 +920,12 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 		if (b - a > 1)
 			snprintf(many, sizeof many, " (%d instructions)", b - a);
 		if (notes[a].kind == 1)
-			fork_note(f, m, k, notes, a, b, where, c);
+			fork_note(err, m, k, notes, a, b, where, c);
 		else {
 			char text[1024];
 			note_text(m, k, in, many, text, sizeof text);
-			head(f, m, in, c, DK_NOTE, "not-counted", text);
-			fprintf(f, "%s\n", text);
+			head(err, m, in, c, DK_NOTE, "not-counted", text);
+			fprintf(err, "%s\n", text);
 		}
 		a = b;
 	}
