@@ -86,23 +86,27 @@ static const CmdHelp cmds[] = {
 	 "  --tile T                only tile T\n"
 	 "  --access A              only access A\n",
 	 true, true},
-	{"scan", "scan FILE.ptx|FILE.cu [--kernel NAME] [--block X[,Y,Z]] "
-	 "[--param NAME=VALUE]... [--data NAME=FILE]... [--json] [-- NVCC_FLAGS]", NULL,
+	{"scan", "scan FILE.ptx|FILE.cu [--kernel NAME [--block X[,Y,Z]] "
+	 "[--param NAME=VALUE]... [--data NAME=FILE]...]... [--json] [-- NVCC_FLAGS]", NULL,
 	 "Interpret one block of each kernel of existing PTX (nvcc compiles a\n"
 	 "FILE.cu to PTX with line information first) and warn at each source\n"
-	 "line whose shared-memory accesses conflict; per-kernel totals as\n"
-	 "Nsight Compute counts them, with the vector accesses ptxas makes of\n"
-	 "scalar ones and one trip of each compare-and-swap loop it makes of an\n"
-	 "atomic.\n",
+	 "line whose shared-memory accesses conflict (on stderr, as a compiler\n"
+	 "warns); per-kernel totals as Nsight Compute counts them (on stdout),\n"
+	 "with the vector accesses ptxas makes of scalar ones and one trip of\n"
+	 "each compare-and-swap loop it makes of an atomic.\n",
 	 "  --kernel NAME           only kernel NAME ('name<32>': one instance\n"
-	 "                          of a template; the plain name: all)\n"
+	 "                          of a template; the plain name: all); the\n"
+	 "                          --block, --grid, --ctaid, --param and --data\n"
+	 "                          after it are that kernel's (repeatable)\n"
 	 "  --block X[,Y[,Z]]       the block's threads (default: the kernel's\n"
-	 "                          .reqntid)\n"
+	 "                          .reqntid, else its .maxntid)\n"
 	 "  --grid X[,Y[,Z]]        the grid's blocks, for %nctaid (default 1)\n"
 	 "  --ctaid X[,Y[,Z]]       the block interpreted (default 0)\n"
-	 "  --param NAME=VALUE      a kernel parameter's value (repeatable);\n"
-	 "                          NAME+OFFSET[:BYTES]=VALUE a field of a struct\n"
-	 "                          parameter (BYTES 1, 2, 4 or 8; default 4)\n"
+	 "  --param NAME=VALUE      a kernel parameter's value (repeatable;\n"
+	 "                          NAME: its name in the source, its index or\n"
+	 "                          its PTX name); NAME+OFFSET[:BYTES]=VALUE a\n"
+	 "                          field of a struct parameter (BYTES 1, 2, 4\n"
+	 "                          or 8; default 4)\n"
 	 "  --data NAME=FILE        the bytes of the global buffer pointer\n"
 	 "                          parameter NAME points to (repeatable)\n"
 	 "  --max-steps N           instructions interpreted per kernel, at most\n"
@@ -111,14 +115,17 @@ static const CmdHelp cmds[] = {
 	 "                          into the vector access ptxas makes of it\n"
 	 "                          where it can prove the vector aligned\n"
 	 "  --emit-spec DIR         write a .tile spec per shared array to DIR\n"
-	 "  --fix                   print on stdout the diff of each declaration\n"
-	 "                          that a padding fix changes (the report goes\n"
-	 "                          to stderr)\n"
+	 "  --fix                   print on stdout the diff of each array's fix\n"
+	 "                          (its padding, or every subscript rewritten;\n"
+	 "                          the totals go to stderr)\n"
 	 "  --source-dir DIR        show source lines of files under DIR too\n"
 	 "                          (besides the .cu and the FILE's folder)\n"
 	 "  --json                  the report as JSON (json.md of bankc's docs)\n"
 	 "  --max-excess N          fail for a kernel whose wavefronts exceed\n"
-	 "                          their ideal by more than N\n"
+	 "                          their ideal by more than N (accepted\n"
+	 "                          warnings aside)\n"
+	 "  --baseline FILE         accept the warnings FILE holds (an earlier\n"
+	 "                          run's stderr): not shown, not in the gate\n"
 	 "  -- NVCC_FLAGS           the rest goes to nvcc (for a .cu FILE)\n",
 	 true, false},
 };
@@ -139,6 +146,8 @@ static const char usage_tail[] =
 "  -fdiagnostics-color[=WHEN]  colour them: auto (a terminal, no NO_COLOR;\n"
 "                          the default), always or never\n"
 "  -fmax-errors=N          stop a file after N errors (default 20; 0: all)\n"
+"  -Wno-NAME               turn warning NAME off (-WNAME on again); each\n"
+"                          warning ends with its [-WNAME]\n"
 "  --sarif FILE            also write them to FILE as a SARIF 2.1.0 log\n"
 "\n"
 "Options may come before or after the files, in the forms --top 3,\n"
@@ -203,7 +212,7 @@ int cli_command_help(const char *name)
 	if (c->budget)
 		fputs(budget_help, stdout);
 	fputs("  -h, --help              show this help\n"
-	      "  -fdiagnostics-color[=WHEN], -fmax-errors=N, --sarif FILE\n"
+	      "  -fdiagnostics-color[=WHEN], -fmax-errors=N, -Wno-NAME, --sarif FILE\n"
 	      "                          diagnostics (bankc --help)\n", stdout);
 	return 0;
 }

@@ -21,19 +21,28 @@
 
 enum { MAX_KERNEL_PARAMS = PTX_MAX_PARAMS };
 
+enum { MAX_GROUPS = 64 };
+
+/* A launch's facts: group 0 holds those given before any --kernel, for
+ * every kernel; each --kernel NAME starts a group of its own, whose
+ * --block, --grid, --ctaid, --param and --data are that kernel's. */
+typedef struct {
+	const char *kernel;     /* NULL: group 0 */
+	bool block_given, grid_given, ctaid_given;
+	int block[3], grid[3], ctaid[3];
+} Group;
+
 typedef struct {
 	const char *file;
-	const char *kernel;
-	bool block_given;
-	int block[3];
-	int grid[3], ctaid[3];
+	Group group[MAX_GROUPS];
+	int ngroup;
 	struct {
 		const char *name;
 		size_t n;
 		uint64_t value;
 		int64_t off;    /* NAME+OFF[:BYTES]: a field of an aggregate; -1 whole */
 		int bytes;
-		bool used;
+		int group;
 	} param[MAX_KERNEL_PARAMS];
 	int nparam;
 	struct {
@@ -41,6 +50,7 @@ typedef struct {
 		size_t n;
 		const char *path;
 		Src src;            /* its bytes, read before nvcc runs */
+		int group;
 	} data[PTX_MAX_DATA];
 	int ndata;
 	bool json;
@@ -135,7 +145,8 @@ static int parse_opts(int argc, char **argv, Opts *o)
 	memset(o, 0, sizeof *o);
 	o->max_steps = 1LL << 27;
 	o->max_excess = -1;
-	o->grid[0] = o->grid[1] = o->grid[2] = 1;
+	o->ngroup = 1;
+	o->group[0].grid[0] = o->group[0].grid[1] = o->group[0].grid[2] = 1;
 	o->geom = sim_geom_default;
 	for (int i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--") == 0) {
@@ -169,19 +180,24 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		if (ch == CLI_STOP)
 			return rc;
 		rc = 0;
+		Group *gr = &o->group[o->ngroup - 1];
 		switch (ch) {
 		case O_KERNEL:
-			o->kernel = a;
+			if (o->ngroup == MAX_GROUPS)
+				return cli_usage_error("%s", "too many --kernel options (at most 63)");
+			o->group[o->ngroup++] = (Group){.kernel = a};
 			break;
 		case O_BLOCK:
-			rc = parse_dims("--block", a, 1, PTX_MAX_THREADS, o->block);
-			o->block_given = true;
+			rc = parse_dims("--block", a, 1, PTX_MAX_THREADS, gr->block);
+			gr->block_given = true;
 			break;
 		case O_GRID:
-			rc = parse_dims("--grid", a, 1, INT32_MAX, o->grid);
+			rc = parse_dims("--grid", a, 1, INT32_MAX, gr->grid);
+			gr->grid_given = true;
 			break;
 		case O_CTAID:
-			rc = parse_dims("--ctaid", a, 0, INT32_MAX - 1, o->ctaid);
+			rc = parse_dims("--ctaid", a, 0, INT32_MAX - 1, gr->ctaid);
+			gr->ctaid_given = true;
 			break;
 		case O_PARAM: {
 			const char *eq = strchr(a, '=');
@@ -217,6 +233,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			o->param[o->nparam].n = (size_t)((plus ? plus : eq) - a);
 			o->param[o->nparam].off = off;
 			o->param[o->nparam].bytes = (int)bytes;
+			o->param[o->nparam].group = o->ngroup - 1;
 			o->param[o->nparam++].value = v;
 			break;
 		}
@@ -228,6 +245,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 				return cli_usage_error("%s", "too many --data options (at most 8)");
 			o->data[o->ndata].name = a;
 			o->data[o->ndata].n = (size_t)(eq - a);
+			o->data[o->ndata].group = o->ngroup - 1;
 			o->data[o->ndata++].path = eq + 1;
 			break;
 		}
@@ -272,10 +290,16 @@ static int parse_opts(int argc, char **argv, Opts *o)
 	if (o->fix && o->json)
 		return cli_usage_error("%s", "--fix prints diffs; --json holds them already "
 		                       "(fix.padding.diff)");
-	for (int d = 0; d < 3; d++)
-		if (o->ctaid[d] >= o->grid[d])
-			return cli_usage_error("%s", "--ctaid must name a block of the --grid "
-			                       "(each index below the grid's size)");
+	for (int g = 0; g < o->ngroup; g++) {
+		/* a group's grid and block index, over group 0's */
+		const Group *gr = &o->group[g], *g0 = &o->group[0];
+		const int *grid = gr->grid_given ? gr->grid : g0->grid;
+		const int *ctaid = gr->ctaid_given ? gr->ctaid : g0->ctaid;
+		for (int d = 0; d < 3; d++)
+			if (ctaid[d] >= grid[d])
+				return cli_usage_error("%s", "--ctaid must name a block of the --grid "
+				                       "(each index below the grid's size)");
+	}
 	return 0;
 }
 
@@ -285,31 +309,38 @@ static bool ends_with(const char *s, const char *suf)
 	return n >= k && strcmp(s + n - k, suf) == 0;
 }
 
-static int param_index(const PtxModule *m, int k, const char *s, size_t n);
+/* Does group g apply to kernel k? */
+static bool applies(const Opts *o, int g, const PtxModule *m, int k);
+static int param_index(const PtxModule *m, int k, const ScanKernelSrc *ks, const char *s,
+                       size_t n);
 
 /* The --data buffers of kernel k into ro: each names a pointer parameter
  * that no --param gives; false with an error at the kernel if not. */
-static bool data_of(const Opts *o, const PtxModule *m, int k, const char *input,
-                    const char *sn, InterpOpts *ro)
+static bool data_of(const Opts *o, const PtxModule *m, int k, const ScanKernelSrc *ks,
+                    const char *locus, const char *sn, InterpOpts *ro)
 {
 	const PtxFunc *f = &m->func[k];
 	for (int d = 0; d < o->ndata; d++) {
-		int idx = param_index(m, k, o->data[d].name, o->data[d].n);
+		if (!applies(o, o->data[d].group, m, k))
+			continue;
+		int idx = param_index(m, k, ks, o->data[d].name, o->data[d].n);
 		if (idx < 0)
 			continue;
 		const PtxSym *y = &m->sym[f->params[idx]];
 		const char *why = y->size != 8 ? "is not a pointer (a %lld-byte parameter)" : NULL;
 		for (int p = 0; p < o->nparam && !why; p++)
-			if (param_index(m, k, o->param[p].name, o->param[p].n) == idx)
+			if (applies(o, o->param[p].group, m, k) &&
+			    param_index(m, k, ks, o->param[p].name, o->param[p].n) == idx)
 				why = "is given a value with --param too";
 		for (int e = 0; e < d && !why; e++)
-			if (param_index(m, k, o->data[e].name, o->data[e].n) == idx)
+			if (applies(o, o->data[e].group, m, k) &&
+			    param_index(m, k, ks, o->data[e].name, o->data[e].n) == idx)
 				why = "is given two --data buffers";
 		if (why) {
 			char msg[128];
 			snprintf(msg, sizeof msg, why, (long long)y->size);
-			fprintf(stderr, "%s:%d:%d: error: kernel %s: --data %.*s: parameter %d "
-			        "(%s) %s\n", input, f->pos.line, f->pos.col, sn, (int)o->data[d].n,
+			fprintf(stderr, "%s: error: kernel %s: --data %.*s: parameter %d "
+			        "(%s) %s\n", locus, sn, (int)o->data[d].n,
 			        o->data[d].name, idx, y->name, msg);
 			return false;
 		}
@@ -320,8 +351,10 @@ static bool data_of(const Opts *o, const PtxModule *m, int k, const char *input,
 	return true;
 }
 
-/* --param NAME: a parameter's index, or its name in the PTX. */
-static int param_index(const PtxModule *m, int k, const char *s, size_t n)
+/* --param NAME: a parameter's index, its name in the source (ks, where
+ * its definition was read) or its name in the PTX. */
+static int param_index(const PtxModule *m, int k, const ScanKernelSrc *ks, const char *s,
+                       size_t n)
 {
 	const PtxFunc *f = &m->func[k];
 	bool digits = n > 0;
@@ -331,6 +364,9 @@ static int param_index(const PtxModule *m, int k, const char *s, size_t n)
 		long v = strtol(s, NULL, 10);
 		return v < f->nparams && n < 6 ? (int)v : -1;
 	}
+	for (int i = 0; ks && i < ks->nparams; i++)
+		if (ks->param[i] && strlen(ks->param[i]) == n && memcmp(ks->param[i], s, n) == 0)
+			return i;
 	for (int i = 0; i < f->nparams; i++) {
 		const char *name = m->sym[f->params[i]].name;
 		if (strlen(name) == n && memcmp(name, s, n) == 0)
@@ -342,7 +378,7 @@ static int param_index(const PtxModule *m, int k, const char *s, size_t n)
 /* --kernel NAME: the PTX name, the name with its template arguments
  * (one instance: 'column<1>', spaces as the user likes), or the plain
  * name (every instance of a template). */
-static bool kernel_selected(const PtxModule *m, int i, const char *want)
+static bool kernel_named(const PtxModule *m, int i, const char *want)
 {
 	if (!m->func[i].entry || !m->func[i].defined)
 		return false;
@@ -355,22 +391,49 @@ static bool kernel_selected(const PtxModule *m, int i, const char *want)
 	       ptx_name_matches(kn, want);
 }
 
+static bool applies(const Opts *o, int g, const PtxModule *m, int k)
+{
+	return g == 0 || kernel_named(m, k, o->group[g].kernel);
+}
+
+/* Every kernel without --kernel; else those the --kernel options name. */
+static bool kernel_selected(const Opts *o, const PtxModule *m, int i)
+{
+	if (o->ngroup == 1)
+		return kernel_named(m, i, NULL);
+	for (int g = 1; g < o->ngroup; g++)
+		if (kernel_named(m, i, o->group[g].kernel))
+			return true;
+	return false;
+}
+
+/* Where a message about kernel f is placed: its definition in the
+ * source where that was read (a .cu's PTX is a temporary file), else its
+ * .entry in the PTX. */
+typedef struct {
+	char locus[1100];       /* "file:line:col" */
+	const char *file;       /* for --sarif */
+	int line, col;
+} KernelAt;
+
 /* --max-excess: a kernel above it fails the scan with an error at the
  * kernel, worded as bankc build's gate words it for a tile.  A kernel
  * without totals fails the scan already. */
 static bool gate_ok(const Opts *o, const PtxModule *m, const ScanKernel *k,
-                    const ScanCtx *c, const char *input, const char *name)
+                    const ScanCtx *c, const KernelAt *at, const char *name)
 {
 	if (o->max_excess < 0 || !k->complete)
 		return true;
 	int64_t wave, ideal, excess = scan_excess(m, k, c, &wave, &ideal);
 	if (excess <= o->max_excess)
 		return true;
-	const PtxFunc *f = &m->func[k->kernel];
-	fprintf(stderr, "%s:%d:%d: error: kernel %s: its shared-memory accesses take %lld "
-	        "wavefronts per block, %lld above the ideal %lld (--max-excess: %ld "
-	        "allowed)\n", input, f->pos.line, f->pos.col, name, (long long)wave,
-	        (long long)excess, (long long)ideal, o->max_excess);
+	char *msg = diag_format("kernel %s: its shared-memory accesses take %lld wavefronts "
+	        "per block, %lld above the ideal %lld (--max-excess: %ld allowed)", name,
+	        (long long)wave, (long long)excess, (long long)ideal, o->max_excess);
+	diag_head(stderr, at->locus, DK_ERROR);
+	fprintf(stderr, "%s\n", msg);
+	diag_log(DK_ERROR, "scan-gate", at->file, at->line, at->col, msg);
+	free(msg);
 	return false;
 }
 
@@ -430,30 +493,45 @@ static void json_end(JsonOut *j, const char *ptx)
 	fprintf(j->f, ",\n  \"schema\": %d\n}\n", BANKC_JSON_SCHEMA);
 }
 
-/* A kernel scan cannot launch as asked: the error at its .entry (kept
+static void kernel_at(const PtxFunc *f, const ScanKernelSrc *ks, const char *input,
+                      const char *cu, KernelAt *at)
+{
+	char shown[1024];
+	if (ks->path[0]) {
+		snprintf(at->locus, sizeof at->locus, "%s:%d:%d", scan_escape(ks->path, shown,
+		         sizeof shown), ks->line, ks->col);
+		at->file = ks->path;
+		at->line = ks->line;
+		at->col = ks->col;
+	} else {
+		snprintf(at->locus, sizeof at->locus, "%s:%d:%d", input, f->pos.line, f->pos.col);
+		/* a .cu's PTX is a temporary file: the .cu it came from, no line */
+		at->file = cu ? cu : input;
+		at->line = cu ? 0 : f->pos.line;
+		at->col = cu ? 0 : f->pos.col;
+	}
+}
+
+/* A kernel scan cannot launch as asked: the error at the kernel (kept
  * for --sarif), and with --json an entry of its own in "kernels", with
  * no totals, that says why (listed, not dropped). */
-__attribute__((format(printf, 6, 7)))
-static void refuse(JsonOut *kernels, const char *input, const char *cu,
-                   const PtxFunc *f, const char *sn, const char *fmt, ...)
+__attribute__((format(printf, 5, 6)))
+static void refuse(JsonOut *kernels, const KernelAt *at, const PtxFunc *f, const char *sn,
+                   const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	char *why = diag_vformat(fmt, ap);
 	va_end(ap);
 	char *msg = diag_format("kernel %s: %s", sn, why);
-	char *locus = diag_format("%s:%d:%d", input, f->pos.line, f->pos.col);
-	diag_head(stderr, locus, DK_ERROR);
+	diag_head(stderr, at->locus, DK_ERROR);
 	fprintf(stderr, "%s\n", msg);
-	/* a .cu's PTX is a temporary file: the .cu it came from, no line */
-	diag_log(DK_ERROR, "scan-launch", cu ? cu : input, cu ? 0 : f->pos.line,
-	         cu ? 0 : f->pos.col, msg);
+	diag_log(DK_ERROR, "scan-launch", at->file, at->line, at->col, msg);
 	if (kernels)
 		json_kernel(kernels, json_pack("{s:s,s:s,s:b,s:b,s:[{s:s,s:s,s:i}]}",
 		            "kernel", f->name, "name", sn, "complete", 0,
-		            "refused", 1, "errors", "where", locus, "message",
+		            "refused", 1, "errors", "where", at->locus, "message",
 		            why, "threads", 0));
-	free(locus);
 	free(msg);
 	free(why);
 }
@@ -461,15 +539,21 @@ static void refuse(JsonOut *kernels, const char *input, const char *cu,
 static int scan_module(const Opts *o, const PtxModule *m, const char *input,
                        const char *cu)
 {
+	ScanCtx c = {input, cu, NULL, o->geom, NULL};
 	int nk = 0;
 	for (int i = 0; i < m->nfunc; i++)
-		nk += kernel_selected(m, i, o->kernel);
-	if (!nk) {
+		nk += kernel_selected(o, m, i);
+	for (int g = 1; g < o->ngroup || !nk; g++) {
+		bool any = false;
+		for (int i = 0; i < m->nfunc && g < o->ngroup; i++)
+			any |= kernel_named(m, i, o->group[g].kernel);
+		if (any)
+			continue;
 		fprintf(stderr, "bankc: error: %s", input);
 		char want[256];
-		if (o->kernel)
+		if (g < o->ngroup)
 			fprintf(stderr, " has no kernel '%s'; its kernels:",
-			        scan_escape(o->kernel, want, sizeof want));
+			        scan_escape(o->group[g].kernel, want, sizeof want));
 		else
 			fprintf(stderr, " has no kernel (.entry)");
 		for (int i = 0; i < m->nfunc; i++)
@@ -482,61 +566,87 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		fputc('\n', stderr);
 		return 1;
 	}
-	for (int p = 0; p < o->nparam; p++) {
-		bool any = false;
-		for (int i = 0; i < m->nfunc; i++)
-			if (kernel_selected(m, i, o->kernel))
-				any |= param_index(m, i, o->param[p].name, o->param[p].n) >= 0;
-		if (!any) {
-			char buf[256];
-			snprintf(buf, sizeof buf, "%.*s", (int)o->param[p].n, o->param[p].name);
-			return cli_usage_error("--param %s names no parameter of the kernels "
-			                       "scanned (give its index from 0, or its PTX name)", buf);
-		}
-	}
-	for (int d = 0; d < o->ndata; d++) {
-		bool any = false;
-		for (int i = 0; i < m->nfunc; i++)
-			if (kernel_selected(m, i, o->kernel))
-				any |= param_index(m, i, o->data[d].name, o->data[d].n) >= 0;
-		if (!any) {
-			char buf[256];
-			snprintf(buf, sizeof buf, "%.*s", (int)o->data[d].n, o->data[d].name);
-			return cli_usage_error("--data %s names no parameter of the kernels "
-			                       "scanned (give its index from 0, or its PTX name)", buf);
-		}
-	}
+	/* each kernel's definition, for its parameters' names and its place */
+	ScanKernelSrc *ks = xcalloc((size_t)m->nfunc + 1, sizeof *ks);
+	for (int i = 0; i < m->nfunc; i++)
+		if (kernel_selected(o, m, i))
+			scan_kernel_source(m, i, &c, &ks[i]);
 	int rc = 0;
+	for (int p = 0; p < o->nparam + o->ndata && !rc; p++) {
+		bool isp = p < o->nparam;
+		int q = isp ? p : p - o->nparam;
+		const char *name = isp ? o->param[q].name : o->data[q].name;
+		size_t n = isp ? o->param[q].n : o->data[q].n;
+		int g = isp ? o->param[q].group : o->data[q].group;
+		bool any = false;
+		for (int i = 0; i < m->nfunc; i++)
+			if (kernel_selected(o, m, i) && applies(o, g, m, i))
+				any |= param_index(m, i, &ks[i], name, n) >= 0;
+		if (!any) {
+			char buf[300];
+			snprintf(buf, sizeof buf, "%s %.*s", isp ? "--param" : "--data", (int)n, name);
+			rc = cli_usage_error("%s names no parameter of the kernels scanned (give its "
+			                     "index from 0, its name in the source, or its PTX name)",
+			                     buf);
+		}
+	}
+	if (rc) {
+		for (int i = 0; i < m->nfunc; i++)
+			scan_kernel_source_free(&ks[i]);
+		free(ks);
+		return rc;
+	}
 	JsonOut js = {stdout, 0};
 	if (o->json)
 		json_begin(&js, cu ? cu : input);
 	JsonOut *jk = o->json ? &js : NULL;     /* where refusals are listed */
-	ScanCtx c = {input, cu, NULL, o->geom, NULL};
 	bool first = true;
 	for (int i = 0; i < m->nfunc; i++) {
-		if (!kernel_selected(m, i, o->kernel))
+		if (!kernel_selected(o, m, i))
 			continue;
 		const PtxFunc *f = &m->func[i];
+		KernelAt at;
+		kernel_at(f, &ks[i], input, cu, &at);
+		/* the launch: group 0's facts, then those of each --kernel that
+		 * names this kernel */
+		const Group *blk = NULL, *grd = &o->group[0], *cta = &o->group[0];
+		for (int g = 0; g < o->ngroup; g++) {
+			if (!applies(o, g, m, i))
+				continue;
+			if (o->group[g].block_given)
+				blk = &o->group[g];
+			if (o->group[g].grid_given)
+				grd = &o->group[g];
+			if (o->group[g].ctaid_given)
+				cta = &o->group[g];
+		}
 		InterpOpts ro = {0};
 		ro.max_steps = o->max_steps;
-		memcpy(ro.grid, o->grid, sizeof ro.grid);
-		memcpy(ro.ctaid, o->ctaid, sizeof ro.ctaid);
+		memcpy(ro.grid, grd->grid, sizeof ro.grid);
+		memcpy(ro.ctaid, cta->ctaid, sizeof ro.ctaid);
 		ro.max_records = 1 << 20;  /* a warp's records and groups: < 300 MiB */
 		char sn[1024];
 		ptx_kernel_name(f->name, sn, sizeof sn);
-		if (o->block_given) {
-			memcpy(ro.block, o->block, sizeof ro.block);
+		if (blk) {
+			memcpy(ro.block, blk->block, sizeof ro.block);
 		} else if (f->reqntid[0] > 0) {
 			for (int d = 0; d < 3; d++)
 				ro.block[d] = f->reqntid[d] > 0 ? f->reqntid[d] : 1;
+		} else if (f->maxntid[0] > 0 &&
+		           (int64_t)f->maxntid[0] * (f->maxntid[1] > 0 ? f->maxntid[1] : 1) *
+		           (f->maxntid[2] > 0 ? f->maxntid[2] : 1) <= PTX_MAX_THREADS) {
+			/* __launch_bounds__: the largest launch the kernel allows,
+			 * the one it is usually written for */
+			for (int d = 0; d < 3; d++)
+				ro.block[d] = f->maxntid[d] > 0 ? f->maxntid[d] : 1;
+			diag_head(stderr, at.locus, DK_NOTE);
+			fprintf(stderr, "kernel %s: block %d,%d,%d, the most its .maxntid "
+			        "(__launch_bounds__) allows; --kernel %s --block X[,Y,Z] scans "
+			        "another launch\n", sn, ro.block[0], ro.block[1], ro.block[2],
+			        strchr(sn, ' ') ? "'NAME'" : sn);
 		} else {
-			char up[96] = "";
-			if (f->maxntid[0] > 0)
-				snprintf(up, sizeof up, "; its .maxntid allows up to %lld threads",
-				         (long long)f->maxntid[0] * (f->maxntid[1] > 0 ? f->maxntid[1] : 1) *
-				         (f->maxntid[2] > 0 ? f->maxntid[2] : 1));
-			refuse(jk, input, cu, f, sn, "pass --block X[,Y,Z] (its PTX gives no "
-			       ".reqntid%s)", up);
+			refuse(jk, &at, f, sn, "pass --block X[,Y,Z] (its PTX gives no .reqntid "
+			       "nor .maxntid)");
 			rc = 1;
 			continue;
 		}
@@ -548,7 +658,7 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		}
 		if (f->reqntid[0] > 0 && (ro.block[0] != req[0] || ro.block[1] != req[1] ||
 		                          ro.block[2] != req[2])) {
-			refuse(jk, input, cu, f, sn, "its .reqntid is %d,%d,%d; a launch of "
+			refuse(jk, &at, f, sn, "its .reqntid is %d,%d,%d; a launch of "
 			       "block %d,%d,%d fails", req[0], req[1], req[2], ro.block[0],
 			       ro.block[1], ro.block[2]);
 			rc = 1;
@@ -556,7 +666,7 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		}
 		if (f->maxntid[0] > 0 && (int64_t)ro.block[0] * ro.block[1] * ro.block[2] >
 		                         (int64_t)lim[0] * lim[1] * lim[2]) {
-			refuse(jk, input, cu, f, sn, "its .maxntid is %d,%d,%d (%lld threads); "
+			refuse(jk, &at, f, sn, "its .maxntid is %d,%d,%d (%lld threads); "
 			       "a launch of block %d,%d,%d fails", lim[0], lim[1], lim[2],
 			       (long long)lim[0] * lim[1] * lim[2], ro.block[0], ro.block[1],
 			       ro.block[2]);
@@ -564,26 +674,28 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 			continue;
 		}
 		if ((int64_t)ro.block[0] * ro.block[1] * ro.block[2] > PTX_MAX_THREADS) {
-			refuse(jk, input, cu, f, sn, "a block of more than %d threads",
+			refuse(jk, &at, f, sn, "a block of more than %d threads",
 			       PTX_MAX_THREADS);
 			rc = 1;
 			continue;
 		}
 		bool bad = false;
 		for (int p = 0; p < o->nparam && !bad; p++) {
-			int idx = param_index(m, i, o->param[p].name, o->param[p].n);
+			if (!applies(o, o->param[p].group, m, i))
+				continue;
+			int idx = param_index(m, i, &ks[i], o->param[p].name, o->param[p].n);
 			if (idx < 0)
 				continue;
 			const PtxSym *y = &m->sym[f->params[idx]];
 			if (o->param[p].off < 0 && y->size > 8) {
-				refuse(jk, input, cu, f, sn, "parameter %d (%s) is a %lld-byte "
+				refuse(jk, &at, f, sn, "parameter %d (%s) is a %lld-byte "
 				       "aggregate: give its fields as --param %d+OFFSET=VALUE (4 "
 				       "bytes at byte OFFSET) or %d+OFFSET:8=VALUE", idx, y->name,
 				       (long long)y->size, idx, idx);
 				bad = true;
 			} else if (o->param[p].off >= 0 &&
 			           o->param[p].off + o->param[p].bytes > y->size) {
-				refuse(jk, input, cu, f, sn, "--param %.*s+%lld:%d reaches past "
+				refuse(jk, &at, f, sn, "--param %.*s+%lld:%d reaches past "
 				       "parameter %d (%s), of %lld byte%s", (int)o->param[p].n,
 				       o->param[p].name, (long long)o->param[p].off,
 				       o->param[p].bytes, idx, y->name, (long long)y->size,
@@ -595,7 +707,7 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 			ro.param[ro.nparams].bytes = o->param[p].bytes;
 			ro.param[ro.nparams++].value = o->param[p].value;
 		}
-		bad = bad || !data_of(o, m, i, input, sn, &ro);
+		bad = bad || !data_of(o, m, i, &ks[i], at.locus, sn, &ro);
 		if (bad) {
 			rc = 1;
 			continue;
@@ -607,7 +719,7 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		scan_kernel(m, i, &ro, &so, &k);
 		if (!k.complete)
 			rc = 1;
-		bool over = !gate_ok(o, m, &k, &c, input, sn);
+		bool over = !gate_ok(o, m, &k, &c, &at, sn);
 		rc |= over;
 		ScanArrays arrays = {0};
 		if (k.complete) {
@@ -639,7 +751,9 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 				fputc('\n', text);
 			scan_print_text(text, stderr, m, &k, &c);
 			/* each kernel's totals after its diagnostics, where both
-			 * streams reach one terminal or file */
+			 * streams reach one terminal or file (stderr is buffered:
+			 * main.c) */
+			fflush(stderr);
 			fflush(text);
 		}
 		first = false;
@@ -654,6 +768,9 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 	}
 	if (o->json)    /* file: as given; ptx: where the PTX came from */
 		json_end(&js, cu ? "nvcc -ptx -lineinfo" : input);
+	for (int i = 0; i < m->nfunc; i++)
+		scan_kernel_source_free(&ks[i]);
+	free(ks);
 	return rc;
 }
 

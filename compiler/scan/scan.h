@@ -180,6 +180,19 @@ void scan_where(const PtxModule *m, const PtxInst *in, const ScanCtx *c,
 void scan_why(const PtxModule *m, const ScanKernel *k, uint32_t why,
               const ScanCtx *c, char *buf, size_t n);
 
+/* ---- scan_kernel.c: a kernel in its source ------------------------------------ */
+
+typedef struct {
+	char path[1024];        /* as the warnings show it */
+	int line, col;          /* of its name in its definition */
+	char *param[PTX_MAX_PARAMS];    /* each parameter's name, or NULL */
+	int nparams;
+} ScanKernelSrc;
+/* Kernel `kernel`'s definition in the .cu given or the files of its code:
+ * false if none can be read for certain. */
+bool scan_kernel_source(const PtxModule *m, int kernel, const ScanCtx *c, ScanKernelSrc *k);
+void scan_kernel_source_free(ScanKernelSrc *k);
+
 /* ---- scan_suppress.c: warnings the user accepted ----------------------------- */
 
 typedef enum { ACCEPT_NONE, ACCEPT_FLAG, ACCEPT_SOURCE, ACCEPT_BASELINE } ScanAccept;

@@ -144,6 +144,12 @@ bool cdecl_find(const char *sym, const char *name, int64_t bytes, const char *co
                 int npaths, const int *lines, const int *line_file, int nlines, CDecl *d,
                 char *why, size_t nwhy);
 void cdecl_free(CDecl *d);
+/* The definition of the function named `name` (its last :: part) with
+ * nparams parameters in the file at path: its name's line and column,
+ * and its parameters' names (each NULL where the parameter has none;
+ * malloc'ed); false if there is no such definition, or several. */
+bool cdecl_function(const char *path, const char *name, int nparams, int *line, int *col,
+                    char **params);
 /* Forget every file read and indexed (ctext_free_all too). */
 void cdecl_free_all(void);
 /* An occurrence in the statement at `path`:`line` (the lines of a

@@ -820,3 +820,88 @@ COcc *cdecl_occ_at(CDecl *d, const char *path, int line)
 		}
 	return first;
 }
+
+/* ---- a kernel's definition --------------------------------------------------------------- */
+
+/* The parameters of the list (a, b) (tokens inside the parentheses):
+ * each one's name, the last identifier before its end or its default. */
+static int param_names(const CText *t, int a, int b, char **out, int max)
+{
+	int n = 0, d = 0, last = -1, ids = 0;
+	bool dflt = false;
+	for (int i = a; i <= b && n < max; i++) {
+		bool end = i == b || (d == 0 && ctok_is(t, i, ","));
+		if (end) {
+			if (last >= 0 || i > a) {
+				/* one word alone is a type: the parameter has no name */
+				if (ids < 2)
+					last = -1;
+				out[n] = last >= 0 ? xmalloc(t->tok[last].len + 1) : NULL;
+				if (out[n]) {
+					memcpy(out[n], t->text + t->tok[last].off, t->tok[last].len);
+					out[n][t->tok[last].len] = 0;
+				}
+				n++;
+			}
+			last = -1, dflt = false, ids = 0;
+			continue;
+		}
+		if (ctok_is(t, i, "(") || ctok_is(t, i, "[") || ctok_is(t, i, "<")) d++;
+		else if (ctok_is(t, i, ")") || ctok_is(t, i, "]") || ctok_is(t, i, ">")) d--;
+		else if (d == 0 && ctok_is(t, i, "="))
+			dflt = true;
+		else if (d == 0 && !dflt && t->tok[i].kind == CT_ID && !tok_id(t, i, "const") &&
+		         !tok_id(t, i, "__restrict__") && !tok_id(t, i, "restrict") &&
+		         !tok_id(t, i, "volatile"))
+			last = i, ids++;
+	}
+	/* a parameter of a type alone (no name) keeps NULL: its last word was
+	 * its type's, the only word */
+	return n;
+}
+
+bool cdecl_function(const char *path, const char *name, int nparams, int *line, int *col,
+                    char **params)
+{
+	const CText *t = ctext_get(path);
+	if (!t)
+		return false;
+	const FileIdx *x = file_idx(t);
+	int found = -1, nfound = 0;
+	char *got[64] = {0};
+	for (int f = 0; f < x->nfn; f++) {
+		if (!tok_id(t, x->fn[f].name, name))
+			continue;
+		int open = x->fn[f].name + 1, close = ctok_close(t, open) - 1;
+		char *names[64] = {0};
+		int n = close > open + 1 ? param_names(t, open + 1, close, names, 64) : 0;
+		if (n == 1 && !names[0] && ctok_is(t, open + 1, "void") && close == open + 2)
+			n = 0;
+		if (n == nparams) {
+			found = f;
+			nfound++;
+			for (int i = 0; i < 64; i++)
+				free(got[i]);
+			memcpy(got, names, sizeof got);
+		} else {
+			for (int i = 0; i < n; i++)
+				free(names[i]);
+		}
+	}
+	if (nfound != 1) {
+		for (int i = 0; i < 64; i++)
+			free(got[i]);
+		return false;
+	}
+	const CTok *nt = &t->tok[x->fn[found].name];
+	*line = nt->line;
+	size_t ls = nt->off;
+	while (ls > 0 && t->text[ls - 1] != '\n')
+		ls--;
+	*col = (int)(nt->off - ls) + 1;
+	for (int i = 0; i < nparams && i < 64; i++)
+		params[i] = got[i];
+	for (int i = nparams; i < 64; i++)
+		free(got[i]);
+	return true;
+}
