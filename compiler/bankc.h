@@ -128,6 +128,10 @@ void diag_report(FILE *out, const Src *src, Pos p, const char *fmt, ...)
 void diag_report_rule(FILE *out, const Src *src, Pos p, const char *rule,
                       const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* A warning in the same form, ending with its [-WNAME]; nothing where
+ * -Wno-NAME turned it off.  (DiagFlag: base/diag_style.c.) */
+void diag_warn(FILE *out, const Src *src, Pos p, int flag, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 /* An error that needs no recovery (the text around it is whole): counted,
  * no jump unless it reaches -fmax-errors. */
 void diag_error_cont(Diag *d, Pos p, const char *fmt, ...)

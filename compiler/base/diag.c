@@ -49,26 +49,39 @@ static void show_line(FILE *f, const Src *s, Pos p)
 	diag_caret(f);
 }
 
-/* The message, then the source line; recorded for --sarif as well. */
-static void report_to(FILE *out, const Src *src, Pos p, const char *rule,
-                      const char *fmt, va_list ap)
+/* The message, then the source line; recorded for --sarif as well.  A
+ * warning (flag >= 0) ends with its flag. */
+static void report_to(FILE *out, const Src *src, Pos p, DiagKind k, const char *rule,
+                      int flag, const char *fmt, va_list ap)
 {
 	char *msg = diag_vformat(fmt, ap);
 	char *locus = diag_format("%s:%d:%d", src->name, p.line, p.col);
-	diag_head(out, locus, DK_ERROR);
-	fprintf(out, "%s\n", msg);
+	diag_head(out, locus, k);
+	if (flag >= 0)
+		fprintf(out, "%s [-W%s]\n", msg, diag_flag_name((DiagFlag)flag));
+	else
+		fprintf(out, "%s\n", msg);
 	show_line(out, src, p);
-	diag_log(DK_ERROR, rule ? rule : "spec-error", src->name, p.line, p.col,
-	         msg);
+	diag_log(k, rule ? rule : "spec-error", src->name, p.line, p.col, msg);
 	free(locus);
 	free(msg);
+}
+
+void diag_warn(FILE *out, const Src *src, Pos p, int flag, const char *fmt, ...)
+{
+	if (!diag_flag_on((DiagFlag)flag))
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	report_to(out, src, p, DK_WARNING, diag_flag_name((DiagFlag)flag), flag, fmt, ap);
+	va_end(ap);
 }
 
 void diag_report(FILE *out, const Src *src, Pos p, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	report_to(out, src, p, NULL, fmt, ap);
+	report_to(out, src, p, DK_ERROR, NULL, -1, fmt, ap);
 	va_end(ap);
 }
 
@@ -77,7 +90,7 @@ void diag_report_rule(FILE *out, const Src *src, Pos p, const char *rule,
 {
 	va_list ap;
 	va_start(ap, fmt);
-	report_to(out, src, p, rule, fmt, ap);
+	report_to(out, src, p, DK_ERROR, rule, -1, fmt, ap);
 	va_end(ap);
 }
 
@@ -99,7 +112,7 @@ void diag_error(Diag *d, Pos p, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	report_to(d->out, d->src, p, d->rule, fmt, ap);
+	report_to(d->out, d->src, p, DK_ERROR, d->rule, -1, fmt, ap);
 	va_end(ap);
 	count(d);
 	longjmp(d->jb, 1);
@@ -109,7 +122,7 @@ void diag_error_cont(Diag *d, Pos p, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	report_to(d->out, d->src, p, d->rule, fmt, ap);
+	report_to(d->out, d->src, p, DK_ERROR, d->rule, -1, fmt, ap);
 	va_end(ap);
 	count(d);
 }

@@ -94,6 +94,16 @@ static bool render_tile(Outs *o, const BuildOpts *bo, const Tile *t,
 		solve_free(&s);
 		return false;
 	}
+	if (solve_unproven(&s)) {
+		char name[160];
+		layout_describe(&s.best.l, t, name, sizeof name);
+		diag_warn(stderr, src, t->pos, DW_UNPROVEN, "tile '%s': its layout (%s) takes "
+		          "%lld weighted wavefronts, %lld above the lower bound %lld, and the "
+		          "search stopped before it could prove that no layout takes fewer; "
+		          "--search-budget N searches further", t->name, name,
+		          (long long)s.best.wave, (long long)(s.best.wave - s.aligned_bound),
+		          (long long)s.aligned_bound);
+	}
 	Mem m;
 	emit_header(mem_open(&m), &bo->g, t, &s, spec);
 	add_mem(o, bo->dir, t->name, ".cuh", &m, key);

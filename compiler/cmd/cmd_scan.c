@@ -555,7 +555,9 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 			fprintf(stderr, " has no kernel '%s'; its kernels:",
 			        scan_escape(o->group[g].kernel, want, sizeof want));
 		else
-			fprintf(stderr, " has no kernel (.entry)");
+			fprintf(stderr, " has no kernel (.entry)%s", cu ? ": a template kernel "
+			        "gets one only where an instance of it is made (template "
+			        "__global__ void k<32>(float *);, or a launch)" : "");
 		for (int i = 0; i < m->nfunc; i++)
 			if (m->func[i].entry && m->func[i].defined) {
 				char kn[1024];
@@ -565,6 +567,15 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 			}
 		fputc('\n', stderr);
 		return 1;
+	}
+	/* no line information: every warning would be at a PTX line */
+	bool lines = false;
+	for (int i = 0; i < m->ninst && !lines; i++)
+		lines = m->inst[i].line > 0;
+	if (!lines && m->ninst) {
+		fprintf(stderr, "%s: note: the PTX has no line information (.loc): warnings "
+		        "name PTX lines; compile with nvcc -lineinfo to have them at the source "
+		        "lines\n", input);
 	}
 	/* each kernel's definition, for its parameters' names and its place */
 	ScanKernelSrc *ks = xcalloc((size_t)m->nfunc + 1, sizeof *ks);
@@ -785,6 +796,16 @@ int cmd_scan(int argc, char **argv)
 	bool cu = ends_with(o.file, ".cu");
 	if (o.nnvcc && !cu)
 		return cli_usage_error("%s", "flags after -- are nvcc's: give a .cu FILE");
+	static const char *const headers[] = {".cuh", ".h", ".hpp", ".hh", ".hxx", ".inl"};
+	for (size_t i = 0; i < sizeof headers / sizeof *headers; i++)
+		if (ends_with(o.file, headers[i])) {
+			char shown[1024];
+			fprintf(stderr, "bankc: error: '%s' is a header: scan a .cu that includes "
+			        "it, with its templates instantiated there (template __global__ "
+			        "void k<32>(float *);), or that .cu's PTX\n",
+			        scan_escape(o.file, shown, sizeof shown));
+			return 1;
+		}
 	if (o.baseline && !scan_baseline_read(o.baseline, stderr))
 		return 1;
 	/* the --data buffers first: a missing one fails before nvcc runs */

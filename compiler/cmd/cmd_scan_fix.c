@@ -412,7 +412,7 @@ void cmd_scan_fix_json(json_t *kernel, const PtxModule *m, const ScanKernel *k,
 	json_t *acc = json_object_get(kernel, "accesses");
 	size_t i = 0;
 	for (int s = 0; s < m->nslots && acc; s++) {
-		if (!k->acc[s].count)
+		if (!k->acc[s].count && !k->acc[s].rcount)
 			continue;
 		const ScanArray *a = scan_array_of_slot(as, s);
 		json_t *e = json_array_get(acc, i++);

@@ -511,6 +511,9 @@ static void warn_group(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
 	}
 	if (!count || wave <= ideal)
 		return;
+	int64_t ranged = 0;
+	for (int i = 0; i < n; i++)
+		ranged += g[i]->rcount;
 	const PtxInst *in = &m->inst[worst->inst];
 	DiagFlag flag = in->op.kind == PO_CPASYNC ? DW_CP_ASYNC : DW_BANK_CONFLICT;
 	if (scan_accepted(m, in, c, flag) != ACCEPT_NONE)
@@ -540,8 +543,11 @@ static void warn_group(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
 		snprintf(banks + o, sizeof banks - o, nb == 1 ? " serves %d %s)"
 		         : " serve %d %s each)", words, lanes ? "lanes" : "words");
 	}
-	char arr[400];
+	char arr[400], more[96] = "";
 	scan_fix_label(c, worst, arr, sizeof arr);     /* the array, named */
+	if (ranged)
+		snprintf(more, sizeof more, ", and up to %lld more whose cost depends on data",
+		         (long long)ranged);
 	char *msg;
 	if (in->op.kind == PO_CPASYNC)
 		msg = diag_format("%s%s: destinations touch %s 128-byte segments per "
@@ -550,8 +556,8 @@ static void warn_group(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
 		        count == 1 ? "" : "s");
 	else
 		msg = diag_format("%s%s: %s wavefronts per instruction, ideal %s%s, "
-		        "%lld instruction%s per block", w, arr, per, idl, banks,
-		        (long long)count, count == 1 ? "" : "s");
+		        "%lld instruction%s per block%s", w, arr, per, idl, banks,
+		        (long long)count, count == 1 ? "" : "s", more);
 	head(f, m, in, c, DK_WARNING, diag_flag_name(flag), msg);
 	message(f, msg, DK_WARNING, flag);
 	free(msg);
@@ -1026,7 +1032,8 @@ json_t *scan_kernel_json(const PtxModule *m, const ScanKernel *k, const ScanCtx 
 	json_t *acc = json_array();
 	for (int s = 0; s < m->nslots; s++) {
 		const ScanAcc *a = &k->acc[s];
-		if (!a->count)
+		/* every instruction the totals count: the exact and the ranged */
+		if (!a->count && !a->rcount)
 			continue;
 		const PtxInst *in = &m->inst[a->inst];
 		char where[512], w[128], opn[32];
