@@ -29,6 +29,11 @@ static const struct {
 	 "block, its parameters)."},
 	{"scan-stopped", "error", "A kernel path that bankc scan could not interpret or "
 	 "cost to its end: no totals for the kernel."},
+	{"scan-gate", "error", "A kernel whose shared-memory accesses exceed their ideal by "
+	 "more than bankc scan --max-excess allows."},
+	{"unproven", "warning", "A tile whose search stopped (its work budget spent) before "
+	 "it could prove its layout the best: a larger --search-budget may find a better "
+	 "one."},
 	{"bank-conflict", "warning", "Shared-memory accesses of a source line that take "
 	 "more wavefronts than the ideal: bank conflicts."},
 	{"cp-async-segments", "warning", "cp.async destinations that touch more 128-byte "
