@@ -132,6 +132,9 @@ void diag_report_rule(FILE *out, const Src *src, Pos p, const char *rule,
  * -Wno-NAME turned it off.  (DiagFlag: base/diag_style.c.) */
 void diag_warn(FILE *out, const Src *src, Pos p, int flag, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* A line of text p[0..n) under a diagnostic, with a caret under byte at
+ * ((size_t)-1: none): escaped for the terminal, cut around the caret. */
+void diag_show_text(FILE *f, const char *p, size_t n, size_t at);
 /* An error that needs no recovery (the text around it is whole): counted,
  * no jump unless it reaches -fmax-errors. */
 void diag_error_cont(Diag *d, Pos p, const char *fmt, ...)
@@ -209,6 +212,19 @@ char *esc_text_dup(const char *s);              /* malloc'ed */
 char *esc_decode(const char *s);
 /* s as UTF-8: each byte of a malformed sequence becomes U+FFFD. */
 char *esc_utf8(const char *s);
+/* s as a terminal shows it as it is, and valid UTF-8: each byte that is
+ * a control (below 0x20, 0x7f), part of a C1 control (U+0080..U+009F)
+ * or not part of valid UTF-8 as \xNN (a backslash stays one); into buf
+ * of n bytes, cut at a whole character; returns buf.  esc_term_dup:
+ * malloc'ed, whole.  esc_term_clean: nothing to escape.  esc_term_len:
+ * the length of the clean character at s, 0 if it is to be escaped. */
+char *esc_term(const char *s, char *buf, size_t n);
+char *esc_term_dup(const char *s);
+/* esc_term into one of four static buffers (cut at 4 KiB): a name in a
+ * message printed at once. */
+const char *esc_shown(const char *s);
+bool esc_term_clean(const char *s);
+int esc_term_len(const unsigned char *s);
 
 /* ---- base/textwrap.c: text that fits a terminal ----------------------- */
 

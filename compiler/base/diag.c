@@ -15,12 +15,64 @@
 
 #include "bankc.h"
 
-/* Print the source line holding p with a caret under its column; tabs are
- * kept so the caret lines up.  Lines end at LF, CR LF or CR alone.  A
- * long line is cut to a window around the caret, so a huge line costs a
- * few hundred bytes of output, not its length. */
+/* A line p[0..n) under a diagnostic and a caret under byte `at` (none
+ * where at is (size_t)-1): tabs kept so the caret lines up, every other
+ * byte a terminal would act on, or that is not UTF-8, as \xNN
+ * (esc_term); a long line cut to a window around the caret, so a huge
+ * line costs a few hundred bytes of output, not its length. */
 enum { SHOW_BEFORE = 160, SHOW_AFTER = 100 };
 
+void diag_show_text(FILE *f, const char *p, size_t n, size_t at)
+{
+	size_t b = 0, e = n, a = at == (size_t)-1 ? 0 : at > n ? n : at;
+	bool cut_b = a > SHOW_BEFORE, cut_e = e - a > SHOW_AFTER;
+	if (cut_b)
+		b = a - SHOW_BEFORE;
+	if (cut_e)
+		e = a + SHOW_AFTER;
+	while (b > 0 && b < n && ((unsigned char)p[b] & 0xc0) == 0x80)
+		b--;    /* whole characters */
+	while (e < n && ((unsigned char)p[e] & 0xc0) == 0x80)
+		e++;
+	char *caret = xmalloc(4 * (e - b) + 8);
+	size_t nc = 0;
+	fputs(cut_b ? "    ..." : "    ", f);
+	if (cut_b)
+		memcpy(caret, "   ", 3), nc = 3;
+	for (size_t i = b; i < e;) {
+		unsigned char ch[5] = {0};
+		for (size_t j = 0; j < 4 && i + j < e; j++)
+			ch[j] = (unsigned char)p[i + j];
+		int k = ch[0] == '\t' ? 1 : ch[0] ? esc_term_len(ch) : 0;
+		bool before = i < a;
+		if (ch[0] == '\t') {
+			fputc('\t', f);
+			if (before)
+				caret[nc++] = '\t';
+		} else if (k) {
+			fwrite(p + i, 1, (size_t)k, f);
+			if (before)
+				caret[nc++] = ' ';
+		} else {
+			fprintf(f, "\\x%02x", ch[0]);
+			if (before)
+				memcpy(caret + nc, "    ", 4), nc += 4;
+			k = 1;
+		}
+		i += (size_t)k;
+	}
+	fputs(cut_e ? "...\n" : "\n", f);
+	if (at != (size_t)-1) {
+		fprintf(f, "    %.*s", (int)nc, caret);
+		diag_caret(f);
+	} else {
+		fputs("    \n", f);
+	}
+	free(caret);
+}
+
+/* The source line holding p, with a caret under its column.  Lines end
+ * at LF, CR LF or CR alone. */
 static void show_line(FILE *f, const Src *s, Pos p)
 {
 	size_t b = p.off, e = p.off;
@@ -31,22 +83,7 @@ static void show_line(FILE *f, const Src *s, Pos p)
 	while (e < s->len && s->text[e] != '\n' && s->text[e] != '\r')
 		e++;
 	size_t at = p.off < b ? b : p.off > e ? e : p.off;
-	bool cut_b = at - b > SHOW_BEFORE, cut_e = e - at > SHOW_AFTER;
-	if (cut_b)
-		b = at - SHOW_BEFORE;
-	if (cut_e)
-		e = at + SHOW_AFTER;
-	fputs(cut_b ? "    ..." : "    ", f);
-	for (size_t i = b; i < e; i++) {
-		unsigned char c = (unsigned char)s->text[i];
-		fputc(c == '\t' || (c >= 32 && c < 127) || c >= 128 ? c : ' ', f);
-	}
-	fputs(cut_e ? "...\n    " : "\n    ", f);
-	if (cut_b)
-		fputs("   ", f);
-	for (size_t i = b; i < at; i++)
-		fputc(s->text[i] == '\t' ? '\t' : ' ', f);
-	diag_caret(f);
+	diag_show_text(f, s->text + b, e - b, at - b);
 }
 
 /* The message, then the source line; recorded for --sarif as well.  A
@@ -57,10 +94,12 @@ static void report_to(FILE *out, const Src *src, Pos p, DiagKind k, const char *
 	char *msg = diag_vformat(fmt, ap);
 	char *locus = diag_format("%s:%d:%d", src->name, p.line, p.col);
 	diag_head(out, locus, k);
+	char *shown = esc_term_dup(msg);
 	if (flag >= 0)
-		fprintf(out, "%s [-W%s]\n", msg, diag_flag_name((DiagFlag)flag));
+		fprintf(out, "%s [-W%s]\n", shown, diag_flag_name((DiagFlag)flag));
 	else
-		fprintf(out, "%s\n", msg);
+		fprintf(out, "%s\n", shown);
+	free(shown);
 	show_line(out, src, p);
 	diag_log(k, rule ? rule : "spec-error", src->name, p.line, p.col, msg);
 	free(locus);

@@ -79,11 +79,14 @@ bool diag_colored(FILE *f)
 
 void diag_head(FILE *f, const char *locus, DiagKind k)
 {
+	/* a path in the locus: nothing in it reaches the terminal raw */
+	char *shown = esc_term_dup(locus);
 	if (diag_colored(f))
 		fprintf(f, "\33[01m\33[K%s:\33[m\33[K \33[%sm\33[K%s:\33[m\33[K ",
-		        locus, kind_sgr[k], kind_name[k]);
+		        shown, kind_sgr[k], kind_name[k]);
 	else
-		fprintf(f, "%s: %s: ", locus, kind_name[k]);
+		fprintf(f, "%s: %s: ", shown, kind_name[k]);
+	free(shown);
 }
 
 void diag_caret(FILE *f)

@@ -112,3 +112,93 @@ char *esc_utf8(const char *s)
 	*o = 0;
 	return out;
 }
+
+/* ---- the terminal ---------------------------------------------------------- */
+
+/* What bankc prints to a terminal (names, paths, source lines, PTX
+ * tokens, messages) may hold any byte; an escape sequence (ESC, OSC, a
+ * C1 CSI) would reach the terminal, and a byte that is not UTF-8 would
+ * make a JSON string invalid.  So every such byte is written \xNN; the
+ * result is printable UTF-8, and escaping it again changes nothing. */
+
+/* The length of the valid UTF-8 character at s that is not a control
+ * (C0, DEL, C1), or 0. */
+int esc_term_len(const unsigned char *s)
+{
+	unsigned c = s[0];
+	if (c >= 0x20 && c < 0x7f)
+		return 1;
+	if (c < 0xc2 || c > 0xf4)
+		return 0;
+	int n = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+	unsigned lo = 0x80, hi = 0xbf;
+	if (c == 0xc2)
+		lo = 0xa0;              /* U+0080..U+009F: the C1 controls */
+	else if (c == 0xe0)
+		lo = 0xa0;              /* overlong */
+	else if (c == 0xed)
+		hi = 0x9f;              /* surrogates */
+	else if (c == 0xf0)
+		lo = 0x90;              /* overlong */
+	else if (c == 0xf4)
+		hi = 0x8f;              /* past U+10FFFF */
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (int i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+bool esc_term_clean(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		int k = esc_term_len(p);
+		if (!k)
+			return false;
+		p += k;
+	}
+	return true;
+}
+
+char *esc_term(const char *s, char *buf, size_t n)
+{
+	size_t o = 0;
+	if (!n)
+		return buf;
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		int k = esc_term_len(p);
+		if (k) {
+			if (o + (size_t)k >= n)
+				break;
+			memcpy(buf + o, p, (size_t)k);
+			o += (size_t)k;
+			p += k;
+		} else {
+			if (o + 4 >= n)
+				break;
+			snprintf(buf + o, 5, "\\x%02x", *p);
+			o += 4;
+			p++;
+		}
+	}
+	buf[o] = 0;
+	return buf;
+}
+
+
+char *esc_term_dup(const char *s)
+{
+	size_t n = 4 * strlen(s) + 1;
+	return esc_term(s, xmalloc(n), n);
+}
+
+const char *esc_shown(const char *s)
+{
+	/* a few at once: one message may name two paths */
+	static char ring[4][4096];
+	static int next;
+	char *b = ring[next];
+	next = (next + 1) % 4;
+	return esc_term(s, b, sizeof ring[0]);
+}

@@ -16,7 +16,7 @@ bool read_file(const char *path, const char *name, size_t limit, FILE *diag,
 		name = path;
 	FILE *f = is_stdin ? stdin : fopen(path, "rb");
 	if (!f) {
-		fprintf(diag, "bankc: error: cannot open '%s': %s\n", name,
+		fprintf(diag, "bankc: error: cannot open '%s': %s\n", esc_shown(name),
 		        strerror(errno));
 		return false;
 	}
@@ -27,7 +27,7 @@ bool read_file(const char *path, const char *name, size_t limit, FILE *diag,
 		n += fread(buf + n, 1, cap - 1 - n, f);
 		if (n > limit) {
 			fprintf(diag, "bankc: error: '%s' is larger than %zu bytes\n",
-			        name, limit);
+			        esc_shown(name), limit);
 			ok = false;
 			break;
 		}
@@ -37,7 +37,7 @@ bool read_file(const char *path, const char *name, size_t limit, FILE *diag,
 		cap *= 2;
 	}
 	if (ok && ferror(f)) {
-		fprintf(diag, "bankc: error: cannot read '%s': %s\n", name,
+		fprintf(diag, "bankc: error: cannot read '%s': %s\n", esc_shown(name),
 		        strerror(errno));
 		ok = false;
 	}

@@ -140,13 +140,13 @@ bool sarif_write(const char *path, int status)
 	diag_records_free();
 	FILE *f = fopen(path, "w");
 	if (!f) {
-		fprintf(stderr, "bankc: error: cannot write '%s'\n", path);
+		fprintf(stderr, "bankc: error: cannot write '%s'\n", esc_shown(path));
 		json_decref(log);
 		return false;
 	}
 	report_write(f, log);
 	if (fclose(f) != 0) {
-		fprintf(stderr, "bankc: error: cannot write '%s'\n", path);
+		fprintf(stderr, "bankc: error: cannot write '%s'\n", esc_shown(path));
 		return false;
 	}
 	return true;

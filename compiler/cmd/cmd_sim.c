@@ -200,7 +200,7 @@ static int sim_table(const Geom *g, const char *path)
 	const char *name = is_stdin ? "<stdin>" : path;
 	FILE *f = is_stdin ? stdin : fopen(path, "r");
 	if (!f) {
-		fprintf(stderr, "bankc: error: cannot open '%s': %s\n", path,
+		fprintf(stderr, "bankc: error: cannot open '%s': %s\n", esc_shown(path),
 		        strerror(errno));
 		return 1;
 	}
@@ -213,7 +213,7 @@ static int sim_table(const Geom *g, const char *path)
 	while ((got = read_line(f, line, SIM_MAX_LINE, &len)) != -1) {
 		lineno++;
 		if (got == 1) {
-			fprintf(stderr, "%s:%d: error: line longer than %d bytes\n", name,
+			fprintf(stderr, "%s:%d: error: line longer than %d bytes\n", esc_shown(name),
 			        lineno, SIM_MAX_LINE);
 			too_long = true;
 			break;
@@ -233,7 +233,7 @@ static int sim_table(const Geom *g, const char *path)
 		if (k == 0)
 			sim_inst(g, row.op, row.width, row.mask, row.addr, &r, &err);
 		if (err) {
-			fprintf(stderr, "%s:%d: error: %s\n", name, lineno, err);
+			fprintf(stderr, "%s:%d: error: %s\n", esc_shown(name), lineno, err);
 			malformed++;
 			continue;
 		}
@@ -257,7 +257,7 @@ static int sim_table(const Geom *g, const char *path)
 	if (!is_stdin)
 		fclose(f);
 	if (rerr) {
-		fprintf(stderr, "bankc: error: cannot read '%s'\n", path);
+		fprintf(stderr, "bankc: error: cannot read '%s'\n", esc_shown(path));
 		return 1;
 	}
 	if (too_long || too_many)

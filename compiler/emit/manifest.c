@@ -268,7 +268,8 @@ static bool macros_free(const Manifest *old, char **specs, int nspecs,
 					fprintf(stderr, "bankc: error: %s (of %s) would define %s, "
 					        "which %s (of %s) in the same folder defines; rename "
 					        "a tile or build them into different folders\n",
-					        v[k].path, v[k].spec, ours[a], path, old->spec[i]);
+					        esc_shown(v[k].path), esc_shown(v[k].spec), ours[a],
+					        esc_shown(path), esc_shown(old->spec[i]));
 					ok = false;
 				}
 			for (int a = 0; a < no; a++)
@@ -293,7 +294,7 @@ bool man_owners_ok(const Manifest *old, char **specs, int nspecs,
 				fprintf(stderr, "bankc: error: %s would replace the output of "
 				        "another spec: %s made it, %s makes it now; rename a "
 				        "tile or build them into different folders\n",
-				        v[k].path, old->spec[i], v[k].spec);
+				        esc_shown(v[k].path), esc_shown(old->spec[i]), esc_shown(v[k].spec));
 				ok = false;
 			}
 	return ok && macros_free(old, specs, nspecs, dir, v, nv);

@@ -153,7 +153,7 @@ static bool make_dirs(const char *dir)
 	if (stat(dir, &st) == 0) {
 		if (S_ISDIR(st.st_mode))
 			return true;
-		fprintf(stderr, "bankc: error: '%s' exists and is not a folder\n", dir);
+		fprintf(stderr, "bankc: error: '%s' exists and is not a folder\n", esc_shown(dir));
 		return false;
 	}
 	char *parent = dir_of(dir);
@@ -162,12 +162,12 @@ static bool make_dirs(const char *dir)
 	if (!ok)
 		return false;
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-		fprintf(stderr, "bankc: error: cannot create folder '%s': %s\n", dir,
+		fprintf(stderr, "bankc: error: cannot create folder '%s': %s\n", esc_shown(dir),
 		        strerror(errno));
 		return false;
 	}
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "bankc: error: '%s' exists and is not a folder\n", dir);
+		fprintf(stderr, "bankc: error: '%s' exists and is not a folder\n", esc_shown(dir));
 		return false;
 	}
 	return true;
@@ -229,7 +229,7 @@ static bool write_tmp(const char *target, const char *data, size_t len,
 	int fd = mkstemp(t);
 	if (fd < 0) {
 		fprintf(stderr, "bankc: error: cannot create a file beside '%s': %s\n",
-		        target, strerror(errno));
+		        esc_shown(target), strerror(errno));
 		return false;
 	}
 	bool ok = true;
@@ -247,7 +247,7 @@ static bool write_tmp(const char *target, const char *data, size_t len,
 	if (ok && !chmod_plain(t))
 		ok = false, saved = errno;
 	if (!ok)
-		fprintf(stderr, "bankc: error: cannot write '%s': %s\n", target,
+		fprintf(stderr, "bankc: error: cannot write '%s': %s\n", esc_shown(target),
 		        strerror(saved ? saved : EIO));
 	return ok;
 }
@@ -315,13 +315,13 @@ static bool targets_distinct(const Outs *o, int nout, const char *dir,
 		char *c = canon(name);
 		if (c && i < nout && in_list(specs, nspecs, c)) {
 			fprintf(stderr, "bankc: error: the output '%s' would replace its "
-			        "input\n", name);
+			        "input\n", esc_shown(name));
 			ok = false;
 		} else if (c && dep && strcmp(c, dep) == 0) {
 			fprintf(stderr, "bankc: error: the depfile '%s' would replace "
-			        "%s '%s'\n", depfile, i < nout ? "the output" : i == nout ?
+			        "%s '%s'\n", esc_shown(depfile), i < nout ? "the output" : i == nout ?
 			        "the manifest" : i == nout + 1 ? "the lock" :
-			        "another build's output", name);
+			        "another build's output", esc_shown(name));
 			ok = false;
 			free(dep);
 			dep = NULL;
@@ -330,7 +330,7 @@ static bool targets_distinct(const Outs *o, int nout, const char *dir,
 	}
 	if (dep && in_list(specs, nspecs, dep)) {
 		fprintf(stderr, "bankc: error: the depfile '%s' would replace an "
-		        "input\n", depfile);
+		        "input\n", esc_shown(depfile));
 		ok = false;
 	}
 	free(dep);
@@ -347,7 +347,7 @@ static bool replaceable(const char *target)
 		return true;
 	if (S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "bankc: error: cannot write '%s': it is a folder\n",
-		        target);
+		        esc_shown(target));
 		return false;
 	}
 	char *dir = dir_of(target);
@@ -356,7 +356,7 @@ static bool replaceable(const char *target)
 	uid_t me = geteuid();
 	if (sticky && me != 0 && st.st_uid != me && ds.st_uid != me) {
 		fprintf(stderr, "bankc: error: cannot replace '%s': another user's "
-		        "file in a sticky folder\n", target);
+		        "file in a sticky folder\n", esc_shown(target));
 		return false;
 	}
 	return true;
@@ -447,7 +447,7 @@ static void roll_back(Move *mv, int n)
 			mv[i].restored = true;
 		else
 			fprintf(stderr, "bankc: error: cannot put back '%s': %s\n",
-			        mv[i].target, strerror(errno));
+			        esc_shown(mv[i].target), strerror(errno));
 	}
 }
 
@@ -457,7 +457,7 @@ static bool move_all(Move *mv, int n)
 	for (int i = 0; i < n; i++)
 		if (!backup(mv[i].target, &mv[i].bak)) {
 			fprintf(stderr, "bankc: error: cannot keep a copy of '%s': %s\n",
-			        mv[i].target, strerror(errno));
+			        esc_shown(mv[i].target), strerror(errno));
 			return false;
 		}
 	for (int i = 0; i < n; i++) {
@@ -465,7 +465,7 @@ static bool move_all(Move *mv, int n)
 		        : mv[i].bak ? unlink(mv[i].target) : 0;
 		if (r != 0) {
 			fprintf(stderr, "bankc: error: cannot %s '%s': %s\n", mv[i].from ?
-			        "write" : "remove", mv[i].target, strerror(errno));
+			        "write" : "remove", esc_shown(mv[i].target), strerror(errno));
 			roll_back(mv, i);
 			return false;
 		}
@@ -491,7 +491,7 @@ static int take_lock(const char *dir)
 {
 	int lock = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (lock < 0) {
-		fprintf(stderr, "bankc: error: cannot open folder '%s': %s\n", dir,
+		fprintf(stderr, "bankc: error: cannot open folder '%s': %s\n", esc_shown(dir),
 		        strerror(errno));
 		return -1;
 	}

@@ -346,6 +346,7 @@ typedef struct ScanArrays {
 	const ScanKernel *k;
 	ScanArray *a;
 	int n;
+	int *of_slot;           /* per slot: its array's index, -1 for none */
 	bool diff;              /* --fix: print each fix as a diff */
 } ScanArrays;
 

@@ -147,48 +147,95 @@ static void group_stmts(const PtxModule *m, const ScanKernel *k, const ScanCtx *
 	free(wh);
 }
 
-/* Which slots touch array y, their sums, and whether they stay in it. */
-static void array_slots(const PtxModule *m, const ScanKernel *k, ScanArray *a)
+/* Which slots touch each array, their sums, and whether they stay in it:
+ * one pass over the recorded lanes, each lane's array found by a binary
+ * search of the arrays' ranges, so that the work does not grow with
+ * arrays times instructions. */
+typedef struct { int64_t lo, hi; int a; } ARange;
+
+static int arange_cmp(const void *x, const void *y)
 {
-	int64_t lo = a->base, hi = a->base + a->bytes;
-	SlotKey *keys = xcalloc((size_t)m->nslots + 1, sizeof *keys);
-	a->whole = true;
-	a->elem = 8;
+	const ARange *p = x, *q = y;
+	return (p->lo > q->lo) - (p->lo < q->lo);
+}
+
+static void array_slots(const PtxModule *m, const ScanKernel *k, ScanArray *as, int na)
+{
+	ARange *r = xmalloc(((size_t)na + 1) * sizeof *r);
+	for (int i = 0; i < na; i++) {
+		r[i] = (ARange){as[i].base, as[i].base + as[i].bytes, i};
+		as[i].whole = true;
+		as[i].elem = 8;
+	}
+	qsort(r, (size_t)na, sizeof *r, arange_cmp);
+	SlotKey **keys = xcalloc((size_t)na + 1, sizeof *keys);
+	int *cap = xcalloc((size_t)na + 1, sizeof *cap);
+	int *touched = xmalloc(((size_t)na + 1) * sizeof *touched);
+	bool *in = xcalloc((size_t)na + 1, sizeof *in);
 	for (int s = 0; s < m->nslots; s++) {
 		const ScanAcc *x = &k->acc[s];
-		bool in = false, out = false;
+		int nt = 0;
+		bool outside = false;
 		for (int64_t j = 0; j < x->nkept; j++)
 			for (int l = 0; l < WARP; l++) {
 				if (!(x->masks[j] >> l & 1))
 					continue;
-				if (lane_in(x, j, l, lo, hi)) {
-					in = true;
-					int64_t o = x->addrs[j * WARP + l] - lo;
-					int w = x->bytes < 8 ? x->bytes : x->bytes == 8 ? 8 : 4;
-					if (w < a->elem)
-						a->elem = w;
-					while (o % a->elem)
-						a->elem /= 2;
-				} else {
-					out = true;
+				int64_t ad = x->addrs[j * WARP + l];
+				int lo = 0, hi = na;
+				while (lo < hi) {
+					int mid = (lo + hi) / 2;
+					if (r[mid].lo <= ad)
+						lo = mid + 1;
+					else
+						hi = mid;
 				}
+				if (lo == 0 || ad >= r[lo - 1].hi) {
+					outside = true;
+					continue;
+				}
+				ScanArray *a = &as[r[lo - 1].a];
+				int ai = r[lo - 1].a;
+				if (!in[ai]) {
+					in[ai] = true;
+					touched[nt++] = ai;
+				}
+				int64_t o = ad - a->base;
+				int w = x->bytes < 8 ? x->bytes : x->bytes == 8 ? 8 : 4;
+				if (w < a->elem)
+					a->elem = w;
+				while (o % a->elem)
+					a->elem /= 2;
 			}
-		if (!in)
-			continue;
-		a->partial |= x->nkept != x->count;
-		a->vector |= x->merged_from > 1;
-		a->whole &= !out && x->nkept == x->count && !x->outside;
 		const PtxInst *pi = &m->inst[x->inst];
-		keys[a->nslot++] = (SlotKey){s, pi->line > 0 ? pi->file : 1 << 30, pi->line,
-		                             pi->col, pi->pos.line};
-		a->wave += x->wave;
-		a->ideal += x->ideal;
+		for (int t = 0; t < nt; t++) {
+			ScanArray *a = &as[touched[t]];
+			in[touched[t]] = false;
+			a->partial |= x->nkept != x->count;
+			a->vector |= x->merged_from > 1;
+			a->whole &= !outside && nt == 1 && x->nkept == x->count && !x->outside;
+			int ai = touched[t];
+			if (a->nslot == cap[ai])
+				keys[ai] = xrealloc(keys[ai], (size_t)(cap[ai] = cap[ai] ? 2 * cap[ai] : 8) *
+				                    sizeof *keys[ai]);
+			keys[ai][a->nslot++] = (SlotKey){s, pi->line > 0 ? pi->file : 1 << 30, pi->line,
+			                                 pi->col, pi->pos.line};
+			a->wave += x->wave;
+			a->ideal += x->ideal;
+		}
 	}
-	qsort(keys, (size_t)a->nslot, sizeof *keys, slot_cmp);
-	a->slot = xmalloc(((size_t)a->nslot + 1) * sizeof *a->slot);
-	for (int i = 0; i < a->nslot; i++)
-		a->slot[i] = keys[i].slot;
+	for (int i = 0; i < na; i++) {
+		ScanArray *a = &as[i];
+		qsort(keys[i], (size_t)a->nslot, sizeof *keys[i], slot_cmp);
+		a->slot = xmalloc(((size_t)a->nslot + 1) * sizeof *a->slot);
+		for (int q = 0; q < a->nslot; q++)
+			a->slot[q] = keys[i][q].slot;
+		free(keys[i]);
+	}
 	free(keys);
+	free(cap);
+	free(touched);
+	free(in);
+	free(r);
 }
 
 /* The spec's element type for a declared one (f16 for __half). */
@@ -285,38 +332,68 @@ static bool inst_line(const PtxModule *m, const ScanCtx *c, int i, char *path, s
 	return true;
 }
 
+/* The files of a kernel's own code, with the lines of its instructions:
+ * found once per kernel (every array's declaration is looked for in
+ * them, and in the files of its own accesses). */
+enum { MAX_PATHS = 16, MAX_LINES = 256 };
+typedef struct {
+	char path[MAX_PATHS][1024];
+	int np;
+} KernelFiles;
+
+static int add_path(KernelFiles *kf, const char *pa)
+{
+	for (int f = 0; f < kf->np; f++)
+		if (strcmp(kf->path[f], pa) == 0)
+			return f;
+	if (kf->np == MAX_PATHS)
+		return -1;
+	snprintf(kf->path[kf->np], sizeof kf->path[0], "%s", pa);
+	return kf->np++;
+}
+
+static void kernel_files(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
+                         KernelFiles *kf)
+{
+	kf->np = 0;
+	const PtxFunc *f = &m->func[k->kernel];
+	int last = -1;
+	for (int i = f->first; i < f->first + f->ninst; i++) {
+		char pa[1024];
+		int line;
+		/* consecutive instructions of one file: one look */
+		if (m->inst[i].file == last || !inst_line(m, c, i, pa, sizeof pa, &line))
+			continue;
+		last = m->inst[i].file;
+		add_path(kf, pa);
+	}
+}
+
 /* The declaration from the array's symbol: looked for in the files of
  * its accesses and of its kernel's own code. */
-static void find_decl(const PtxModule *m, const ScanKernel *k, const ScanCtx *c, ScanArray *a)
+static void find_decl(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
+                      const KernelFiles *kern, ScanArray *a)
 {
 	ScanDecl *d = &a->decl;
 	const PtxSym *y = &m->sym[a->sym];
-	enum { MAX_PATHS = 16, MAX_LINES = 256 };
-	char path[MAX_PATHS][1024];
+	KernelFiles kf = {0};
 	const char *pp[MAX_PATHS];
-	int np = 0, lines[MAX_LINES], lfile[MAX_LINES], nl = 0;
-	/* each slot's instruction, then the kernel's own */
-	const PtxFunc *kf = &m->func[k->kernel];
-	int total = a->nslot + kf->ninst;
-	for (int q = 0; q < total; q++) {
-		int i = q < a->nslot ? k->acc[a->slot[q]].inst : kf->first + (q - a->nslot);
+	int lines[MAX_LINES], lfile[MAX_LINES], nl = 0;
+	/* each slot's instruction's file first, then the kernel's */
+	for (int q = 0; q < a->nslot; q++) {
 		char pa[1024];
 		int line;
-		if (!inst_line(m, c, i, pa, sizeof pa, &line))
+		if (!inst_line(m, c, k->acc[a->slot[q]].inst, pa, sizeof pa, &line))
 			continue;
-		int f = 0;
-		while (f < np && strcmp(path[f], pa) != 0)
-			f++;
-		if (f == np) {
-			if (np == MAX_PATHS)
-				continue;
-			snprintf(path[np], sizeof path[np], "%s", pa);
-			pp[np] = path[np];
-			np++;
-		}
-		if (q < a->nslot && nl < MAX_LINES)
+		int f = add_path(&kf, pa);
+		if (f >= 0 && nl < MAX_LINES)
 			lines[nl] = line, lfile[nl++] = f;
 	}
+	for (int f = 0; f < kern->np; f++)
+		add_path(&kf, kern->path[f]);
+	for (int f = 0; f < kf.np; f++)
+		pp[f] = kf.path[f];
+	int np = kf.np;
 	CDecl *src = xcalloc(1, sizeof *src);
 	if (!cdecl_find(y->name, a->name, y->size, pp, np, lines, lfile, nl, src, d->why,
 	                sizeof d->why)) {
@@ -497,20 +574,27 @@ void scan_arrays_find(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
 		    ptx_names_sym(m, k->kernel, ext)))
 			ext = i;
 	}
+	int na = 0;
 	for (int i = 0; i < m->nsym; i++) {
 		const PtxSym *y = &m->sym[i];
 		if (y->kind != SYM_SHARED || (y->func >= 0 && y->func != k->kernel))
 			continue;
 		if (y->size < 0 && i != ext)
 			continue;
-		ScanArray *a = &out->a[out->n];
+		ScanArray *a = &out->a[na++];
 		memset(a, 0, sizeof *a);
 		a->sym = i;
 		scan_array_name(y->name, a->name, sizeof a->name);
 		snprintf(a->kernel, sizeof a->kernel, "%s", kn);
 		a->base = y->addr;
 		a->bytes = y->size >= 0 ? y->size : PTX_SHARED_LIMIT - y->addr;
-		array_slots(m, k, a);
+	}
+	array_slots(m, k, out->a, na);
+	KernelFiles kf;
+	kernel_files(m, k, c, &kf);
+	for (int i = 0; i < na; i++) {
+		ScanArray *a = &out->a[i];
+		const PtxSym *y = &m->sym[a->sym];
 		if (!a->nslot) {
 			free(a->slot);
 			continue;
@@ -527,13 +611,24 @@ void scan_arrays_find(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
 			}
 			a->bytes = top - a->base;
 		}
+		if (out->n != i)
+			out->a[out->n] = *a;
+		a = &out->a[out->n];
 		group_stmts(m, k, c, a);
-		find_decl(m, k, c, a);
+		find_decl(m, k, c, &kf, a);
 		array_view(m, k, a);
 		check_reach(m, k, c, a);
 		check_split(m, k, c, a);
 		out->n++;
 	}
+	/* each slot's array, for the warnings and the JSON */
+	out->of_slot = xmalloc(((size_t)m->nslots + 1) * sizeof *out->of_slot);
+	for (int s = 0; s < m->nslots; s++)
+		out->of_slot[s] = -1;
+	for (int i = 0; i < out->n; i++)
+		for (int q = 0; q < out->a[i].nslot; q++)
+			if (out->of_slot[out->a[i].slot[q]] < 0)
+				out->of_slot[out->a[i].slot[q]] = i;
 }
 
 void scan_arrays_free(ScanArrays *as)
@@ -548,6 +643,7 @@ void scan_arrays_free(ScanArrays *as)
 		free(as->a[i].decl.src);
 	}
 	free(as->a);
+	free(as->of_slot);
 	memset(as, 0, sizeof *as);
 }
 

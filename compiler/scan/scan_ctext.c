@@ -23,8 +23,14 @@ enum {
 	KEPT_FILES = 16,
 	MAX_COND = 64,          /* #if nesting tracked */
 	MAX_EVAL_DEPTH = 64,    /* nested operators and names of one evaluation */
-	MAX_EVAL_STEPS = 1 << 16,   /* tokens one evaluation may read */
+	MAX_EVAL_STEPS = 1 << 12,   /* tokens one evaluation may read */
+	MAX_SCAN_STEPS = 1 << 24,   /* ... all of a scan's evaluations */
 };
+
+/* The work of every evaluation so far: past MAX_SCAN_STEPS, a name is
+ * not evaluated (its declaration's dimensions unknown), so that no file
+ * of definitions that fan out makes a scan slow. */
+static long scan_steps;
 
 static CText *files[KEPT_FILES];
 static int nfiles;
@@ -556,6 +562,7 @@ const CText *ctext_get(const char *path)
 
 void ctext_free_all(void)
 {
+	scan_steps = 0;
 	for (int i = 0; i < nfiles; i++)
 		free_text(files[i]);
 	nfiles = 0;
@@ -648,7 +655,8 @@ static bool fail(Ev *v)
 
 static bool step(Ev *v)
 {
-	if (++*v->steps > MAX_EVAL_STEPS || v->depth > MAX_EVAL_DEPTH)
+	if (++*v->steps > MAX_EVAL_STEPS || v->depth > MAX_EVAL_DEPTH ||
+	    ++scan_steps > MAX_SCAN_STEPS)
 		return fail(v);
 	return v->ok;
 }

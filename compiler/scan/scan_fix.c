@@ -318,11 +318,9 @@ bool scan_fix_form(ScanArray *a, const Layout *l, const Tile *t, bool pad, ScanF
 
 ScanArray *scan_array_of_slot(const ScanArrays *as, int slot)
 {
-	for (int i = 0; as && i < as->n; i++)
-		for (int j = 0; j < as->a[i].nslot; j++)
-			if (as->a[i].slot[j] == slot)
-				return &as->a[i];
-	return NULL;
+	if (!as || !as->of_slot || slot < 0 || as->of_slot[slot] < 0)
+		return NULL;
+	return &as->a[as->of_slot[slot]];
 }
 
 
@@ -412,14 +410,15 @@ static void print_fix(FILE *f, const ScanArray *a, const char *at)
 		fprintf(f, "    (on %d inputs made by shuffling the --data given, it saves wavefronts "
 		        "on %d)\n", x->data_tries, x->data_helped);
 	if (x->unsaid[0])
-		fprintf(f, "    (%s)\n", x->unsaid);
+		fprintf(f, "    (%s)\n", esc_shown(x->unsaid));
 	const ScanForm *ap = applied(x);
 	const char *e = ap ? "; bankc scan --fix prints the diff" : "";
 	if (x->pad.ok)
 		fprintf(f, "%s: note: padding %s (%lld wavefronts): declare %s (%+lld "
 		        "bytes; blocks per SM by shared memory: %d -> %d)%s\n", at,
 		        x->pad.after == x->after ? "reaches it" : "helps", (long long)x->pad.after,
-		        x->pad.decl, (long long)x->pad.extra_bytes, x->blocks_before, x->pad.blocks,
+		        esc_shown(x->pad.decl), (long long)x->pad.extra_bytes, x->blocks_before,
+		        x->pad.blocks,
 		        ap == &x->pad ? e : "");
 	const ScanForm *ix = &x->index;
 	if (ix->ok || (ix->stop[0] && !x->pad.ok) || x->cute[0]) {
@@ -431,12 +430,14 @@ static void print_fix(FILE *f, const ScanArray *a, const char *at)
 		        (long long)(ix->ok ? ix->extra_bytes : 0), x->blocks_before,
 		        ix->ok ? ix->blocks : x->blocks_before);
 		if (ix->ok && ix->transposed)
-			fprintf(f, ": declare %s and index %s[r][c] as %s%s\n", ix->decl, a->name,
-			        ix->index, ap == ix ? e : "");
+			fprintf(f, ": declare %s and index %s[r][c] as %s%s\n", esc_shown(ix->decl),
+			        a->name, esc_shown(ix->index), ap == ix ? e : "");
 		else if (ix->ok && a->flat)
-			fprintf(f, ": index %s[i] as %s%s\n", a->name, ix->index, ap == ix ? e : "");
+			fprintf(f, ": index %s[i] as %s%s\n", a->name, esc_shown(ix->index),
+			        ap == ix ? e : "");
 		else if (ix->ok)
-			fprintf(f, ": index %s[r][c] as %s%s\n", a->name, ix->index, ap == ix ? e : "");
+			fprintf(f, ": index %s[r][c] as %s%s\n", a->name, esc_shown(ix->index),
+			        ap == ix ? e : "");
 		else
 			fprintf(f, "\n");
 		if (ix->ok)
@@ -445,19 +446,19 @@ static void print_fix(FILE *f, const ScanArray *a, const char *at)
 			fprintf(f, "    (counted with the vector accesses ptxas makes of its scalar ones "
 			        "now, kept by the index above; scan the edited kernel again)\n");
 		if (!ix->ok && ix->stop[0])
-			fprintf(f, "    (no rewrite of its indices: %s)\n", ix->stop);
+			fprintf(f, "    (no rewrite of its indices: %s)\n", esc_shown(ix->stop));
 		if (x->cute[0])
 			fprintf(f, "    in CuTe: %s\n", x->cute);
 	}
 	if (!ap && (x->pad.ok || ix->ok))
-		fprintf(f, "    (no diff: %s)\n", x->pad.ok ? x->pad.stop : ix->stop);
+		fprintf(f, "    (no diff: %s)\n", esc_shown(x->pad.ok ? x->pad.stop : ix->stop));
 	if (x->header_use[0])
 		fprintf(f, "    through bankc build: the spec --emit-spec writes (%s.tile) built, "
-		        "#include \"%s.cuh\",\n    %s\n", x->header, x->header, x->header_use);
+		        "#include \"%s.cuh\",\n    %s\n", x->header, x->header, esc_shown(x->header_use));
 	else
 		fprintf(f, "    through bankc build: the spec --emit-spec writes (%s.tile) built "
 		        "(its header indexes %d-byte units, not '%s' elements)\n", x->header, a->elem,
-		        a->decl.found ? a->decl.type : "the array's");
+		        a->decl.found ? esc_shown(a->decl.type) : "the array's");
 }
 
 void scan_fix_after_warning(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
@@ -511,8 +512,8 @@ int scan_fix_print_diffs(FILE *f, FILE *err, const ScanArrays *as)
 			snprintf(where, sizeof where, "%s", a->stmt[0].where);
 		}
 		fprintf(err, "%s: note: --fix: no diff for '%s' (%s): %s; apply the layout %s by "
-		        "hand\n", where, a->name, a->kernel, why[0] ? why : "no form of it in the "
-		        "source", a->fix.layout);
+		        "hand\n", where, a->name, a->kernel, why[0] ? esc_shown(why) : "no form of it "
+		        "in the source", a->fix.layout);
 	}
 	return n;
 }

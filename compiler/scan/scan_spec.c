@@ -414,7 +414,7 @@ static bool emit_array(const PtxModule *m, const ScanKernel *k, const ScanArray 
                        FILE *err)
 {
 	if (a->rows > MAX_DIM) {
-		fprintf(err, "bankc: note: %s not written: %d rows is beyond a tile's %d\n", path,
+		fprintf(err, "bankc: note: %s not written: %d rows is beyond a tile's %d\n", esc_shown(path),
 		        a->rows, MAX_DIM);
 		return true;
 	}
@@ -423,19 +423,21 @@ static bool emit_array(const PtxModule *m, const ScanKernel *k, const ScanArray 
 	char tmp[4200];
 	FILE *f = tmp_beside(path, tmp, sizeof tmp);
 	if (!f) {
-		fprintf(err, "bankc: error: cannot write '%s': %s\n", path, strerror(errno));
+		fprintf(err, "bankc: error: cannot write '%s': %s\n", esc_shown(path), strerror(errno));
 		return false;
 	}
 	int nacc = scan_spec_write(f, m, k, a, tname, c);
 	bool ok = !ferror(f);
 	ok &= fclose(f) == 0;
 	if (!ok || rename(tmp, path) != 0) {
-		fprintf(err, "bankc: error: cannot write '%s': %s\n", path, strerror(errno));
+		fprintf(err, "bankc: error: cannot write '%s': %s\n", esc_shown(path), strerror(errno));
 		remove(tmp);
 		return false;
 	}
+	char *shown = esc_term_dup(path);
 	fprintf(note, "%s: note: wrote %d access%s of shared array '%s'; 'bankc compare %s' "
-	        "proposes a layout\n", path, nacc, nacc == 1 ? "" : "es", a->name, path);
+	        "proposes a layout\n", shown, nacc, nacc == 1 ? "" : "es", a->name, shown);
+	free(shown);
 	return true;
 }
 
@@ -522,7 +524,7 @@ bool scan_emit_specs(const PtxModule *m, const ScanKernel *k, const char *dir,
                      const ScanCtx *c, FILE *note, FILE *err)
 {
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-		fprintf(err, "bankc: error: cannot make folder '%s': %s\n", dir, strerror(errno));
+		fprintf(err, "bankc: error: cannot make folder '%s': %s\n", esc_shown(dir), strerror(errno));
 		return false;
 	}
 	ScanArrays own, *as = c->arrays;
