@@ -392,9 +392,10 @@ void scan_say_operand(const char *e, char *buf, size_t n);
 void scan_say_layout(const Layout *l, const Tile *t, char *buf, size_t n);
 /* A one-dimensional array's index i0 (rows of m->cols elements) under the
  * map, as C text; and that text, evaluated for each of its `elems`
- * elements, agrees with the layout. */
+ * elements, agrees with the layout and stays below `limit`. */
 void scan_say_flat(const ScanSayMap *m, const char *i0, char *buf, size_t n);
-bool scan_say_check_flat(const ScanSayMap *m, const Layout *l, const Tile *t, int64_t elems);
+bool scan_say_check_flat(const ScanSayMap *m, const Layout *l, const Tile *t, int64_t elems,
+                         int64_t limit);
 
 /* ---- scan_fix.c: a layout proven on the recorded addresses ------------------- */
 

@@ -135,8 +135,8 @@ static void group_stmts(const PtxModule *m, const ScanKernel *k, const ScanCtx *
 		for (; i < n && key[i].group == g; i++) {
 			const ScanAcc *y = key[i].acc;
 			order[i] = a->slot[key[i].i];
-			st->wave += y->wave;
-			st->ideal += y->ideal;
+			st->wave += y->wave + (y->loop ? y->loop_wave : 0);
+			st->ideal += y->ideal + (y->loop ? y->loop_ideal : 0);
 			st->count += y->count;
 		}
 		st->n = i - st->first;
@@ -219,8 +219,10 @@ static void array_slots(const PtxModule *m, const ScanKernel *k, ScanArray *as, 
 				                    sizeof *keys[ai]);
 			keys[ai][a->nslot++] = (SlotKey){s, pi->line > 0 ? pi->file : 1 << 30, pi->line,
 			                                 pi->col, pi->pos.line};
-			a->wave += x->wave;
-			a->ideal += x->ideal;
+			/* a compare-and-swap loop's trip: its load too, as the fix
+			 * counts it */
+			a->wave += x->wave + (x->loop ? x->loop_wave : 0);
+			a->ideal += x->ideal + (x->loop ? x->loop_ideal : 0);
 		}
 	}
 	for (int i = 0; i < na; i++) {
@@ -483,6 +485,20 @@ static void check_reach(const PtxModule *m, const ScanKernel *k, const ScanCtx *
 	CDecl *src = a->decl.src;
 	if (!src)
 		return;
+	/* an array of the file's scope that another kernel uses too: a fix
+	 * made for this kernel's accesses would change that one's (an extern
+	 * array is each launch's own) */
+	const PtxSym *y = &m->sym[a->sym];
+	for (int f = 0; f < m->nfunc && y->func < 0 && y->size >= 0; f++)
+		if (f != k->kernel && m->func[f].entry && m->func[f].defined &&
+		    ptx_names_sym(m, f, a->sym)) {
+			char other[256];
+			ptx_kernel_name(m->func[f].name, other, sizeof other);
+			text_put(a->reach, sizeof a->reach, "'%s' is an array of the file's scope that "
+			         "kernel %s uses too: a fix made for this kernel's accesses would "
+			         "change that one's", a->name, other);
+			return;
+		}
 	for (int s = 0; s < a->nslot; s++) {
 		int i = k->acc[a->slot[s]].inst;
 		char pa[1024];
@@ -520,11 +536,30 @@ static void check_reach(const PtxModule *m, const ScanKernel *k, const ScanCtx *
 static void check_split(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
                         ScanArray *a)
 {
+	int E = a->decl.found && a->decl.type_bytes > 0 ? a->decl.type_bytes : a->elem;
 	for (int s = 0; s < a->nslot && !a->split[0]; s++) {
 		const ScanAcc *x = &k->acc[a->slot[s]];
+		const PtxInst *lead = &m->inst[x->inst];
+		/* a vector in the PTX of several elements that the source indexes
+		 * one by one (no cast to a vector type at its line): the compiler
+		 * made it of several indexings, which a rewrite would split */
+		if (lead->op.vec > 1 && x->bytes > E && !op_is_matrix(x->op) && a->decl.src &&
+		    x->op.kind != OP_CPASYNC) {
+			char pa[1024];
+			int line;
+			COcc *o = inst_line(m, c, x->inst, pa, sizeof pa, &line)
+			          ? cdecl_occ_at(a->decl.src, pa, line) : NULL;
+			if (o && o->kind == OCC_ELEM) {
+				char where[200];
+				scan_where(m, lead, c, where, sizeof where);
+				text_put(a->split, sizeof a->split, "the compiler made the access at %s "
+				         "a vector of %d bytes of elements indexed one by one, which the "
+				         "indices rewritten would split", where, x->bytes);
+				break;
+			}
+		}
 		if (x->merged_from < 2)
 			continue;
-		const PtxInst *lead = &m->inst[x->inst];
 		int base = -1;
 		int64_t off = 0;
 		for (int o = 0; o < lead->nopd; o++)

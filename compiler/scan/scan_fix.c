@@ -90,13 +90,38 @@ static bool digits(const char *s)
 /* The text of a dimension grown by `by` elements, in its own words. */
 static void grown(const char *dim, int64_t to, int64_t by, char *buf, size_t n)
 {
-	char op[128];
 	if (digits(dim) || !dim[0]) {
 		text_put(buf, n, "%lld", (long long)to);
 		return;
 	}
-	scan_say_operand(dim, op, sizeof op);
+	if (!by) {
+		text_put(buf, n, "%s", dim);
+		return;
+	}
+	char *op = xmalloc(strlen(dim) + 3);
+	scan_say_operand(dim, op, strlen(dim) + 3);
 	text_put(buf, n, "%s + %lld", op, (long long)by);
+	free(op);
+}
+
+/* A subscript the rewrite would write more than once, that does
+ * something (an increment, an assignment, a call): the text where it is,
+ * or NULL. */
+static bool side_effect(const CText *t, int a, int b)
+{
+	static const char *const ops[] = {"++", "--", "=", "+=", "-=", "*=", "/=", "%=",
+	                                  "&=", "|=", "^=", "<<=", ">>="};
+	for (int i = a; i < b; i++) {
+		for (size_t k = 0; k < sizeof ops / sizeof *ops; k++)
+			if (t->tok[i].kind == CT_PUNCT && ctok_is(t, i, ops[k]))
+				return true;
+		/* a call: a name and '(' (not sizeof, not a cast's keyword) */
+		if (t->tok[i].kind == CT_ID && ctok_is(t, i + 1, "(") && !ctok_is(t, i, "sizeof") &&
+		    !ctok_is(t, i, "static_cast") && !ctok_is(t, i, "int") &&
+		    !ctok_is(t, i, "unsigned"))
+			return true;
+	}
+	return false;
 }
 
 static void repl_tokens(const CText *t, int a, int b, const char *text, CRepl *r)
@@ -214,53 +239,71 @@ bool scan_fix_form(ScanArray *a, const Layout *l, const Tile *t, bool pad, ScanF
 		return STOP("%s", a->split);
 	/* the declaration and every occurrence */
 	const CText *ct = src->t;
-	CRepl *r = xcalloc((size_t)src->nocc + 2, sizeof *r);
-	int nr = 0;
-	char buf[2048], s0[600], s1[600], col[1600];
+	for (int i = 0; i < src->nocc && (a->flat || m.kind != SAY_SAME || m.swap); i++)
+		for (int j = 0; j < src->occ[i].nsub; j++)
+			if (side_effect(ct, src->occ[i].sub[j][0], src->occ[i].sub[j][1])) {
+				char sub[200];
+				ctext_span(ct, src->occ[i].sub[j][0], src->occ[i].sub[j][1], sub, sizeof sub);
+				return STOP("%s:%d: its subscript '%s' does something (an increment, an "
+				            "assignment, a call) that the rewritten index would do "
+				            "more than once: give it a variable first",
+				            d->path, src->occ[i].line, esc_shown(sub));
+			}
+	char buf[2048], s0[1200], s1[1200], col[1600], dt[DECL_MAX_DIMS][1024];
+	for (int i = 0; i < d->ndims; i++)     /* each dimension's whole text */
+		ctext_span(ct, src->dims[i][0], src->dims[i][1], dt[i], sizeof dt[i]);
 	int C = m.swap ? m.rows : m.cols;      /* declared columns */
 	int64_t P = m.pitch;
-	if (resized) {
-		if (a->flat) {
-			int64_t rows = (d->dimv[0] + C - 1) / C;
-			if (d->dimv[0] % C == 0 && !digits(d->dim[0]))
-				text_put(s0, sizeof s0, "(%s) / %d * %lld", d->dim[0], C, (long long)P);
-			else
-				text_put(s0, sizeof s0, "%lld", (long long)(rows * P));
-			repl_tokens(ct, src->dims[0][0], src->dims[0][1], s0, &r[nr++]);
-		} else if (m.swap) {
-			/* [R][C] -> [C][R + pad] */
-			grown(d->dim[0], P, P - d->dimv[0], s1, sizeof s1);
-			text_put(buf, sizeof buf, "[%s][%s]", d->dim[1], s1);
-			CRepl *x = &r[nr++];
-			x->off = ct->tok[src->dims[0][0] - 1].off;
-			x->len = ct->tok[src->dims[1][1]].off + 1 - x->off;
-			x->text = xstrdup(buf);
-		} else {
-			int last = d->ndims - 1;
-			grown(d->dim[last], P, P - d->dimv[last], s0, sizeof s0);
-			repl_tokens(ct, src->dims[last][0], src->dims[last][1], s0, &r[nr++]);
-		}
-		/* the declaration as the note says it */
-		text_put(form->decl, sizeof form->decl, "%s %s", d->type, a->name);
-		for (int i = 0; i < d->ndims; i++) {
-			int64_t v = m.swap ? (i == 0 ? d->dimv[1] : P) :
-			            i + 1 < d->ndims ? d->dimv[i] : a->flat ? (d->dimv[0] + C - 1) / C * P : P;
-			size_t o = strlen(form->decl);
-			text_put(form->decl + o, sizeof form->decl - o, "[%lld]", (long long)v);
-		}
-	}
-	/* the index, as the note says it */
+	/* a one-dimensional array: its rows of C, the last one perhaps short */
+	int64_t N = a->flat ? (d->dimv[0] > 0 ? d->dimv[0] : a->bytes / a->elem) : 0;
+	int64_t rows = a->flat ? (N + C - 1) / C : 0, N2 = resized ? rows * P : N;
 	if (a->flat) {
 		scan_say_flat(&m, "i", buf, sizeof buf);
 		text_put(form->index, sizeof form->index, "%s[%s]", a->name, buf);
-		if (!scan_say_check_flat(&m, l, t, d->dimv[0] > 0 ? d->dimv[0] : a->bytes / a->elem))
-			return STOP("its one-dimensional form does not agree with the layout");
+		if (!scan_say_check_flat(&m, l, t, N, N2))
+			return STOP("the layout moves elements of its last row, of %lld elements not "
+			            "a whole row of %d, past the array's end", (long long)(N % C), C);
+		form->extra_bytes = (N2 - N) * (a->k * a->elem);
 	} else if (m.swap) {
 		scan_say_col(&m, "c", "r", col, sizeof col);
 		text_put(form->index, sizeof form->index, "%s[c][%s]", a->name, col);
 	} else if (m.kind != SAY_SAME) {
 		scan_say_col(&m, "r", "c", col, sizeof col);
 		text_put(form->index, sizeof form->index, "%s[r][%s]", a->name, col);
+	}
+	CRepl *r = xcalloc((size_t)src->nocc + 2, sizeof *r);
+	int nr = 0;
+	if (resized) {
+		if (a->flat) {
+			if (digits(dt[0]) || !dt[0][0])
+				text_put(s0, sizeof s0, "%lld", (long long)N2);
+			else if (N % C == 0)
+				text_put(s0, sizeof s0, "(%s) / %d * %lld", dt[0], C, (long long)P);
+			else
+				text_put(s0, sizeof s0, "((%s) + %d) / %d * %lld", dt[0], C - 1, C,
+				         (long long)P);
+			repl_tokens(ct, src->dims[0][0], src->dims[0][1], s0, &r[nr++]);
+		} else if (m.swap) {
+			/* [R][C] -> [C][R + pad] */
+			grown(dt[0], P, P - d->dimv[0], s1, sizeof s1);
+			text_put(buf, sizeof buf, "[%s][%s]", dt[1], s1);
+			CRepl *x = &r[nr++];
+			x->off = ct->tok[src->dims[0][0] - 1].off;
+			x->len = ct->tok[src->dims[1][1]].off + 1 - x->off;
+			x->text = xstrdup(buf);
+		} else {
+			int last = d->ndims - 1;
+			grown(dt[last], P, P - d->dimv[last], s0, sizeof s0);
+			repl_tokens(ct, src->dims[last][0], src->dims[last][1], s0, &r[nr++]);
+		}
+		/* the declaration as the note says it */
+		text_put(form->decl, sizeof form->decl, "%s %s", d->type, a->name);
+		for (int i = 0; i < d->ndims; i++) {
+			int64_t v = m.swap ? (i == 0 ? d->dimv[1] : P) :
+			            i + 1 < d->ndims ? d->dimv[i] : a->flat ? N2 : P;
+			size_t o = strlen(form->decl);
+			text_put(form->decl + o, sizeof form->decl - o, "[%lld]", (long long)v);
+		}
 	}
 	form->transposed = m.swap;
 	for (int i = 0; i < src->nocc; i++) {

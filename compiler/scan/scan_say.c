@@ -291,7 +291,8 @@ void scan_say_flat(const ScanSayMap *m, const char *i0, char *buf, size_t n)
 	free(I), free(r), free(c), free(col);
 }
 
-bool scan_say_check_flat(const ScanSayMap *m, const Layout *l, const Tile *t, int64_t elems)
+bool scan_say_check_flat(const ScanSayMap *m, const Layout *l, const Tile *t, int64_t elems,
+                         int64_t limit)
 {
 	char text[4096];
 	scan_say_flat(m, "i", text, sizeof text);
@@ -301,7 +302,7 @@ bool scan_say_check_flat(const ScanSayMap *m, const Layout *l, const Tile *t, in
 		b.value[0] = i;
 		int64_t got;
 		if (!ctext_eval(NULL, text, strlen(text), &b, &ch, &got) ||
-		    got != place(l, t, 1, (int)(i / m->cols), (int)(i % m->cols)))
+		    got != place(l, t, 1, (int)(i / m->cols), (int)(i % m->cols)) || got >= limit)
 			return false;
 	}
 	return true;
