@@ -20,7 +20,9 @@
 #include "scan/scan_source.h"
 
 enum {
-	KEPT_FILES = 16,
+	MAX_FILES = 1024,       /* files read in one scan */
+	MAX_FILE_BYTES = 256 << 20,     /* ... and their bytes together */
+	MAX_INCLUDE_DEPTH = 8,  /* #include "..." followed for a name */
 	MAX_COND = 64,          /* #if nesting tracked */
 	MAX_EVAL_DEPTH = 64,    /* nested operators and names of one evaluation */
 	MAX_EVAL_STEPS = 1 << 12,   /* tokens one evaluation may read */
@@ -32,8 +34,11 @@ enum {
  * of definitions that fan out makes a scan slow. */
 static long scan_steps;
 
-static CText *files[KEPT_FILES];
+/* Every file read stays until the scan ends (the definitions of one are
+ * read while another's are: none may go away), up to the limits above. */
+static CText *files[MAX_FILES];
 static int nfiles;
+static size_t file_bytes;
 static struct { char *name, *value; } *dnames;    /* -D NAME[=VALUE] */
 static int ndnames;
 
@@ -162,7 +167,7 @@ static DefState state_of(int v)
 }
 
 /* One preprocessor line [p, e) (continuations included) at line `line`. */
-static void directive(Lex *x, const char *p, const char *e, int line)
+static void directive(Lex *x, const char *p, const char *e, const char *full_e, int line)
 {
 	const char *text = x->t->text;
 	while (p < e && (*p == ' ' || *p == '\t' || *p == '#'))
@@ -178,8 +183,24 @@ static void directive(Lex *x, const char *p, const char *e, int line)
 		const char *a = p;
 		while (p < e && idc(*p))
 			p++;
-		if (p == a || (p < e && *p == '('))
-			return;     /* a function-like macro: not a number */
+		if (p < e && *p == '(' && p > a) {
+			/* a function-like macro: not a number; one whose body is an
+			 * asm statement takes operands as asm does */
+			for (const char *q = p; q + 3 <= full_e; q++)
+				if (memcmp(q, "asm", 3) == 0 && (q == p || !idc(q[-1])) &&
+				    (q + 3 == full_e || !idc(q[3]))) {
+					CText *t = x->t;
+					t->asm_macro = xrealloc(t->asm_macro, ((size_t)t->nasm_macro + 1) *
+					                        sizeof *t->asm_macro);
+					t->asm_macro[t->nasm_macro] = xmalloc((size_t)(p - a) + 1);
+					memcpy(t->asm_macro[t->nasm_macro], a, (size_t)(p - a));
+					t->asm_macro[t->nasm_macro++][p - a] = 0;
+					break;
+				}
+			return;
+		}
+		if (p == a)
+			return;
 		/* the value up to a // comment (block comments are spaces already) */
 		const char *v = p, *ve = v;
 		for (const char *q = v; q < e; q++) {
@@ -190,6 +211,25 @@ static void directive(Lex *x, const char *p, const char *e, int line)
 		if (region(x) != DEF_DEAD)
 			add_def(x, (size_t)(a - text), (size_t)(p - a), (size_t)(v - text),
 			        (size_t)(ve - v), line, region(x), true);
+		return;
+	}
+	if (IS("include") && p < e && *p == '"' && region(x) != DEF_DEAD) {
+		/* "name": beside the including file, as the preprocessor looks
+		 * first; followed only to read definitions */
+		const char *a = p + 1, *q = a;
+		while (q < e && *q != '"')
+			q++;
+		CText *t = x->t;
+		const char *slash = strrchr(t->path, '/');
+		size_t dn = slash ? (size_t)(slash - t->path) + 1 : 0;
+		if (q < e && q > a && t->nincl < 64) {
+			char *path = xmalloc(dn + (size_t)(q - a) + 1);
+			memcpy(path, t->path, dn);
+			memcpy(path + dn, a, (size_t)(q - a));
+			path[dn + (size_t)(q - a)] = 0;
+			t->incl = xrealloc(t->incl, ((size_t)t->nincl + 1) * sizeof *t->incl);
+			t->incl[t->nincl++] = path;
+		}
 		return;
 	}
 	if (IS("if") || IS("ifdef") || IS("ifndef")) {
@@ -311,7 +351,7 @@ static void lex(CText *t)
 				}
 				p++;
 			}
-			directive(&x, a, first ? first : p, l0);
+			directive(&x, a, first ? first : p, p, l0);
 			continue;
 		}
 		bool b = bol;
@@ -414,13 +454,17 @@ static void code_defs(Lex *x)
 	CText *t = x->t;
 	for (int i = 0; i < t->ntok; i++) {
 		if (ctok_is(t, i, "const") || ctok_is(t, i, "constexpr")) {
-			/* up to the statement's end: NAME = VALUE, each declarator */
+			/* up to the statement's end: NAME = VALUE, each declarator;
+			 * not into a body ({ before any =) nor past the list it is
+			 * in (a parameter's or a template's: ) or > at depth 0) */
 			int j = i + 1, depth = 0;
 			for (; j < t->ntok; j++) {
 				const CTok *k = &t->tok[j];
 				if (k->kind != CT_PUNCT)
 					continue;
 				char c = t->text[k->off];
+				if (depth == 0 && k->len == 1 && (c == '{' || c == '>' || c == ')'))
+					break;
 				if (k->len == 1 && (c == '(' || c == '[' || c == '{'))
 					depth++;
 				else if (k->len == 1 && (c == ')' || c == ']' || c == '}')) {
@@ -531,6 +575,12 @@ static void free_text(CText *t)
 	free(t->def);
 	free(t->bucket);
 	free(t->next);
+	for (int i = 0; i < t->nincl; i++)
+		free(t->incl[i]);
+	free(t->incl);
+	for (int i = 0; i < t->nasm_macro; i++)
+		free(t->asm_macro[i]);
+	free(t->asm_macro);
 	free(t);
 }
 
@@ -551,11 +601,11 @@ const CText *ctext_get(const char *path)
 		/* the definitions of code after the preprocessor's */
 		code_defs(&x);
 	}
-	if (nfiles == KEPT_FILES) {
-		free_text(files[0]);
-		memmove(files, files + 1, (KEPT_FILES - 1) * sizeof *files);
-		nfiles--;
+	if (nfiles == MAX_FILES || file_bytes + t->len > MAX_FILE_BYTES) {
+		free_text(t);
+		return NULL;
 	}
+	file_bytes += t->len;
 	files[nfiles++] = t;
 	return t->text ? t : NULL;
 }
@@ -566,6 +616,7 @@ void ctext_free_all(void)
 	for (int i = 0; i < nfiles; i++)
 		free_text(files[i]);
 	nfiles = 0;
+	file_bytes = 0;
 	ctext_set_defined(NULL, 0);
 }
 
@@ -693,6 +744,26 @@ static int64_t ev_sizeof(Ev *v)
 	return b;
 }
 
+/* The file that defines NAME: t, else one it includes ("..."), depth
+ * first, or NULL. */
+static const CText *defining(const CText *t, const char *s, size_t n, int depth)
+{
+	if (!t || depth > MAX_INCLUDE_DEPTH)
+		return NULL;
+	if (t->nbucket)
+		for (int i = t->bucket[hash_name(s, n) & (uint32_t)(t->nbucket - 1)]; i >= 0;
+		     i = t->next[i])
+			if (t->def[i].nlen == n && memcmp(t->text + t->def[i].name, s, n) == 0 &&
+			    t->def[i].state != DEF_DEAD)
+				return t;
+	for (int i = 0; i < t->nincl; i++) {
+		const CText *u = defining(ctext_get(t->incl[i]), s, n, depth + 1);
+		if (u)
+			return u;
+	}
+	return NULL;
+}
+
 /* A name: a binding, or a definition (one of several: the choice's). */
 static int64_t ev_name(Ev *v, const char *s, size_t n)
 {
@@ -710,8 +781,8 @@ static int64_t ev_name(Ev *v, const char *s, size_t n)
 				return fail(v);
 			return x;
 		}
-	const CText *t = v->t;
-	if (!t || !t->nbucket)
+	const CText *t = defining(v->t, s, n, 0);
+	if (!t)
 		return fail(v);
 	uint32_t h = hash_name(s, n) & (uint32_t)(t->nbucket - 1);
 	int cand[16], nc = 0;
@@ -899,4 +970,17 @@ bool ctext_eval(const CText *t, const char *s, size_t n, const CBind *b, CChoice
 		return false;
 	*out = x;
 	return true;
+}
+
+bool ctext_asm_macro(const CText *t, const char *s, size_t n, int depth)
+{
+	if (!t || depth > MAX_INCLUDE_DEPTH)
+		return false;
+	for (int i = 0; i < t->nasm_macro; i++)
+		if (strlen(t->asm_macro[i]) == n && memcmp(t->asm_macro[i], s, n) == 0)
+			return true;
+	for (int i = 0; i < t->nincl; i++)
+		if (ctext_asm_macro(ctext_get(t->incl[i]), s, n, depth + 1))
+			return true;
+	return false;
 }

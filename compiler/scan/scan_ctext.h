@@ -44,6 +44,10 @@ typedef struct {
 	int *bucket;            /* hash of names: first definition, then next */
 	int *next;
 	int nbucket;
+	char **incl;            /* the files its #include "..." names, beside it */
+	int nincl;
+	char **asm_macro;       /* function-like macros whose body is asm */
+	int nasm_macro;
 } CText;
 
 /* The file at path (as the warnings show it) read and tokenized once per
@@ -54,6 +58,9 @@ const CText *ctext_get(const char *path);
 void ctext_set_defined(const char *const *defs, int n);
 void ctext_free_all(void);
 
+/* Is s[0..n) a function-like macro of t (or of a file it includes, depth
+ * from 0) whose body is an asm statement? */
+bool ctext_asm_macro(const CText *t, const char *s, size_t n, int depth);
 /* Does token i spell s? */
 bool ctok_is(const CText *t, int i, const char *s);
 /* The token after the bracket that token i opens ((, [, {, <), or ntok. */

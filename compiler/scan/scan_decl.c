@@ -115,9 +115,12 @@ static const FileIdx *file_idx(const CText *t)
 				                     sizeof *x->shared);
 			x->shared[x->nshared++] = i;
 		}
-		/* NAME ( ... ) quals { : a function's definition */
+		/* NAME ( ... ) quals { : a function's definition (not a
+		 * statement's: for, if, while, switch, catch) */
 		if (t->tok[i].kind != CT_ID || !ctok_is(t, i + 1, "(") ||
-		    (i && (ctok_is(t, i - 1, ".") || ctok_is(t, i - 1, "->"))))
+		    (i && (ctok_is(t, i - 1, ".") || ctok_is(t, i - 1, "->"))) ||
+		    tok_id(t, i, "for") || tok_id(t, i, "if") || tok_id(t, i, "while") ||
+		    tok_id(t, i, "switch") || tok_id(t, i, "catch"))
 			continue;
 		int close = ctok_close(t, i + 1);
 		int body = skip_quals(t, close);
@@ -533,6 +536,13 @@ static bool var_uses_ok(CDecl *d, const FileIdx *x, int vt)
 			continue;
 		bool operand = ctok_is(t, i - 1, "(") && ctok_is(t, i + 1, ")") && i >= 2 &&
 		               t->tok[i - 2].kind == CT_STR;
+		/* an argument of a macro whose body is asm (LDMATRIX_X4(..., p)) */
+		int open = operand ? -1 : open_paren(t, d->scope_a, i);
+		if (open > 0 && t->tok[open - 1].kind == CT_ID &&
+		    (ctok_is(t, i - 1, "(") || ctok_is(t, i - 1, ",")) &&
+		    (ctok_is(t, i + 1, ")") || ctok_is(t, i + 1, ",")) &&
+		    ctext_asm_macro(t, t->text + t->tok[open - 1].off, t->tok[open - 1].len, 0))
+			operand = true;
 		if (!operand) {
 			char v[96];
 			ctext_span(t, vt, vt + 1, v, sizeof v);
@@ -780,9 +790,14 @@ bool cdecl_find(const char *sym, const char *name, int64_t bytes, const char *co
 			tie = true;
 	}
 	if (best < 0 || tie) {
-		snprintf(why, nwhy, best < 0 ? "no declaration of '%s' of %lld bytes was found in "
-		         "the sources bankc may read" : "several declarations of '%s' could be "
-		         "the one of %lld bytes", name, (long long)bytes);
+		char size[64];
+		if (bytes >= 0)
+			snprintf(size, sizeof size, "of %lld bytes", (long long)bytes);
+		else
+			snprintf(size, sizeof size, "(an extern array)");
+		snprintf(why, nwhy, best < 0 ? "no declaration of '%s' %s was found in the sources "
+		         "bankc may read" : "several declarations of '%s' %s could be the one its "
+		         "accesses use", name, size);
 		free(cand);
 		return false;
 	}
