@@ -166,6 +166,15 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
                      const ScanCtx *c);
 struct json_t *scan_kernel_json(const PtxModule *m, const ScanKernel *k,
                                 const ScanCtx *c);
+/* ---- scan_pos.c: where an instruction is reported ------------------------------ */
+
+/* The source position to report for in: .loc's, or, while that names a
+ * toolkit header, the call it was inlined from; *file its file id, *rest
+ * the calls that position was itself inlined from (PtxModule.inl, -1:
+ * none); NULL for none.  scan_source_of: the same, less. */
+const char *scan_source_at(const PtxModule *m, const PtxInst *in, int *file, int *line,
+                           int *col, int *rest);
+const char *scan_source_of(const PtxModule *m, const PtxInst *in, int *line, int *col);
 /* A source file's path as scan shows it: the .cu as given, else relative
  * to the working folder where it is under it. */
 const char *scan_display_path(const char *path, const ScanCtx *c);

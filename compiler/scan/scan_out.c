@@ -2,7 +2,6 @@
  * names (the PTX line where there is none), each kernel's totals as
  * Nsight Compute counts them, the paths that stopped as errors, and the
  * same as JSON. */
-#define _XOPEN_SOURCE 700  /* realpath */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,74 +10,6 @@
 
 #include "scan/scan.h"
 #include "scan/scan_source.h"
-
-/* ---- where ------------------------------------------------------------------- */
-
-/* A source path as the user would write it: the .cu they gave, or
- * relative to the working folder. */
-const char *scan_display_path(const char *path, const ScanCtx *c)
-{
-	if (c->cu) {
-		char *a = realpath(path, NULL), *b = realpath(c->cu, NULL);
-		bool same = a && b && strcmp(a, b) == 0;
-		free(a);
-		free(b);
-		if (same)
-			return c->cu;
-	}
-	static char cwd[4096];
-	if (!cwd[0] && !getcwd(cwd, sizeof cwd - 1))
-		cwd[0] = 0;
-	size_t n = strlen(cwd);
-	if (n && strncmp(path, cwd, n) == 0 && path[n] == '/')
-		return path + n + 1;
-	return path;
-}
-
-/* A header of the CUDA toolkit (atomicAdd and kin, inlined). */
-static bool toolkit_path(const char *p)
-{
-	return p && strstr(p, "/cuda") && strstr(p, "/include/");
-}
-
-/* The source position to report: .loc's, or, while that names a toolkit
- * header, the call it was inlined from; *file: its file id, *rest: the
- * calls that position was itself inlined from (PtxModule.inl, -1: none). */
-static const char *source_at(const PtxModule *m, const PtxInst *in, int *file,
-                             int *line, int *col, int *rest)
-{
-	const char *path = in->line > 0 ? ptx_file_path(m, in->file) : NULL;
-	*file = in->file;
-	*line = in->line;
-	*col = in->col;
-	int inl = path ? in->inl : -1;
-	while (toolkit_path(path) && inl >= 0 && m->inl[inl].line > 0 &&
-	       ptx_file_path(m, m->inl[inl].file)) {
-		const PtxInline *e = &m->inl[inl];
-		path = ptx_file_path(m, e->file);
-		*file = e->file;
-		*line = e->line;
-		*col = e->col;
-		inl = e->parent;
-	}
-	*rest = inl;
-	return path;
-}
-
-static const char *source_of(const PtxModule *m, const PtxInst *in, int *line,
-                             int *col)
-{
-	int file, rest;
-	return source_at(m, in, &file, line, col, &rest);
-}
-
-const char *scan_source_pos(const PtxModule *m, const PtxInst *in, const ScanCtx *c,
-                            int *line)
-{
-	int col;
-	const char *p = source_of(m, in, line, &col);
-	return p ? scan_display_path(p, c) : NULL;
-}
 
 /* Chains of inlined calls in one order (-1, none, first). */
 static int chain_cmp(const PtxModule *m, int a, int b)
@@ -97,7 +28,7 @@ static void show_inlined(FILE *f, const PtxModule *m, const PtxInst *in,
                          const ScanCtx *c)
 {
 	int file, line, col, rest;
-	if (!source_at(m, in, &file, &line, &col, &rest))
+	if (!scan_source_at(m, in, &file, &line, &col, &rest))
 		return;
 	for (int d = 0; rest >= 0 && d < PTX_MAX_DEPTH; rest = m->inl[rest].parent, d++) {
 		const PtxInline *e = &m->inl[rest];
@@ -117,7 +48,7 @@ void scan_where(const PtxModule *m, const PtxInst *in, const ScanCtx *c,
                 char *buf, size_t n)
 {
 	int line, col;
-	const char *path = source_of(m, in, &line, &col);
+	const char *path = scan_source_of(m, in, &line, &col);
 	/* names as the terminal and JSON can take them (scan_escape.c) */
 	char shown[1024];
 	size_t cap = n > 48 ? n - 24 : n;   /* room for ":LINE:COL", cut whole */
@@ -141,7 +72,7 @@ static void head(FILE *f, const PtxModule *m, const PtxInst *in,
 	scan_where(m, in, c, where, sizeof where);
 	diag_head(f, where, k);
 	int line, col;
-	const char *path = source_of(m, in, &line, &col);
+	const char *path = scan_source_of(m, in, &line, &col);
 	if (path)
 		diag_log(k, rule, scan_display_path(path, c), line, col > 0 ? col : 0, msg);
 	else
@@ -153,7 +84,7 @@ static void show_source(FILE *f, const PtxModule *m, const PtxInst *in,
                         const ScanCtx *c)
 {
 	int line, col;
-	const char *path = source_of(m, in, &line, &col);
+	const char *path = scan_source_of(m, in, &line, &col);
 	const char *p;
 	size_t len;
 	/* only files the user pointed to, each indexed once (scan_source.c) */
@@ -444,7 +375,7 @@ static void call_paths(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
 	int *chain = xmalloc(((size_t)n + 1) * sizeof *chain), nc = 0;
 	for (int i = 0; i < n; i++) {
 		int file, line, col, rest;
-		if (!source_at(m, &m->inst[g[i]->inst], &file, &line, &col, &rest) || rest < 0)
+		if (!scan_source_at(m, &m->inst[g[i]->inst], &file, &line, &col, &rest) || rest < 0)
 			continue;
 		bool seen = false;
 		for (int j = 0; j < nc && !seen; j++)
@@ -454,7 +385,7 @@ static void call_paths(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
 	}
 	if (nc > 1) {
 		int file, line, col, own;
-		source_at(m, shown, &file, &line, &col, &own);
+		scan_source_at(m, shown, &file, &line, &col, &own);
 		char where[512];
 		scan_where(m, shown, c, where, sizeof where);
 		diag_head(f, where, DK_NOTE);
@@ -864,7 +795,7 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 			continue;
 		const PtxInst *in = &m->inst[a->inst];
 		int file, line, col, rest;
-		const char *path = source_at(m, in, &file, &line, &col, &rest);
+		const char *path = scan_source_at(m, in, &file, &line, &col, &rest);
 		keys[nk++] = (Key){s, path ? file : 1 << 30, path ? line : in->pos.line,
 		                   path ? col : in->pos.col, path ? rest : -1,
 		                   in->pos.line, m};
@@ -910,7 +841,7 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 				continue;
 			const PtxInst *in = &m->inst[i];
 			int file, line, col, rest;
-			const char *path = source_at(m, in, &file, &line, &col, &rest);
+			const char *path = scan_source_at(m, in, &file, &line, &col, &rest);
 			notes[nn++] = (Note){i, path ? file : 1 << 30, path ? line : in->pos.line,
 			                     path ? col : in->pos.col, m, kind, k};
 		}
