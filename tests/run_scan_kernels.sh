@@ -36,9 +36,11 @@ if ! have nvcc; then
 	skip "the validation kernels (no nvcc)"
 else
 	# a .cu compiled by scan itself prints what its PTX does
-	"$bankc" scan tests/gpu/scan_kernels/transpose.cu --block 32,8 -- -O3 >"$tmp/cu.out" 2>&1
+	"$bankc" scan tests/gpu/scan_kernels/transpose.cu --block 32,8 -- -O3 >"$tmp/cu.out" \
+		2>"$tmp/cu.err"
 	if sed -n '/^--- stdout$/,/^--- stderr$/p' tests/ptx/expected/transpose | sed '1d;$d' |
-		cmp -s - "$tmp/cu.out"; then
+		cmp -s - "$tmp/cu.out" &&
+		sed -n '/^--- stderr$/,$p' tests/ptx/expected/transpose | sed '1d' | cmp -s - "$tmp/cu.err"; then
 		ok
 	else
 		bad "scan tests/gpu/scan_kernels/transpose.cu differs from its PTX's scan"

@@ -36,7 +36,9 @@ while IFS="$tab" read -r prog kern block opts; do
 	if "$bankc" scan "$ptx/$prog.ptx" --kernel "$kern" --block "$block" $opts ${SCAN_FLAGS:-} >"$tmp/k.out" 2>"$tmp/k.err"; then
 		dem=$(c++filt "$kern" 2>/dev/null | sed 's/(.*//')
 		timing=0
-		grep -q 'whose trips depend on timing\|cannot tell how often this loop runs' "$tmp/k.out" && timing=1
+		# the notes are diagnostics: on stderr
+		grep -q 'whose trips depend on timing\|cannot tell how often this loop runs' \
+			"$tmp/k.out" "$tmp/k.err" && timing=1
 		# a counter's exact part, and the range of its accesses that
 		# depend on data ("and up to N data-dependent instructions: LO to HI",
 		# or "...: W wavefronts" where LO and HI are one)
