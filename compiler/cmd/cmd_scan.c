@@ -516,7 +516,6 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		ro.max_steps = o->max_steps;
 		memcpy(ro.grid, o->grid, sizeof ro.grid);
 		memcpy(ro.ctaid, o->ctaid, sizeof ro.ctaid);
-		ro.max_records = 1 << 20;  /* a warp's records and groups: < 300 MiB */
 		char sn[1024];
 		ptx_kernel_name(f->name, sn, sizeof sn);
 		if (o->block_given) {

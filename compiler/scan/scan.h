@@ -18,6 +18,13 @@
 
 /* ---- scan_cost.c ---------------------------------------------------------- */
 
+/* The block runs in lockstep (ptx_sched.c); scan_cost.c groups each
+ * warp's accesses into warp instructions as they come, costs those that
+ * every lane has passed, and drops them: memory follows the open warp
+ * instructions, never the trip counts.  At most SCAN_MAX_OPEN are open at
+ * once (lanes of a warp apart for that long stop the scan, STOP_RECORDS). */
+enum { SCAN_MAX_OPEN = 1 << 20 };
+
 /* The bank model's operation for a shared instruction, and its bytes per
  * lane; false (with *why) if it is not one the model costs. */
 bool scan_op_of(const PtxInst *in, Op *op, int *bytes, const char **why);
@@ -36,13 +43,22 @@ typedef struct {
 	int64_t count;          /* warp instructions */
 	int64_t wave, ideal, counted;
 	int min_wave, max_wave, min_ideal, max_ideal;
-	int worst_excess;       /* of the worst warp instruction */
+	int worst_excess;       /* of the worst warp instruction (the first
+	                         * of the most excess: warp by warp, in order) */
 	uint32_t worst_mask;
 	int64_t worst_addr[WARP];
-	/* --emit-spec: every warp instruction (mask, 32 addresses) */
+	/* --emit-spec and the fixes: each distinct warp instruction (mask, 32
+	 * addresses) once, kcount[j] of them ran, in the order they first ran
+	 * warp by warp; kept: their sum, count where every one was kept */
 	uint32_t *masks;
 	int64_t *addrs;
-	int64_t nkept, capkept;
+	int64_t *kcount;
+	int64_t nkept, capkept, kept;
+	struct ScanKeep *keep;  /* while costing: their index (scan_cost.c) */
+	/* where the first of each kind was (warp << 40 | its n-th warp
+	 * instruction of this access), as warps are costed interval by
+	 * interval, not one after the other */
+	int64_t worst_key, outside_key, rwhy_key;
 	int merged_from;        /* > 1: the sums of that many accesses that
 	                         * ptxas merges into one (scan_merge.c) */
 	/* an atomic that ptxas compiles to a compare-and-swap loop: the load

@@ -509,9 +509,9 @@ static void array_slots(const PtxModule *m, const ScanKernel *k, ScanArray *a)
 			}
 		if (!in)
 			continue;
-		a->partial |= x->nkept != x->count;
+		a->partial |= x->kept != x->count;
 		a->vector |= x->merged_from > 1;
-		a->whole &= !out && x->nkept == x->count && !x->outside;
+		a->whole &= !out && x->kept == x->count && !x->outside;
 		const PtxInst *pi = &m->inst[x->inst];
 		keys[a->nslot++] = (SlotKey){s, pi->line > 0 ? pi->file : 1 << 30, pi->line,
 		                             pi->col, pi->pos.line};

@@ -1,7 +1,13 @@
 /* From threads to warp instructions: the records of a warp's 32 threads,
  * grouped by (instruction, occurrence), are one warp instruction each
  * (threads that took different branches meet different occurrences, as
- * the hardware issues them), costed by the bank model (sim.c). */
+ * the hardware issues them), costed by the bank model (sim.c).  The
+ * block's threads run in lockstep (ptx_sched.c): a warp's records are
+ * grouped as they come, and a warp instruction is costed and dropped once
+ * every lane of its warp has passed it, waits at a barrier or has ended.
+ * Its sums do not depend on that order; where "the first" is kept (the
+ * worst instruction, the first outside an array), the first warp by warp
+ * is, as if the warps ran one after the other. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,14 +154,91 @@ bool scan_op_of(const PtxInst *in, Op *op, int *bytes, const char **why)
 	return true;
 }
 
-static int rec_cmp(const void *a, const void *b)
+/* ---- the costing context ------------------------------------------------------------ */
+
+/* A warp instruction as its lanes' records come: open until every lane
+ * of its warp has passed it. */
+typedef struct {
+	uint32_t slot, occ;
+	uint32_t mask;          /* lanes that surely run it, at known addresses */
+	uint32_t maybe;         /* ... that may run it, at known addresses */
+	uint32_t unk;           /* ... at unknown addresses, within [addr, hi] */
+	uint32_t unk_sure;      /* of those, the ones that surely run it */
+	uint32_t why;           /* the first lane's (with REC_UNKNOWN or MAYBE) */
+	int8_t why_lane;
+	bool varied;            /* a lane's atomic is not uniform (REC_UNIFORM) */
+	uint8_t tz;             /* the alignment ptxas knows, its active lanes' least */
+	uint32_t addr[WARP];
+	uint32_t *hi;           /* unknown lanes' highest addresses, or NULL */
+} Open;
+
+/* One warp instruction being costed. */
+typedef struct {
+	uint32_t slot, occ;
+	uint32_t mask, maybe, unk, unk_sure;
+	uint32_t why;
+	bool varied;
+	int tz;
+	int64_t addr[WARP];
+	int64_t hi[WARP];
+} Group;
+
+/* A warp's open warp instructions, in the order they were first met, and
+ * an index of them by (slot, occ). */
+typedef struct {
+	Open *g;
+	int n, cap;
+	int32_t *ix;            /* (index + 1) by hash; 0: empty */
+	uint32_t ixcap;
+	int cursor[WARP];       /* per lane: where its next record likely goes */
+	uint32_t *ord;          /* per slot: its warp instructions costed so far */
+} Warp;
+
+typedef struct { int64_t lo, hi; } Range;
+
+typedef struct {
+	const PtxModule *m;
+	const ScanOpts *so;
+	ScanKernel *k;
+	Interp *r;
+	ScanMerge mg;
+	int *win;               /* per slot: its window of candidates, or -1 */
+	Range *arrays;
+	int narrays;
+	Warp *w;
+	int nwarps;
+	int64_t open;           /* open warp instructions, all warps */
+	bool overflow;          /* past SCAN_MAX_OPEN: no more grouped */
+	int64_t kept;           /* distinct warp instructions kept, all accesses */
+	uint32_t *floor, *stamp;/* per slot: its lanes' least interp_floor, this round */
+	uint32_t round;
+	Group *batch;
+	int capbatch;
+	/* the first refusal of the bank model: warp, slot, n-th */
+	int64_t err_key[3];
+} Cost;
+
+/* Where a warp instruction comes, as the warps would one after another. */
+static int64_t key_of(int warp, uint32_t n)
 {
-	const InterpRec *x = a, *y = b;
-	if (x->slot != y->slot)
-		return x->slot < y->slot ? -1 : 1;
-	if (x->occ != y->occ)
-		return x->occ < y->occ ? -1 : 1;
-	return (int)x->lane - (int)y->lane;
+	return (int64_t)warp << 40 | (int64_t)n;
+}
+
+static void refuse(Cost *c, const char *err, int inst, int warp, uint32_t slot, uint32_t n)
+{
+	int64_t key[3] = {warp, slot, n};
+	ScanKernel *k = c->k;
+	for (int i = 0; k->cost_error && i < 3; i++) {
+		if (key[i] > c->err_key[i])
+			return;     /* a refusal that comes earlier is kept */
+		if (key[i] < c->err_key[i])
+			break;
+	}
+	if (k->cost_error && memcmp(key, c->err_key, sizeof key) == 0)
+		return;
+	k->cost_error = err;
+	k->cost_error_inst = inst;
+	memcpy(c->err_key, key, sizeof key);
 }
 
 static void add_stop(ScanKernel *k, const InterpStop *s, int tid)
@@ -176,20 +259,136 @@ static void add_stop(ScanKernel *k, const InterpStop *s, int tid)
 	memcpy(n->call, s->call, sizeof n->call);
 }
 
-static void keep(ScanAcc *a, uint32_t mask, const int64_t *addr)
+/* ---- the warp instructions kept -------------------------------------------------------- */
+
+/* An access's distinct warp instructions, found by a hash of their lanes,
+ * each with the key of its first run. */
+typedef struct ScanKeep {
+	int64_t *ix;            /* (index + 1) by hash */
+	int64_t cap;
+	int64_t *first;
+} ScanKeep;
+
+static uint64_t inst_hash(uint32_t mask, const int64_t *addr)
 {
+	uint64_t h = 1469598103934665603ull ^ mask;
+	for (int l = 0; l < WARP; l++)
+		if (mask >> l & 1)
+			h = (h ^ (uint64_t)addr[l]) * 1099511628211ull;
+	return h ^ h >> 29;
+}
+
+static bool same_lanes(const ScanAcc *a, int64_t j, uint32_t mask, const int64_t *addr)
+{
+	if (a->masks[j] != mask)
+		return false;
+	for (int l = 0; l < WARP; l++)
+		if ((mask >> l & 1) && a->addrs[j * WARP + l] != addr[l])
+			return false;
+	return true;
+}
+
+static void keep_grow(ScanAcc *a)
+{
+	ScanKeep *x = a->keep;
+	int64_t cap = x->cap ? x->cap * 2 : 4;
+	int64_t *ix = xcalloc((size_t)cap, sizeof *ix);
+	for (int64_t j = 0; j < a->nkept; j++) {
+		uint64_t at = inst_hash(a->masks[j], a->addrs + j * WARP) & (uint64_t)(cap - 1);
+		while (ix[at])
+			at = (at + 1) & (uint64_t)(cap - 1);
+		ix[at] = j + 1;
+	}
+	free(x->ix);
+	x->ix = ix;
+	x->cap = cap;
+}
+
+/* One warp instruction that ran: counted with its equal, or kept anew
+ * while fewer than MAX_KEPT are. */
+static void keep(Cost *c, ScanAcc *a, uint32_t mask, const int64_t *addr, int64_t key)
+{
+	if (!a->keep)
+		a->keep = xcalloc(1, sizeof *a->keep);
+	ScanKeep *x = a->keep;
+	if (2 * (a->nkept + 1) > x->cap)
+		keep_grow(a);
+	uint64_t at = inst_hash(mask, addr) & (uint64_t)(x->cap - 1);
+	while (x->ix[at] && !same_lanes(a, x->ix[at] - 1, mask, addr))
+		at = (at + 1) & (uint64_t)(x->cap - 1);
+	if (x->ix[at]) {
+		int64_t j = x->ix[at] - 1;
+		a->kcount[j]++;
+		a->kept++;
+		if (key < x->first[j])
+			x->first[j] = key;
+		return;
+	}
+	if (c->kept >= MAX_KEPT)
+		return;     /* not kept: the array is partial */
 	if (a->nkept == a->capkept) {
-		int64_t cap = a->capkept ? a->capkept * 2 : 64;
-		uint32_t *m = xrealloc(a->masks, (size_t)cap * sizeof *m);
-		int64_t *d = xrealloc(a->addrs, (size_t)cap * WARP * sizeof *d);
-		a->masks = m;
-		a->addrs = d;
+		int64_t cap = a->capkept ? a->capkept * 2 : 1;
+		a->masks = xrealloc(a->masks, (size_t)cap * sizeof *a->masks);
+		a->addrs = xrealloc(a->addrs, (size_t)cap * WARP * sizeof *a->addrs);
+		a->kcount = xrealloc(a->kcount, (size_t)cap * sizeof *a->kcount);
+		x->first = xrealloc(x->first, (size_t)cap * sizeof *x->first);
 		a->capkept = cap;
 	}
-	a->masks[a->nkept] = mask;
-	memcpy(a->addrs + a->nkept * WARP, addr, WARP * sizeof *addr);
-	a->nkept++;
+	int64_t j = a->nkept++;
+	a->masks[j] = mask;
+	memcpy(a->addrs + j * WARP, addr, WARP * sizeof *addr);
+	a->kcount[j] = 1;
+	x->first[j] = key;
+	x->ix[at] = j + 1;
+	a->kept++;
+	c->kept++;
 }
+
+static const int64_t *sort_first;
+
+static int by_first(const void *x, const void *y)
+{
+	int64_t a = sort_first[*(const int64_t *)x], b = sort_first[*(const int64_t *)y];
+	return (a > b) - (a < b);
+}
+
+/* The kept warp instructions in the order they first ran, warp by warp;
+ * the index dropped. */
+static void keep_finish(ScanAcc *a)
+{
+	ScanKeep *x = a->keep;
+	if (!x)
+		return;
+	int64_t n = a->nkept;
+	int64_t *order = xmalloc(((size_t)n + 1) * sizeof *order);
+	for (int64_t j = 0; j < n; j++)
+		order[j] = j;
+	sort_first = x->first;
+	qsort(order, (size_t)n, sizeof *order, by_first);
+	sort_first = NULL;
+	uint32_t *masks = xmalloc(((size_t)n + 1) * sizeof *masks);
+	int64_t *addrs = xmalloc(((size_t)n + 1) * WARP * sizeof *addrs);
+	int64_t *kcount = xmalloc(((size_t)n + 1) * sizeof *kcount);
+	for (int64_t j = 0; j < n; j++) {
+		masks[j] = a->masks[order[j]];
+		memcpy(addrs + j * WARP, a->addrs + order[j] * WARP, WARP * sizeof *addrs);
+		kcount[j] = a->kcount[order[j]];
+	}
+	free(a->masks);
+	free(a->addrs);
+	free(a->kcount);
+	a->masks = masks;
+	a->addrs = addrs;
+	a->kcount = kcount;
+	a->capkept = n;
+	free(order);
+	free(x->ix);
+	free(x->first);
+	free(x);
+	a->keep = NULL;
+}
+
+/* ---- costing one warp instruction -------------------------------------------------------- */
 
 /* The trips after the first of a compare-and-swap loop, at most: of the
  * lanes on one word one succeeds a trip, so trip k retries (a load, a
@@ -221,26 +420,28 @@ static void loop_trips(const ScanOpts *so, ScanAcc *a, uint32_t mask, const int6
 	}
 }
 
-/* One warp instruction of slot s into its sums. */
-static bool cost(const ScanOpts *so, ScanKernel *k, ScanAcc *a, uint32_t mask,
-                 const int64_t *addr, int64_t *kept)
+/* One warp instruction of access a into its sums (key: where it comes,
+ * for the firsts; warp, slot, n: for the first refusal). */
+static bool cost(Cost *c, ScanAcc *a, uint32_t mask, const int64_t *addr, int64_t key,
+                 int warp, uint32_t slot, uint32_t n)
 {
+	const ScanOpts *so = c->so;
 	SimResult r;
 	const char *err;
 	if (!sim_inst(&so->geom, a->op, a->bytes, mask, addr, &r, &err)) {
-		if (!k->cost_error) {
-			k->cost_error = err;
-			k->cost_error_inst = a->inst;
-		}
+		refuse(c, err, a->inst, warp, slot, n);
 		return false;
 	}
+	int excess = r.wavefronts - r.ideal;
 	if (a->count == 0 || r.wavefronts < a->min_wave) a->min_wave = r.wavefronts;
 	if (a->count == 0 || r.wavefronts > a->max_wave) a->max_wave = r.wavefronts;
 	if (a->count == 0 || r.ideal < a->min_ideal) a->min_ideal = r.ideal;
 	if (a->count == 0 || r.ideal > a->max_ideal) a->max_ideal = r.ideal;
-	if (a->count == 0 || r.wavefronts - r.ideal > a->worst_excess) {
-		a->worst_excess = r.wavefronts - r.ideal;
+	if (a->count == 0 || excess > a->worst_excess ||
+	    (excess == a->worst_excess && key < a->worst_key)) {
+		a->worst_excess = excess;
 		a->worst_mask = mask;
+		a->worst_key = key;
 		memcpy(a->worst_addr, addr, sizeof a->worst_addr);
 	}
 	a->count++;
@@ -256,37 +457,22 @@ static bool cost(const ScanOpts *so, ScanKernel *k, ScanAcc *a, uint32_t mask,
 		a->loop_counted += r.counted;
 		loop_trips(so, a, mask, addr);
 	}
-	if (so->keep && *kept < MAX_KEPT) {
-		keep(a, mask, addr);
-		++*kept;
-	}
+	if (so->keep)
+		keep(c, a, mask, addr, key);
 	return true;
 }
-
-/* One warp instruction as the records of its lanes. */
-typedef struct {
-	uint32_t slot, occ;
-	uint32_t mask;          /* lanes that surely run it, at known addresses */
-	uint32_t maybe;         /* ... that may run it, at known addresses */
-	uint32_t unk;           /* ... at unknown addresses, within [addr, hi] */
-	uint32_t unk_sure;      /* of those, the ones that surely run it */
-	uint32_t why;
-	bool varied;            /* a lane's atomic is not uniform (REC_UNIFORM) */
-	int tz;                 /* the alignment ptxas knows, its active lanes' least */
-	int64_t addr[WARP];
-	int64_t hi[WARP];
-} Group;
 
 /* A warp instruction whose cost depends on data, as a range: at least
  * what its surely-running known lanes cost (0 if none surely runs), at
  * most every lane that may run, each unknown one at an address of its
  * bounds in the bank the known lanes load most, on a word of its own. */
-static void cost_range(const ScanOpts *so, ScanKernel *k, ScanAcc *a, const Group *g)
+static void cost_range(Cost *c, ScanAcc *a, const Group *g, int64_t key, int warp,
+                       uint32_t n)
 {
 	SimResult r;
 	const char *err;
 	int lo = 0, lo_counted = 0;
-	const Geom *geo = &so->geom;
+	const Geom *geo = &c->so->geom;
 	if (g->mask) {
 		if (!sim_inst(geo, a->op, a->bytes, g->mask, g->addr, &r, &err))
 			goto refused;
@@ -332,8 +518,10 @@ static void cost_range(const ScanOpts *so, ScanKernel *k, ScanAcc *a, const Grou
 	int hi = r.wavefronts > lo ? r.wavefronts : lo;
 	if (a->rcount == 0 || lo < a->rmin) a->rmin = lo;
 	if (a->rcount == 0 || hi > a->rmax) a->rmax = hi;
-	if (!a->rwhy)
+	if (g->why && (!a->rwhy || key < a->rwhy_key)) {
 		a->rwhy = g->why;
+		a->rwhy_key = key;
+	}
 	a->runknown = a->runknown || g->unk;
 	a->rcount++;
 	a->rsure += (g->mask | g->unk_sure) != 0;
@@ -342,13 +530,10 @@ static void cost_range(const ScanOpts *so, ScanKernel *k, ScanAcc *a, const Grou
 	a->rlo_counted += lo_counted;
 	a->rhi_counted += r.counted > lo_counted ? r.counted : lo_counted;
 	a->rideal += r.ideal;
-	k->ranged = true;
+	c->k->ranged = true;
 	return;
 refused:
-	if (!k->cost_error) {
-		k->cost_error = err;
-		k->cost_error_inst = a->inst;
-	}
+	refuse(c, err, a->inst, warp, g->slot, n);
 }
 
 static const Group *find_group(const Group *g, size_t n, uint32_t slot, uint32_t occ)
@@ -386,10 +571,6 @@ static bool mergeable(const Group *gs, size_t n, const Group *g, const MergeChun
 	return true;
 }
 
-/* The shared arrays kernel may touch, as byte ranges (an extern array
- * has no end); how many. */
-typedef struct { int64_t lo, hi; } Range;
-
 /* Whether kernel, or any .func, names symbol s: every kernel of a file
  * sees its extern arrays, but only one that names them gets dynamic
  * shared memory for them. */
@@ -407,6 +588,8 @@ static bool names_sym(const PtxModule *m, int kernel, int s)
 	return false;
 }
 
+/* The shared arrays kernel may touch, as byte ranges (an extern array
+ * has no end); how many. */
 static int arrays_of(const PtxModule *m, int kernel, Range **out)
 {
 	int n = 0;
@@ -431,6 +614,279 @@ static bool inside(const Range *r, int n, int64_t a, int bytes)
 	return false;
 }
 
+/* The whole warp instructions of warp w, in (slot, occ) order, into
+ * their sums. */
+static void cost_batch(Cost *c, int w, Group *gs, int ng)
+{
+	const PtxModule *m = c->m;
+	ScanKernel *k = c->k;
+	ScanMerge *mg = &c->mg;
+	uint32_t *ord = c->w[w].ord;
+	for (int gi = 0; gi < ng; gi++) {
+		const Group *g = &gs[gi];
+		ScanAcc *a = &k->acc[g->slot];
+		uint32_t n = ord[g->slot]++;
+		int64_t key = key_of(w, n);
+		if ((g->mask | g->maybe | g->unk) && !a->bytes) {
+			const char *why;
+			Op op;
+			int b;
+			scan_op_of(&m->inst[a->inst], &op, &b, &why);
+			refuse(c, why, a->inst, w, g->slot, n);
+		}
+		if (!a->bytes)
+			continue;
+		if (g->maybe | g->unk) {
+			/* no vector merging: ptxas's choice needs every address */
+			for (int j = 0; mg->nof && j < mg->nof[g->slot]; j++)
+				mg->chunk[mg->of[g->slot][j]].ok = false;
+			cost_range(c, a, g, key, w, n);
+			continue;
+		}
+		if (!g->mask)
+			continue;
+		for (int l = 0; l < WARP; l++)
+			if (g->mask >> l & 1 && !inside(c->arrays, c->narrays, g->addr[l], a->bytes)) {
+				if (!a->outside++ || key < a->outside_key) {
+					a->outside_warp = w;
+					a->outside_lane = l;
+					a->outside_addr = g->addr[l];
+					a->outside_key = key;
+				}
+				break;
+			}
+		/* an add at an address and of a value the same in every lane:
+		 * ptxas has one lane add for the warp (measured on an H200:
+		 * 1 wavefront, where 32 lanes on one word take 32) */
+		uint32_t lanes = g->mask;
+		if (!g->varied && a->op.kind == OP_ATOM && !a->loop &&
+		    (a->op.aop == AOP_ADD || a->op.aop == AOP_ADD1))
+			lanes &= -lanes;
+		cost(c, a, lanes, g->addr, key, w, g->slot, n);
+		for (int j = 0; mg->nof && j < mg->nof[g->slot]; j++) {
+			MergeChunk *ch = &mg->chunk[mg->of[g->slot][j]];
+			if (!ch->ok)
+				continue;
+			if (ch->slot[0] != (int)g->slot)
+				/* a member without its leader: not one vector */
+				ch->ok = find_group(gs, (size_t)ng, (uint32_t)ch->slot[0], g->occ) != NULL;
+			else if (mergeable(gs, (size_t)ng, g, ch))
+				cost(c, &ch->acc, g->mask, g->addr, key, w, g->slot, n);
+			else
+				ch->ok = false;
+		}
+	}
+}
+
+/* ---- a warp's open warp instructions ------------------------------------------------------- */
+
+static uint32_t open_hash(uint32_t slot, uint32_t occ)
+{
+	uint64_t h = ((uint64_t)slot << 32 | occ) * 0x9e3779b97f4a7c15ull;
+	return (uint32_t)(h >> 32);
+}
+
+static void index_build(Warp *w)
+{
+	uint32_t cap = 64;
+	while (cap < 2u * (uint32_t)w->n + 2)
+		cap *= 2;
+	if (cap != w->ixcap) {
+		free(w->ix);
+		w->ix = xmalloc(cap * sizeof *w->ix);
+		w->ixcap = cap;
+	}
+	memset(w->ix, 0, cap * sizeof *w->ix);
+	for (int i = 0; i < w->n; i++) {
+		uint32_t at = open_hash(w->g[i].slot, w->g[i].occ) & (w->ixcap - 1);
+		while (w->ix[at])
+			at = (at + 1) & (w->ixcap - 1);
+		w->ix[at] = i + 1;
+	}
+}
+
+/* Open warp instruction (slot, occ) of w, made if new. */
+static Open *open_get(Cost *c, Warp *w, int lane, uint32_t slot, uint32_t occ)
+{
+	int cur = w->cursor[lane];
+	if (cur < w->n && w->g[cur].slot == slot && w->g[cur].occ == occ) {
+		w->cursor[lane] = cur + 1;
+		return &w->g[cur];
+	}
+	uint32_t at = open_hash(slot, occ) & (w->ixcap - 1);
+	while (w->ix[at]) {
+		Open *o = &w->g[w->ix[at] - 1];
+		if (o->slot == slot && o->occ == occ) {
+			w->cursor[lane] = w->ix[at];
+			return o;
+		}
+		at = (at + 1) & (w->ixcap - 1);
+	}
+	if (w->n == w->cap) {
+		int cap = w->cap ? 2 * w->cap : 256;
+		w->g = xrealloc(w->g, (size_t)cap * sizeof *w->g);
+		w->cap = cap;
+	}
+	Open *o = &w->g[w->n++];
+	memset(o, 0, sizeof *o);
+	o->slot = slot;
+	o->occ = occ;
+	o->why_lane = -1;
+	o->tz = 64;
+	w->ix[at] = w->n;
+	w->cursor[lane] = w->n;
+	c->open++;
+	if (2u * (uint32_t)w->n + 2 > w->ixcap)
+		index_build(w);
+	return o;
+}
+
+static void on_access(void *ctx, const InterpAccess *e)
+{
+	Cost *c = ctx;
+	const InterpRec *rec = e->rec;
+	if (c->overflow)
+		return;
+	if (c->open >= SCAN_MAX_OPEN) {
+		/* lanes of a warp apart for this long: bankc stops pairing them */
+		InterpStop st = {STOP_RECORDS, e->inst, 0, 0, {0}, 0};
+		add_stop(c->k, &st, e->tid);
+		c->overflow = true;
+		return;
+	}
+	Warp *w = &c->w[e->warp];
+	if (!w->ixcap)
+		index_build(w);
+	Open *g = open_get(c, w, rec->lane, rec->slot, rec->occ);
+	if (!rec->active)
+		return;
+	uint32_t bit = 1u << rec->lane;
+	g->addr[rec->lane] = rec->addr;
+	if (rec->flags & REC_UNKNOWN) {
+		g->unk |= bit;
+		if (!g->hi)
+			g->hi = xcalloc(WARP, sizeof *g->hi);
+		g->hi[rec->lane] = rec->hi;
+		if (!(rec->flags & REC_MAYBE))
+			g->unk_sure |= bit;
+	} else if (rec->flags & REC_MAYBE) {
+		g->maybe |= bit;
+	} else {
+		g->mask |= bit;
+	}
+	/* the reason of the lowest lane that has one (its first record) */
+	if ((rec->flags & (REC_UNKNOWN | REC_MAYBE)) && rec->why &&
+	    (g->why_lane < 0 || rec->lane < g->why_lane)) {
+		g->why = rec->why;
+		g->why_lane = (int8_t)rec->lane;
+	}
+	if (!(rec->flags & REC_UNIFORM))
+		g->varied = true;
+	if (rec->tz < g->tz)
+		g->tz = rec->tz;
+}
+
+/* The least count of slot s of warp w's lanes that still run (their
+ * window's, where ptxas may merge s with others: a run is costed whole). */
+static uint32_t floor_of(Cost *c, int w, uint32_t s)
+{
+	if (c->stamp[s] == c->round)
+		return c->floor[s];
+	uint32_t least = UINT32_MAX;
+	int first = -1, end = -1;
+	if (c->win && c->win[s] >= 0) {
+		first = c->mg.wfirst[c->win[s]];
+		end = c->mg.wfirst[c->win[s] + 1];
+	}
+	for (int p = first < 0 ? 0 : first; p < (first < 0 ? 1 : end); p++) {
+		int slot = first < 0 ? (int)s : c->mg.wslot[p];
+		for (int l = 0; l < WARP; l++) {
+			int tid = w * WARP + l;
+			if (tid >= c->r->nthreads)
+				break;
+			uint32_t f = interp_floor(c->r, tid, slot);
+			if (f < least)
+				least = f;
+		}
+	}
+	c->stamp[s] = c->round;
+	c->floor[s] = least;
+	return least;
+}
+
+static int group_cmp(const void *x, const void *y)
+{
+	const Group *a = x, *b = y;
+	if (a->slot != b->slot)
+		return a->slot < b->slot ? -1 : 1;
+	return (a->occ > b->occ) - (a->occ < b->occ);
+}
+
+/* Cost the warp instructions of w that every lane has passed (all, when
+ * every thread waits or has ended), and drop them. */
+static void finish(Cost *c, int w)
+{
+	Warp *wp = &c->w[w];
+	if (!wp->n)
+		return;
+	if (++c->round == 0) {
+		memset(c->stamp, 0, (size_t)c->m->nslots * sizeof *c->stamp);
+		c->round = 1;
+	}
+	if (wp->n > c->capbatch) {
+		free(c->batch);
+		c->capbatch = wp->n;
+		c->batch = xmalloc((size_t)c->capbatch * sizeof *c->batch);
+	}
+	int nb = 0, keep = 0;
+	for (int i = 0; i < wp->n; i++) {
+		Open *o = &wp->g[i];
+		if (floor_of(c, w, o->slot) <= o->occ) {
+			wp->g[keep++] = *o;
+			continue;
+		}
+		Group *g = &c->batch[nb++];
+		g->slot = o->slot;
+		g->occ = o->occ;
+		g->mask = o->mask;
+		g->maybe = o->maybe;
+		g->unk = o->unk;
+		g->unk_sure = o->unk_sure;
+		g->why = o->why;
+		g->varied = o->varied;
+		g->tz = o->tz;
+		for (int l = 0; l < WARP; l++) {
+			g->addr[l] = o->addr[l];
+			g->hi[l] = o->hi ? o->hi[l] : 0;
+		}
+		free(o->hi);
+	}
+	if (!nb)
+		return;
+	c->open -= nb;
+	wp->n = keep;
+	index_build(wp);
+	memset(wp->cursor, 0, sizeof wp->cursor);
+	if (!wp->ord)
+		wp->ord = xcalloc((size_t)c->m->nslots + 1, sizeof *wp->ord);
+	qsort(c->batch, (size_t)nb, sizeof *c->batch, group_cmp);
+	cost_batch(c, w, c->batch, nb);
+}
+
+static void on_warp_paused(void *ctx, int w)
+{
+	finish(ctx, w);
+}
+
+static void on_interval_end(void *ctx, const InterpInterval *iv)
+{
+	Cost *c = ctx;
+	for (int w = iv->first_tid / WARP; w * WARP < iv->first_tid + iv->ntids; w++)
+		finish(c, w);
+}
+
+/* ---- a kernel --------------------------------------------------------------------------- */
+
 void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
                  const ScanOpts *so, ScanKernel *k)
 {
@@ -453,132 +909,64 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
 		a->loop = (in->op.kind == PO_ATOM || in->op.kind == PO_RED) &&
 		          scan_atomic_is_loop(in);
 	}
-	ScanMerge mg = {0};
+	Cost c = {.m = m, .so = so, .k = k};
 	if (so->ptxas_merge)
-		scan_merge_find(m, &mg);
-	for (int i = 0; i < mg.nchunk; i++) {
-		MergeChunk *c = &mg.chunk[i];
-		c->acc = k->acc[c->slot[0]];
-		c->acc.bytes *= c->n;
+		scan_merge_find(m, &c.mg);
+	for (int i = 0; i < c.mg.nchunk; i++) {
+		MergeChunk *ch = &c.mg.chunk[i];
+		ch->acc = k->acc[ch->slot[0]];
+		ch->acc.bytes *= ch->n;
 	}
-	Range *arrays;
-	int narrays = arrays_of(m, kernel, &arrays);
+	if (c.mg.nwin) {
+		c.win = xmalloc(((size_t)m->nslots + 1) * sizeof *c.win);
+		for (int s = 0; s < m->nslots; s++)
+			c.win[s] = -1;
+		for (int w = 0; w < c.mg.nwin; w++)
+			for (int p = c.mg.wfirst[w]; p < c.mg.wfirst[w + 1]; p++)
+				c.win[c.mg.wslot[p]] = w;
+	}
+	c.narrays = arrays_of(m, kernel, &c.arrays);
+	c.floor = xcalloc((size_t)m->nslots + 1, sizeof *c.floor);
+	c.stamp = xcalloc((size_t)m->nslots + 1, sizeof *c.stamp);
 	Interp r;
 	interp_init(&r, m, kernel, ro);
-	Group *groups = NULL;
-	size_t capg = 0;
-	int threads = ro->block[0] * ro->block[1] * ro->block[2];
-	int64_t kept = 0;
-	for (int w = 0; w * WARP < threads; w++) {
-		r.nrec = 0;
-		for (int lane = 0; lane < WARP && w * WARP + lane < threads; lane++) {
-			InterpStop st;
-			if (!interp_thread(&r, w * WARP + lane, &st))
-				add_stop(k, &st, w * WARP + lane);
+	c.r = &r;
+	c.nwarps = (r.nthreads + WARP - 1) / WARP;
+	c.w = xcalloc((size_t)c.nwarps + 1, sizeof *c.w);
+	InterpSink sink = {.ctx = &c, .access = on_access, .warp_paused = on_warp_paused,
+	                   .interval_end = on_interval_end};
+	interp_run(&r, &sink);
+	/* the stops, thread by thread; a refusal counts only where the warps
+	 * before the first that stopped made it, as when warps ran in turn */
+	int stop_warp = c.nwarps;
+	for (int tid = 0; tid < r.nthreads; tid++)
+		if (r.stop[tid].kind != STOP_NONE) {
+			add_stop(k, &r.stop[tid], tid);
+			if (tid / WARP < stop_warp)
+				stop_warp = tid / WARP;
 		}
-		if (k->nstops || k->cost_error)
-			continue;   /* no totals will be printed: only diagnostics */
-		if (r.nrec)
-			qsort(r.rec, r.nrec, sizeof *r.rec, rec_cmp);
-		size_t ng = 0;
-		for (size_t i = 0; i < r.nrec; i++)
-			if (i == 0 || r.rec[i].slot != r.rec[i - 1].slot ||
-			    r.rec[i].occ != r.rec[i - 1].occ)
-				ng++;
-		if (ng > capg) {
-			free(groups);
-			capg = ng * 2;
-			groups = xmalloc(capg * sizeof *groups);
-		}
-		ng = 0;
-		for (size_t i = 0; i < r.nrec;) {
-			Group *g = &groups[ng++];
-			memset(g, 0, sizeof *g);
-			g->slot = r.rec[i].slot;
-			g->occ = r.rec[i].occ;
-			g->tz = 64;
-			while (i < r.nrec && r.rec[i].slot == g->slot && r.rec[i].occ == g->occ) {
-				const InterpRec *e = &r.rec[i++];
-				if (!e->active)
-					continue;
-				uint32_t bit = 1u << e->lane;
-				g->addr[e->lane] = e->addr;
-				if (e->flags & REC_UNKNOWN) {
-					g->unk |= bit;
-					g->hi[e->lane] = e->hi;
-					if (!(e->flags & REC_MAYBE))
-						g->unk_sure |= bit;
-				} else if (e->flags & REC_MAYBE) {
-					g->maybe |= bit;
-				} else {
-					g->mask |= bit;
-				}
-				if ((e->flags & (REC_UNKNOWN | REC_MAYBE)) && !g->why)
-					g->why = e->why;
-				if (!(e->flags & REC_UNIFORM))
-					g->varied = true;
-				if (e->tz < g->tz)
-					g->tz = e->tz;
-			}
-		}
-		for (size_t gi = 0; gi < ng; gi++) {
-			const Group *g = &groups[gi];
-			ScanAcc *a = &k->acc[g->slot];
-			if ((g->mask | g->maybe | g->unk) && !a->bytes && !k->cost_error) {
-				const char *why;
-				Op op;
-				int b;
-				scan_op_of(&m->inst[a->inst], &op, &b, &why);
-				k->cost_error = why;
-				k->cost_error_inst = a->inst;
-			}
-			if (!a->bytes)
-				continue;
-			if (g->maybe | g->unk) {
-				/* no vector merging: ptxas's choice needs every address */
-				for (int j = 0; mg.nof && j < mg.nof[g->slot]; j++)
-					mg.chunk[mg.of[g->slot][j]].ok = false;
-				cost_range(so, k, a, g);
-				continue;
-			}
-			if (!g->mask)
-				continue;
-			for (int l = 0; l < WARP; l++)
-				if (g->mask >> l & 1 && !inside(arrays, narrays, g->addr[l], a->bytes)) {
-					if (!a->outside++) {
-						a->outside_warp = w;
-						a->outside_lane = l;
-						a->outside_addr = g->addr[l];
-					}
-					break;
-				}
-			/* an add at an address and of a value the same in every lane:
-			 * ptxas has one lane add for the warp (measured on an H200:
-			 * 1 wavefront, where 32 lanes on one word take 32) */
-			uint32_t lanes = g->mask;
-			if (!g->varied && a->op.kind == OP_ATOM && !a->loop &&
-			    (a->op.aop == AOP_ADD || a->op.aop == AOP_ADD1))
-				lanes &= -lanes;
-			cost(so, k, a, lanes, g->addr, &kept);
-			for (int j = 0; mg.nof && j < mg.nof[g->slot]; j++) {
-				MergeChunk *c = &mg.chunk[mg.of[g->slot][j]];
-				if (!c->ok)
-					continue;
-				if (c->slot[0] != (int)g->slot)
-					/* a member without its leader: not one vector */
-					c->ok = find_group(groups, ng, (uint32_t)c->slot[0], g->occ) != NULL;
-				else if (mergeable(groups, ng, g, c))
-					cost(so, k, &c->acc, g->mask, g->addr, &kept);
-				else
-					c->ok = false;
-			}
-		}
+	if (k->cost_error && c.err_key[0] >= stop_warp && k->nstops)
+		k->cost_error = NULL;
+	for (int w = 0; w < c.nwarps; w++) {
+		for (int i = 0; i < c.w[w].n; i++)
+			free(c.w[w].g[i].hi);
+		free(c.w[w].g);
+		free(c.w[w].ix);
+		free(c.w[w].ord);
 	}
-	free(groups);
-	free(arrays);
+	free(c.w);
+	free(c.batch);
+	free(c.floor);
+	free(c.stamp);
+	free(c.arrays);
+	free(c.win);
+	for (int s = 0; s < m->nslots; s++)
+		keep_finish(&k->acc[s]);
+	for (int i = 0; i < c.mg.nchunk; i++)
+		keep_finish(&c.mg.chunk[i].acc);
 	/* the runs that every execution allowed replace their members */
-	scan_merge_choose(m, &mg, k->acc);
-	scan_merge_free(&mg);
+	scan_merge_choose(m, &c.mg, k->acc);
+	scan_merge_free(&c.mg);
 	k->steps = r.steps;
 	k->unmodelled = r.unmodelled;
 	k->complete = k->nstops == 0 && !k->cost_error;
@@ -603,6 +991,7 @@ void scan_kernel_free(const PtxModule *m, ScanKernel *k)
 		for (int i = 0; i < m->nslots; i++) {
 			free(k->acc[i].masks);
 			free(k->acc[i].addrs);
+			free(k->acc[i].kcount);
 		}
 	free(k->acc);
 	free(k->stops);

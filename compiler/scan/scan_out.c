@@ -341,8 +341,14 @@ static void stop_message(const PtxModule *m, const ScanKernel *k, const ScanStop
 		         threads);
 		break;
 	case STOP_RECORDS:
-		snprintf(buf, n, "more than %lld shared-memory accesses in one warp "
-		         "(the limit of one scan)", (long long)c->ro->max_records);
+		snprintf(buf, n, "more than %d shared-memory warp instructions wait for "
+		         "lanes of their warps that took other paths (the limit of one scan)",
+		         SCAN_MAX_OPEN);
+		break;
+	case STOP_MEMORY:
+		snprintf(buf, n, "the registers and local memory of the threads run "
+		         "together would pass %lld MiB (calls nested this deep in every "
+		         "thread)", (long long)(INTERP_STATE_CAP >> 20));
 		break;
 	case STOP_BAD_ADDR:
 		snprintf(buf, n, "this %s reaches shared address %lld, beyond %d bytes",
