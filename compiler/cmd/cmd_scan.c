@@ -625,8 +625,8 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 			if (k.complete)
 				cmd_scan_fix_json(last, m, &k, &arrays);
 			json_kernel(&js, last);
-			if (!k.complete)
-				scan_print_text(stdout, stderr, m, &k, &c);
+			if (!k.complete)     /* its errors; partial totals are in the JSON */
+				scan_print_text(NULL, stderr, m, &k, &c);
 		} else {
 			if (!first)
 				fputc('\n', text);

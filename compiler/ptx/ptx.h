@@ -513,6 +513,9 @@ void interp_run(Interp *r, const InterpSink *sink);
 /* Thread tid alone, its records appended to r->rec (lane = tid % 32):
  * false with *stop if its path stopped. */
 bool interp_thread(Interp *r, int tid, InterpStop *stop);
+/* Thread tid alone, told to no one: the instructions it ran (up to its
+ * share of --max-steps; st->kind STOP_STEPS if it needed more). */
+int64_t interp_thread_steps(Interp *r, int tid, InterpStop *st);
 /* The least n of a warp instruction (slot, n) that thread tid may still
  * join: its count of executions of slot in this interval; UINT32_MAX
  * when it waits at a barrier, has ended, or does not run now. */

@@ -313,13 +313,13 @@ static void keep_rec(void *ctx, const InterpAccess *a)
 	r->rec[r->nrec++] = *a->rec;
 }
 
-bool interp_thread(Interp *r, int tid, InterpStop *st)
+/* Thread tid alone, telling sink (or no one): alone, it never waits, each
+ * barrier completing with it. */
+static bool run_alone(Interp *r, int tid, const InterpSink *sink, InterpStop *st)
 {
-	InterpSink sink = {.ctx = r, .access = keep_rec};
-	r->sink = &sink;
+	r->sink = sink;
 	Thread *t = r->thread[tid] = thread_new(r, tid);
 	ResumeEnd e;
-	/* alone, it never waits: each barrier completes with it */
 	while ((e = interp_resume(t)) == RESUME_PAUSE) {
 		if (t->pause)
 			release(t);
@@ -329,4 +329,17 @@ bool interp_thread(Interp *r, int tid, InterpStop *st)
 	thread_free(r, t);
 	r->sink = NULL;
 	return e != RESUME_STOP;
+}
+
+bool interp_thread(Interp *r, int tid, InterpStop *st)
+{
+	InterpSink sink = {.ctx = r, .access = keep_rec};
+	return run_alone(r, tid, &sink, st);
+}
+
+int64_t interp_thread_steps(Interp *r, int tid, InterpStop *st)
+{
+	int64_t before = r->steps;
+	run_alone(r, tid, NULL, st);
+	return r->steps - before;
 }

@@ -7,6 +7,7 @@
  *   scan_out.c   warnings, totals and JSON (scan_print_*)
  *   scan_spec.c  .tile specs that reproduce the observed addresses
  *   scan_gate.c  a kernel's excess, for --max-excess
+ *   scan_bound.c what bounds a loop that ran out of --max-steps
  *   scan_array.c the shared arrays the accesses touch, their names and
  *                declarations (scan_array_*)
  *   scan_fix.c   a proposed layout proven on the recorded addresses, and
@@ -98,6 +99,18 @@ typedef struct {
 	int ncall;
 } ScanStop;
 
+/* A loop that ran out of --max-steps (scan_bound.c): its back branch,
+ * the kernel parameter its tests come from, and a value of it that fits. */
+typedef struct {
+	int branch;             /* -1: no loop found */
+	int param;              /* -1: none that --param gave */
+	uint64_t value;         /* as given */
+	bool fitted;            /* the thread's instructions follow it: */
+	uint64_t fits;          /* a value whose instructions fit */
+	int64_t steps_needed;   /* the --max-steps that value needs (0: more
+	                         * than a number holds) */
+} ScanBound;
+
 typedef struct {
 	int kernel;
 	int block[3];
@@ -118,6 +131,10 @@ typedef struct {
 	int16_t *load_from;
 	uint8_t *load_past;
 	bool ranged;            /* some accesses are costed as ranges */
+	/* every stop is --max-steps: the sums are what ran until then (printed
+	 * as partial, never as the kernel's), and the loop that bounds it */
+	bool partial;
+	ScanBound bound;
 } ScanKernel;
 
 /* ---- scan_merge.c: the accesses ptxas merges ------------------------------- */
@@ -163,6 +180,13 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
                  const ScanOpts *so, ScanKernel *k);
 void scan_kernel_free(const PtxModule *m, ScanKernel *k);
 
+/* ---- scan_bound.c ---------------------------------------------------------- */
+
+/* The loop of stop s (STOP_STEPS), the parameter that bounds it and a
+ * value that fits (threads interpreted alone). */
+void scan_bound_find(const PtxModule *m, int kernel, const InterpOpts *ro, const ScanStop *s,
+                     ScanBound *b);
+
 /* ---- scan_out.c ----------------------------------------------------------- */
 
 struct ScanArrays;
@@ -176,7 +200,8 @@ typedef struct {
 	                             * NULL: warnings name no array */
 } ScanCtx;
 
-/* Warnings and totals of one kernel to f; stops as errors to err. */
+/* Warnings and totals of one kernel to f; stops as errors to err (f may
+ * be NULL for a kernel without totals: only its errors). */
 void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k,
                      const ScanCtx *c);
 struct json_t *scan_kernel_json(const PtxModule *m, const ScanKernel *k,

@@ -210,7 +210,8 @@ typedef struct {
 	int64_t open;           /* open warp instructions, all warps */
 	bool overflow;          /* past SCAN_MAX_OPEN: no more grouped */
 	int64_t kept;           /* distinct warp instructions kept, all accesses */
-	uint32_t *floor, *stamp;/* per slot: its lanes' least interp_floor, this round */
+	uint32_t *floor, *stamp;/* per slot, then per window: its lanes' least
+	                         * interp_floor, this round */
 	uint32_t round;
 	Group *batch;
 	int capbatch;
@@ -786,31 +787,39 @@ static void on_access(void *ctx, const InterpAccess *e)
 		g->tz = rec->tz;
 }
 
-/* The least count of slot s of warp w's lanes that still run (their
- * window's, where ptxas may merge s with others: a run is costed whole). */
+/* The least count of slot s among warp w's lanes that still run. */
+static uint32_t lanes_floor(Cost *c, int w, int s)
+{
+	uint32_t least = UINT32_MAX;
+	for (int l = 0; l < WARP && w * WARP + l < c->r->nthreads; l++) {
+		uint32_t f = interp_floor(c->r, w * WARP + l, s);
+		if (f < least)
+			least = f;
+	}
+	return least;
+}
+
+/* The same for slot s and, where ptxas may merge s with others, the rest
+ * of its window: a run is costed whole. */
 static uint32_t floor_of(Cost *c, int w, uint32_t s)
 {
-	if (c->stamp[s] == c->round)
-		return c->floor[s];
+	int win = c->win ? c->win[s] : -1;
+	/* cached per slot, or per window (at nslots + window) */
+	uint32_t at = win < 0 ? s : (uint32_t)c->m->nslots + (uint32_t)win;
+	if (c->stamp[at] == c->round)
+		return c->floor[at];
 	uint32_t least = UINT32_MAX;
-	int first = -1, end = -1;
-	if (c->win && c->win[s] >= 0) {
-		first = c->mg.wfirst[c->win[s]];
-		end = c->mg.wfirst[c->win[s] + 1];
-	}
-	for (int p = first < 0 ? 0 : first; p < (first < 0 ? 1 : end); p++) {
-		int slot = first < 0 ? (int)s : c->mg.wslot[p];
-		for (int l = 0; l < WARP; l++) {
-			int tid = w * WARP + l;
-			if (tid >= c->r->nthreads)
-				break;
-			uint32_t f = interp_floor(c->r, tid, slot);
+	if (win < 0) {
+		least = lanes_floor(c, w, (int)s);
+	} else {
+		for (int p = c->mg.wfirst[win]; p < c->mg.wfirst[win + 1]; p++) {
+			uint32_t f = lanes_floor(c, w, c->mg.wslot[p]);
 			if (f < least)
 				least = f;
 		}
 	}
-	c->stamp[s] = c->round;
-	c->floor[s] = least;
+	c->stamp[at] = c->round;
+	c->floor[at] = least;
 	return least;
 }
 
@@ -830,7 +839,7 @@ static void finish(Cost *c, int w)
 	if (!wp->n)
 		return;
 	if (++c->round == 0) {
-		memset(c->stamp, 0, (size_t)c->m->nslots * sizeof *c->stamp);
+		memset(c->stamp, 0, ((size_t)c->m->nslots + (size_t)c->mg.nwin) * sizeof *c->stamp);
 		c->round = 1;
 	}
 	if (wp->n > c->capbatch) {
@@ -926,8 +935,8 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
 				c.win[c.mg.wslot[p]] = w;
 	}
 	c.narrays = arrays_of(m, kernel, &c.arrays);
-	c.floor = xcalloc((size_t)m->nslots + 1, sizeof *c.floor);
-	c.stamp = xcalloc((size_t)m->nslots + 1, sizeof *c.stamp);
+	c.floor = xcalloc((size_t)m->nslots + (size_t)c.mg.nwin + 1, sizeof *c.floor);
+	c.stamp = xcalloc((size_t)m->nslots + (size_t)c.mg.nwin + 1, sizeof *c.stamp);
 	Interp r;
 	interp_init(&r, m, kernel, ro);
 	c.r = &r;
@@ -970,6 +979,11 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
 	k->steps = r.steps;
 	k->unmodelled = r.unmodelled;
 	k->complete = k->nstops == 0 && !k->cost_error;
+	k->partial = k->nstops > 0 && !k->cost_error;
+	for (int i = 0; i < k->nstops; i++)
+		k->partial &= k->stops[i].kind == STOP_STEPS;
+	if (k->partial)
+		scan_bound_find(m, kernel, ro, &k->stops[0], &k->bound);
 	/* which unmodelled shared instructions ran, and which loops: noted by
 	 * the printer */
 	k->noted = r.noted;
