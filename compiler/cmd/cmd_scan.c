@@ -596,7 +596,7 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		}
 		c.ro = &ro;
 		/* every warp instruction kept: the fixes are proven on them */
-		ScanOpts so = {true, o->geom, !o->no_ptxas_merge};
+		ScanOpts so = {true, o->geom, !o->no_ptxas_merge, NULL};
 		ScanKernel k;
 		scan_kernel(m, i, &ro, &so, &k);
 		if (!k.complete)

@@ -468,7 +468,7 @@ typedef struct {
 	 * parameter load_from[i] - 1 (0: none), and whether past --data's end */
 	int16_t *load_from;
 	uint8_t *load_past;
-	uint8_t *sync;          /* per instruction: its SyncKind */
+	uint8_t *sync;          /* per instruction: its SyncKind (0: none) */
 	int64_t *arrivals;      /* per instruction: threads that waited there */
 	/* arrive-only arrivals (bar.arrive) not yet counted, in order */
 	InterpArrival *pending;

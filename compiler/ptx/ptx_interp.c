@@ -684,6 +684,11 @@ ResumeEnd interp_resume(Thread *t)
 
 /* ---- the block's shared parts -------------------------------------------------------- */
 
+enum {  /* Interp.sync: a SyncKind, and this flag */
+	SYNC_KIND_MASK = 15,
+	SYNC_RED = 16,      /* bar.red, barrier.red: the barrier is operand 1 */
+};
+
 static bool starts(const char *s, int n, const char *lit)
 {
 	int k = (int)strlen(lit);
@@ -731,8 +736,8 @@ static SyncKind sync_kind_of(const PtxInst *in, bool *red)
 static void sync_op(Thread *t, int i, const PtxInst *in, bool in_fork)
 {
 	Interp *r = t->r;
-	bool red;
-	SyncKind kind = sync_kind_of(in, &red);
+	SyncKind kind = (SyncKind)(r->sync[i] & SYNC_KIND_MASK);
+	bool red = r->sync[i] & SYNC_RED;
 	InterpSync e = {.kind = kind, .tid = t->tid, .inst = i, .in_fork = in_fork,
 	                .interval = t->interval};
 	if (kind == SYNC_CTA || kind == SYNC_CTA_ARRIVE) {
@@ -795,6 +800,8 @@ void interp_init(Interp *r, const PtxModule *m, int kernel, const InterpOpts *o)
 	for (int i = 0; i < m->ninst; i++) {
 		bool red;
 		r->sync[i] = (uint8_t)sync_kind_of(&m->inst[i], &red);
+		if (red)
+			r->sync[i] |= SYNC_RED;
 	}
 	/* the kernel's parameters: --param values, a --data buffer's
 	 * address, others unknown */

@@ -165,10 +165,14 @@ static bool resolve(Interp *r, int t0, int t1, int64_t round)
 {
 	const InterpSink *sink = r->sink;
 	int live = 0, waiting = 0, n = t1 - t0;
+	int per[16] = {0};
 	for (int tid = t0; tid < t1; tid++) {
 		const Thread *t = r->thread[tid];
 		live += t != NULL;
-		waiting += t && t->state == TS_WAIT;
+		if (t && t->state == TS_WAIT) {
+			waiting++;
+			per[t->bar_id]++;
+		}
 	}
 	InterpInterval iv = {round, t0, n, waiting, n - live, 0, false};
 	if (!waiting) {
@@ -176,25 +180,48 @@ static bool resolve(Interp *r, int t0, int t1, int64_t round)
 			sink->interval_end(sink->ctx, &iv);
 		return false;
 	}
-	Arrival *arr = xmalloc(((size_t)waiting + (size_t)r->npending + 1) * sizeof *arr);
+	/* each barrier's arrivals, waiting threads (in thread order) then
+	 * arrive-only ones: at[first[id] .. first[id] + per[id]) */
+	for (int p = 0; p < r->npending; p++)
+		if (r->pending[p].tid >= t0 && r->pending[p].tid < t1)
+			per[r->pending[p].id]++;
+	int first[17] = {0};
+	for (int id = 0; id < 16; id++)
+		first[id + 1] = first[id] + per[id];
+	Arrival *at = xmalloc(((size_t)first[16] + 1) * sizeof *at);
+	int fill[16];
+	memcpy(fill, first, sizeof fill);
+	for (int tid = t0; tid < t1; tid++) {
+		const Thread *t = r->thread[tid];
+		if (t && t->state == TS_WAIT)
+			at[fill[t->bar_id]++] = (Arrival){t->bar_seq, tid, t->bar_count, -1};
+	}
+	for (int p = 0; p < r->npending; p++)
+		if (r->pending[p].tid >= t0 && r->pending[p].tid < t1)
+			at[fill[r->pending[p].id]++] = (Arrival){r->pending[p].seq, r->pending[p].tid,
+			                                         r->pending[p].count, p};
 	bool *go = xcalloc((size_t)n + 1, sizeof *go);
 	bool *used = xcalloc((size_t)r->npending + 1, sizeof *used);
 	for (int id = 0; id < 16; id++) {
-		int na = 0;
-		for (int tid = t0; tid < t1; tid++) {
-			const Thread *t = r->thread[tid];
-			if (t && t->state == TS_WAIT && t->bar_id == id)
-				arr[na++] = (Arrival){t->bar_seq, tid, t->bar_count, -1};
-		}
-		for (int p = 0; p < r->npending; p++)
-			if (r->pending[p].id == id && r->pending[p].tid >= t0 && r->pending[p].tid < t1)
-				arr[na++] = (Arrival){r->pending[p].seq, r->pending[p].tid,
-				                      r->pending[p].count, p};
-		qsort(arr, (size_t)na, sizeof *arr, arrival_cmp);
+		Arrival *arr = at + first[id];
+		int na = per[id];
+		if (!na)
+			continue;
+		/* the first arrival's count: the barrier's */
+		int lead = 0;
+		for (int j = 1; j < na; j++)
+			if (arr[j].seq < arr[lead].seq)
+				lead = j;
+		int need = arr[lead].count > 0 ? arr[lead].count : live;
+		if (na < need)
+			continue;
+		/* more than one generation: in the order they came */
+		if (na > need)
+			qsort(arr, (size_t)na, sizeof *arr, arrival_cmp);
 		/* a generation completes when its count of threads has arrived:
 		 * the count of its first arrival, or every live thread */
 		for (int pos = 0; pos < na;) {
-			int need = arr[pos].count > 0 ? arr[pos].count : live;
+			need = arr[pos].count > 0 ? arr[pos].count : live;
 			if (na - pos < need)
 				break;
 			for (int j = pos; j < pos + need; j++) {
@@ -226,7 +253,7 @@ static bool resolve(Interp *r, int t0, int t1, int64_t round)
 		if (!used[p])
 			r->pending[keep++] = r->pending[p];
 	r->npending = keep;
-	free(arr);
+	free(at);
 	free(go);
 	free(used);
 	return true;

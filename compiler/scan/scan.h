@@ -174,6 +174,11 @@ typedef struct {
 	bool keep;              /* keep every warp instruction (--emit-spec) */
 	Geom geom;
 	bool ptxas_merge;       /* model ptxas merging adjacent scalar accesses */
+	/* another consumer of the block's run, told every event after the
+	 * costing has seen it (ptx.h's InterpSink; its ctx its own): where
+	 * checks of shared-memory correctness read each interval's accesses
+	 * and the barriers' arrivals; NULL for none */
+	const InterpSink *also;
 } ScanOpts;
 
 void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,

@@ -168,6 +168,7 @@ typedef struct {
 	int8_t why_lane;
 	bool varied;            /* a lane's atomic is not uniform (REC_UNIFORM) */
 	uint8_t tz;             /* the alignment ptxas knows, its active lanes' least */
+	bool dead;              /* costed: dropped at the next compaction */
 	uint32_t addr[WARP];
 	uint32_t *hi;           /* unknown lanes' highest addresses, or NULL */
 } Open;
@@ -183,15 +184,21 @@ typedef struct {
 	int64_t hi[WARP];
 } Group;
 
-/* A warp's open warp instructions, in the order they were first met, and
- * an index of them by (slot, occ). */
+/* A warp's open warp instructions, in the order they were first met (the
+ * costed ones dropped now and then), and an index of them by (slot, occ).
+ * A lane counts a slot's executions from 0 in each interval, so the open
+ * ones of slot s are occ [done[s], top[s]); the slots with any are listed
+ * in `active`, and those met in this interval in `touched`. */
 typedef struct {
 	Open *g;
-	int n, cap;
+	int n, cap, dead;
 	int32_t *ix;            /* (index + 1) by hash; 0: empty */
 	uint32_t ixcap;
 	int cursor[WARP];       /* per lane: where its next record likely goes */
 	uint32_t *ord;          /* per slot: its warp instructions costed so far */
+	uint32_t *done, *top;   /* per slot, in this interval */
+	int *active, nactive;
+	int *touched, ntouched;
 } Warp;
 
 typedef struct { int64_t lo, hi; } Range;
@@ -212,6 +219,7 @@ typedef struct {
 	int64_t kept;           /* distinct warp instructions kept, all accesses */
 	uint32_t *floor, *stamp;/* per slot, then per window: its lanes' least
 	                         * interp_floor, this round */
+	uint32_t *taken;        /* per window: the round finish took it */
 	uint32_t round;
 	Group *batch;
 	int capbatch;
@@ -699,6 +707,8 @@ static void index_build(Warp *w)
 	}
 	memset(w->ix, 0, cap * sizeof *w->ix);
 	for (int i = 0; i < w->n; i++) {
+		if (w->g[i].dead)
+			continue;
 		uint32_t at = open_hash(w->g[i].slot, w->g[i].occ) & (w->ixcap - 1);
 		while (w->ix[at])
 			at = (at + 1) & (w->ixcap - 1);
@@ -710,14 +720,14 @@ static void index_build(Warp *w)
 static Open *open_get(Cost *c, Warp *w, int lane, uint32_t slot, uint32_t occ)
 {
 	int cur = w->cursor[lane];
-	if (cur < w->n && w->g[cur].slot == slot && w->g[cur].occ == occ) {
+	if (cur < w->n && w->g[cur].slot == slot && w->g[cur].occ == occ && !w->g[cur].dead) {
 		w->cursor[lane] = cur + 1;
 		return &w->g[cur];
 	}
 	uint32_t at = open_hash(slot, occ) & (w->ixcap - 1);
 	while (w->ix[at]) {
 		Open *o = &w->g[w->ix[at] - 1];
-		if (o->slot == slot && o->occ == occ) {
+		if (o->slot == slot && o->occ == occ && !o->dead) {
 			w->cursor[lane] = w->ix[at];
 			return o;
 		}
@@ -737,14 +747,31 @@ static Open *open_get(Cost *c, Warp *w, int lane, uint32_t slot, uint32_t occ)
 	w->ix[at] = w->n;
 	w->cursor[lane] = w->n;
 	c->open++;
+	if (!w->top[slot])
+		w->touched[w->ntouched++] = (int)slot;
+	if (w->done[slot] == w->top[slot])
+		w->active[w->nactive++] = (int)slot;
+	if (occ + 1 > w->top[slot])
+		w->top[slot] = occ + 1;
 	if (2u * (uint32_t)w->n + 2 > w->ixcap)
 		index_build(w);
 	return o;
 }
 
+static void group_access(Cost *c, const InterpAccess *e);
+
 static void on_access(void *ctx, const InterpAccess *e)
 {
 	Cost *c = ctx;
+	group_access(c, e);
+	const InterpSink *also = c->so->also;
+	if (also && also->access)
+		also->access(also->ctx, e);
+}
+
+/* An access into its warp's open warp instruction. */
+static void group_access(Cost *c, const InterpAccess *e)
+{
 	const InterpRec *rec = e->rec;
 	if (c->overflow)
 		return;
@@ -756,8 +783,15 @@ static void on_access(void *ctx, const InterpAccess *e)
 		return;
 	}
 	Warp *w = &c->w[e->warp];
-	if (!w->ixcap)
+	if (!w->top) {
+		size_t ns = (size_t)c->m->nslots + 1;
+		w->done = xcalloc(ns, sizeof *w->done);
+		w->top = xcalloc(ns, sizeof *w->top);
+		w->active = xmalloc(ns * sizeof *w->active);
+		w->touched = xmalloc(ns * sizeof *w->touched);
+		w->ord = xcalloc(ns, sizeof *w->ord);
 		index_build(w);
+	}
 	Open *g = open_get(c, w, rec->lane, rec->slot, rec->occ);
 	if (!rec->active)
 		return;
@@ -831,67 +865,174 @@ static int group_cmp(const void *x, const void *y)
 	return (a->occ > b->occ) - (a->occ < b->occ);
 }
 
+/* The open warp instruction (slot, occ) of w, or NULL. */
+static Open *open_find(Warp *w, uint32_t slot, uint32_t occ)
+{
+	uint32_t at = open_hash(slot, occ) & (w->ixcap - 1);
+	while (w->ix[at]) {
+		Open *o = &w->g[w->ix[at] - 1];
+		if (o->slot == slot && o->occ == occ)
+			return o->dead ? NULL : o;
+		at = (at + 1) & (w->ixcap - 1);
+	}
+	return NULL;
+}
+
+/* The costed ones dropped, once they are half (or all, at once). */
+static void compact(Warp *w, bool now)
+{
+	if (!now && (w->dead < 256 || 2 * w->dead < w->n))
+		return;
+	int keep = 0;
+	for (int i = 0; i < w->n; i++)
+		if (!w->g[i].dead)
+			w->g[keep++] = w->g[i];
+	w->n = keep;
+	w->dead = 0;
+	index_build(w);
+	memset(w->cursor, 0, sizeof w->cursor);
+}
+
+enum { BATCH = 4096 };     /* warp instructions costed together, at most about */
+
+/* Open warp instruction (slot, occ) of w into the batch, dropped. */
+static void take(Cost *c, Warp *wp, uint32_t slot, uint32_t occ, int *nb)
+{
+	Open *o = open_find(wp, slot, occ);
+	if (!o)
+		return;
+	if (*nb == c->capbatch) {
+		c->capbatch = c->capbatch ? 2 * c->capbatch : 64;
+		c->batch = xrealloc(c->batch, (size_t)c->capbatch * sizeof *c->batch);
+	}
+	Group *g = &c->batch[(*nb)++];
+	g->slot = o->slot;
+	g->occ = o->occ;
+	g->mask = o->mask;
+	g->maybe = o->maybe;
+	g->unk = o->unk;
+	g->unk_sure = o->unk_sure;
+	g->why = o->why;
+	g->varied = o->varied;
+	g->tz = o->tz;
+	for (int l = 0; l < WARP; l++) {
+		g->addr[l] = o->addr[l];
+		g->hi[l] = o->hi ? o->hi[l] : 0;
+	}
+	free(o->hi);
+	o->hi = NULL;
+	o->dead = true;
+	wp->dead++;
+	c->open--;
+}
+
+static void flush(Cost *c, int w, int *nb)
+{
+	if (!*nb)
+		return;
+	qsort(c->batch, (size_t)*nb, sizeof *c->batch, group_cmp);
+	cost_batch(c, w, c->batch, *nb);
+	*nb = 0;
+}
+
 /* Cost the warp instructions of w that every lane has passed (all, when
- * every thread waits or has ended), and drop them. */
+ * every thread waits or has ended), and drop them: slot by slot, or a
+ * window of slots that ptxas may merge by occurrence, so that a run's
+ * members are costed together; about BATCH at a time. */
 static void finish(Cost *c, int w)
 {
 	Warp *wp = &c->w[w];
-	if (!wp->n)
+	if (!wp->nactive)
 		return;
 	if (++c->round == 0) {
 		memset(c->stamp, 0, ((size_t)c->m->nslots + (size_t)c->mg.nwin) * sizeof *c->stamp);
+		memset(c->taken, 0, ((size_t)c->mg.nwin + 1) * sizeof *c->taken);
 		c->round = 1;
 	}
-	if (wp->n > c->capbatch) {
-		free(c->batch);
-		c->capbatch = wp->n;
-		c->batch = xmalloc((size_t)c->capbatch * sizeof *c->batch);
-	}
-	int nb = 0, keep = 0;
-	for (int i = 0; i < wp->n; i++) {
-		Open *o = &wp->g[i];
-		if (floor_of(c, w, o->slot) <= o->occ) {
-			wp->g[keep++] = *o;
-			continue;
+	int nb = 0;
+	for (int i = 0; i < wp->nactive; i++) {
+		uint32_t s0 = (uint32_t)wp->active[i];
+		int win = c->win ? c->win[s0] : -1;
+		uint32_t f = floor_of(c, w, s0);
+		/* its slots: s0 alone, or its window's, once a round */
+		int first = win < 0 ? 0 : c->mg.wfirst[win], end = win < 0 ? 1 : c->mg.wfirst[win + 1];
+		if (win >= 0) {
+			if (c->taken[win] == c->round)
+				continue;
+			c->taken[win] = c->round;
 		}
-		Group *g = &c->batch[nb++];
-		g->slot = o->slot;
-		g->occ = o->occ;
-		g->mask = o->mask;
-		g->maybe = o->maybe;
-		g->unk = o->unk;
-		g->unk_sure = o->unk_sure;
-		g->why = o->why;
-		g->varied = o->varied;
-		g->tz = o->tz;
-		for (int l = 0; l < WARP; l++) {
-			g->addr[l] = o->addr[l];
-			g->hi[l] = o->hi ? o->hi[l] : 0;
+		uint32_t lo = UINT32_MAX, hi = 0;
+		for (int p = first; p < end; p++) {
+			uint32_t s = win < 0 ? s0 : (uint32_t)c->mg.wslot[p];
+			uint32_t lim = f < wp->top[s] ? f : wp->top[s];
+			if (wp->done[s] < lim) {
+				lo = wp->done[s] < lo ? wp->done[s] : lo;
+				hi = lim > hi ? lim : hi;
+			}
 		}
-		free(o->hi);
+		uint32_t step = (uint32_t)(BATCH / (end - first)) + 1;
+		for (; lo < hi; lo = hi - lo > step ? lo + step : hi) {
+			uint32_t to = hi - lo > step ? lo + step : hi;
+			for (int p = first; p < end; p++) {
+				uint32_t s = win < 0 ? s0 : (uint32_t)c->mg.wslot[p];
+				uint32_t lim = f < wp->top[s] ? f : wp->top[s];
+				for (uint32_t occ = wp->done[s] > lo ? wp->done[s] : lo;
+				     occ < to && occ < lim; occ++)
+					take(c, wp, s, occ, &nb);
+				if (wp->done[s] < lim)
+					wp->done[s] = to < lim ? to : lim;
+			}
+			if (nb >= BATCH)
+				flush(c, w, &nb);
+		}
 	}
-	if (!nb)
-		return;
-	c->open -= nb;
-	wp->n = keep;
-	index_build(wp);
-	memset(wp->cursor, 0, sizeof wp->cursor);
-	if (!wp->ord)
-		wp->ord = xcalloc((size_t)c->m->nslots + 1, sizeof *wp->ord);
-	qsort(c->batch, (size_t)nb, sizeof *c->batch, group_cmp);
-	cost_batch(c, w, c->batch, nb);
+	flush(c, w, &nb);
+	/* the slots left open */
+	int keep = 0;
+	for (int i = 0; i < wp->nactive; i++)
+		if (wp->done[wp->active[i]] < wp->top[wp->active[i]])
+			wp->active[keep++] = wp->active[i];
+	wp->nactive = keep;
+	compact(wp, false);
 }
 
 static void on_warp_paused(void *ctx, int w)
 {
-	finish(ctx, w);
+	Cost *c = ctx;
+	finish(c, w);
+	const InterpSink *also = c->so->also;
+	if (also && also->warp_paused)
+		also->warp_paused(also->ctx, w);
 }
 
+static void on_sync(void *ctx, const InterpSync *e)
+{
+	Cost *c = ctx;
+	const InterpSink *also = c->so->also;
+	if (also && also->sync)
+		also->sync(also->ctx, e);
+}
+
+/* Every thread waits or has ended: everything is whole; the threads that
+ * go on count from 0 again. */
 static void on_interval_end(void *ctx, const InterpInterval *iv)
 {
 	Cost *c = ctx;
-	for (int w = iv->first_tid / WARP; w * WARP < iv->first_tid + iv->ntids; w++)
+	for (int w = iv->first_tid / WARP; w * WARP < iv->first_tid + iv->ntids; w++) {
+		Warp *wp = &c->w[w];
+		if (!wp->top)
+			continue;   /* no access yet */
 		finish(c, w);
+		for (int i = 0; i < wp->ntouched; i++)
+			wp->done[wp->touched[i]] = wp->top[wp->touched[i]] = 0;
+		wp->ntouched = 0;
+		if (wp->nactive || wp->dead != wp->n)
+			internal_error("a warp instruction outlived its interval");
+		compact(wp, true);
+	}
+	const InterpSink *also = c->so->also;
+	if (also && also->interval_end)
+		also->interval_end(also->ctx, iv);
 }
 
 /* ---- a kernel --------------------------------------------------------------------------- */
@@ -937,13 +1078,14 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
 	c.narrays = arrays_of(m, kernel, &c.arrays);
 	c.floor = xcalloc((size_t)m->nslots + (size_t)c.mg.nwin + 1, sizeof *c.floor);
 	c.stamp = xcalloc((size_t)m->nslots + (size_t)c.mg.nwin + 1, sizeof *c.stamp);
+	c.taken = xcalloc((size_t)c.mg.nwin + 1, sizeof *c.taken);
 	Interp r;
 	interp_init(&r, m, kernel, ro);
 	c.r = &r;
 	c.nwarps = (r.nthreads + WARP - 1) / WARP;
 	c.w = xcalloc((size_t)c.nwarps + 1, sizeof *c.w);
 	InterpSink sink = {.ctx = &c, .access = on_access, .warp_paused = on_warp_paused,
-	                   .interval_end = on_interval_end};
+	                   .sync = on_sync, .interval_end = on_interval_end};
 	interp_run(&r, &sink);
 	/* the stops, thread by thread; a refusal counts only where the warps
 	 * before the first that stopped made it, as when warps ran in turn */
@@ -962,11 +1104,16 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
 		free(c.w[w].g);
 		free(c.w[w].ix);
 		free(c.w[w].ord);
+		free(c.w[w].done);
+		free(c.w[w].top);
+		free(c.w[w].active);
+		free(c.w[w].touched);
 	}
 	free(c.w);
 	free(c.batch);
 	free(c.floor);
 	free(c.stamp);
+	free(c.taken);
 	free(c.arrays);
 	free(c.win);
 	for (int s = 0; s < m->nslots; s++)

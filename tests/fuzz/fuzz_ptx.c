@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			o.nparams = 1;
 			o.param[0].index = 0;
 			o.param[0].value = 64;
-			ScanOpts so = {true, sim_geom_default, true};
+			ScanOpts so = {true, sim_geom_default, true, NULL};
 			ScanKernel k;
 			scan_kernel(&m, i, &o, &so, &k);
 			ScanCtx c = {"fuzz.ptx", NULL, &o, sim_geom_default};

@@ -129,7 +129,7 @@ static Scan *scan(const char *text, int bx, int by, int64_t max_steps, bool merg
 	if (!s->p->ok)
 		fail_msg("%s", s->p->diag);
 	s->ro = (InterpOpts){.block = {bx, by, 1}, .max_steps = max_steps};
-	ScanOpts so = {true, sim_geom_default, merge};
+	ScanOpts so = {true, sim_geom_default, merge, NULL};
 	int k = -1;
 	for (int i = 0; i < s->p->m.nfunc && k < 0; i++)
 		if (s->p->m.func[i].entry)
@@ -613,7 +613,7 @@ static int64_t merged(const char *body, bool loads, int *from)
 	s->ro.nparams = 1;
 	s->ro.param[0].index = 0;
 	s->ro.param[0].value = 64;
-	ScanOpts so = {true, sim_geom_default, true};
+	ScanOpts so = {true, sim_geom_default, true, NULL};
 	scan_kernel(&s->p->m, 0, &s->ro, &so, &s->k);
 	assert_true(s->k.complete);
 	int64_t w = total(s, loads);
@@ -885,7 +885,7 @@ static void test_data(void **state)
 		s->ro.data[0].index = 0;
 		s->ro.data[0].bytes = bins;
 		s->ro.data[0].len = len;
-		ScanOpts so = {false, sim_geom_default, true};
+		ScanOpts so = {false, sim_geom_default, true, NULL};
 		scan_kernel(&s->p->m, 0, &s->ro, &so, &s->k);
 		if (len == 128) {
 			/* an add of 1: two words of one bank take 2 */
@@ -941,7 +941,7 @@ static void test_limits(void **state)
 	             "\tmov.u32 %r1, s;\n$L1:\n\tst.shared.u32 [%r1], 0;\n\tbra.uni $L1;\n}\n");
 	assert_true(p->ok);
 	InterpOpts o = {.block = {32, 1, 1}, .max_steps = 32 * 2000};
-	ScanOpts so = {false, sim_geom_default, true};
+	ScanOpts so = {false, sim_geom_default, true, NULL};
 	ScanKernel k;
 	scan_kernel(&p->m, 0, &o, &so, &k);
 	assert_false(k.complete);

@@ -127,7 +127,7 @@ static void scan_block(const char *text, int bx, ScanKernel *k, Ptx **pp)
 {
 	Ptx *p = ptx(text);
 	InterpOpts o = {.block = {bx, 1, 1}, .max_steps = 1 << 24};
-	ScanOpts so = {true, sim_geom_default, true};
+	ScanOpts so = {true, sim_geom_default, true, NULL};
 	scan_kernel(&p->m, 0, &o, &so, k);
 	*pp = p;
 }
@@ -372,6 +372,85 @@ static void test_groups(void **state)
 	free(text);
 }
 
+/* ---- another consumer ------------------------------------------------------------ */
+
+/* What a check of races would read (ScanOpts.also): each access with its
+ * thread, instruction and interval.  Thread t stores s[t], then (with or
+ * without a barrier between) loads s[t ^ 1]: without it, a load and
+ * another thread's store of one word share an interval. */
+typedef struct {
+	int tid;
+	int64_t interval;
+	uint32_t addr;
+	bool store;
+} Seen;
+
+typedef struct {
+	const PtxModule *m;
+	int n;
+	Seen a[256];
+	int intervals, syncs;
+} Check;
+
+static void check_access(void *ctx, const InterpAccess *e)
+{
+	Check *k = ctx;
+	if (k->n < 256)
+		k->a[k->n++] = (Seen){e->tid, e->interval, e->rec->addr,
+		                                  k->m->inst[e->inst].op.kind == PO_ST};
+}
+
+static void check_sync(void *ctx, const InterpSync *e)
+{
+	(void)e;
+	((Check *)ctx)->syncs++;
+}
+
+static void check_interval(void *ctx, const InterpInterval *iv)
+{
+	(void)iv;
+	((Check *)ctx)->intervals++;
+}
+
+/* Pairs of a store and another thread's load of one word in one interval. */
+static int shared_intervals(bool barrier)
+{
+	char text[2048];
+	snprintf(text, sizeof text, HEAD ".visible .entry k()\n{\n\t.reg .b32 %%r<8>;\n"
+	         "\t.shared .align 4 .b8 s[1024];\n\tmov.u32 %%r1, %%tid.x;\n"
+	         "\tshl.b32 %%r2, %%r1, 2;\n\tmov.u32 %%r3, s;\n\tadd.s32 %%r4, %%r3, %%r2;\n"
+	         "\tst.shared.u32 [%%r4], %%r1;\n%s\txor.b32 %%r5, %%r2, 4;\n"
+	         "\tadd.s32 %%r6, %%r3, %%r5;\n\tld.shared.u32 %%r7, [%%r6];\n\tret;\n}\n",
+	         barrier ? "\tbar.sync 0;\n" : "");
+	Ptx *p = ptx(text);
+	Check k = {.m = &p->m};
+	InterpSink also = {&k, check_access, NULL, check_sync, check_interval};
+	InterpOpts o = {.block = {64, 1, 1}, .max_steps = 1 << 20};
+	ScanOpts so = {true, sim_geom_default, true, &also};
+	ScanKernel sk;
+	scan_kernel(&p->m, 0, &o, &so, &sk);
+	assert_true(sk.complete);
+	assert_int_equal(sk.acc[0].count + sk.acc[1].count, 4);
+	assert_int_equal(k.n, 128);
+	assert_int_equal(k.syncs, barrier ? 64 : 0);
+	assert_int_equal(k.intervals, barrier ? 2 : 1);
+	int pairs = 0;
+	for (int i = 0; i < k.n; i++)
+		for (int j = 0; j < k.n; j++)
+			pairs += k.a[i].store && !k.a[j].store && k.a[i].tid != k.a[j].tid &&
+			         k.a[i].addr == k.a[j].addr && k.a[i].interval == k.a[j].interval;
+	scan_kernel_free(&p->m, &sk);
+	ptx_free(p);
+	return pairs;
+}
+
+static void test_also(void **state)
+{
+	(void)state;
+	assert_int_equal(shared_intervals(false), 64);
+	assert_int_equal(shared_intervals(true), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -385,6 +464,7 @@ int main(void)
 		cmocka_unit_test(test_chunks_apart),
 		cmocka_unit_test(test_interval_instructions),
 		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_also),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
