@@ -428,6 +428,7 @@ typedef struct {
 } InterpSink;
 
 struct Thread;
+struct SnapBufs;
 
 /* A thread's arrival at barrier id, of count threads (0: every one). */
 typedef struct {
@@ -481,6 +482,9 @@ typedef struct {
 	uint8_t *spare_pv;
 	uint32_t *spare_pw;
 	size_t spare_pcap;
+	/* the buffers of snapshots freed (ptx_fork.c), for the next ones */
+	struct SnapBufs *spare;
+	int nspare;
 	/* interp_thread's records (a thread run alone) */
 	InterpRec *rec;
 	size_t nrec, caprec;

@@ -586,7 +586,7 @@ static RunEnd fork_branch(Thread *t, int i, Val g)
 	t->maybe_why = saved ? saved : g.why;
 	f->pc = target;
 	RunEnd ea = run(t, join, depth);
-	Snap sa = {0};
+	Snap sa;     /* taken where side a met the join */
 	if (ea == RUN_JOIN)
 		snap_take(t, &sa);
 	RunEnd eb = ea;
@@ -618,9 +618,9 @@ static RunEnd fork_branch(Thread *t, int i, Val g)
 		t->maybe_why = saved;
 	if (end != RUN_STOP)
 		fork_note(t, i, touched ? FORK_SIDES : FORK_JOIN, g.why);
-	snap_free(&s0);
+	snap_free(t, &s0);
 	if (ea == RUN_JOIN)
-		snap_free(&sa);
+		snap_free(t, &sa);
 	return end;
 }
 
@@ -846,6 +846,7 @@ void interp_free(Interp *r)
 	for (int i = 0; r->thread && i < r->nthreads; i++)
 		if (r->thread[i])
 			internal_error("a thread outlived its block");
+	snap_spare_free(r);
 	free(r->thread);
 	free(r->stop);
 	free(r->spare_stack);

@@ -190,14 +190,27 @@ ResumeEnd interp_resume(Thread *t);
 
 /* ---- snapshots of a thread (ptx_fork.c) ----------------------------------------------- */
 
-/* A thread's state, to run the other side of a branch from, and to
- * compare the two sides' ends. */
-typedef struct {
+/* The buffers of a snapshot, kept for the next when it is freed
+ * (Interp.spare). */
+typedef struct SnapBufs {
 	Val *reg;
-	size_t nreg;
+	size_t cap_reg;
 	uint8_t *pv;
 	uint32_t *pw;
-	size_t np;
+	size_t cap_p;
+	uint8_t *lv;
+	uint32_t *lw;
+	uint32_t *occ;
+} SnapBufs;
+
+/* A thread's state, to run the other side of a branch from, and to
+ * compare the two sides' ends (its frames up to depth). */
+typedef struct {
+	Val *reg;
+	size_t nreg, cap_reg;
+	uint8_t *pv;
+	uint32_t *pw;
+	size_t np, cap_p;
 	uint8_t *lv;        /* NULL: no local memory yet */
 	uint32_t *lw;
 	uint32_t *occ;      /* each slot's count (occ_get) */
@@ -213,6 +226,9 @@ void snap_put(Thread *t, const Snap *s);
 /* The thread is at the join of the fall-through side; side a (the taken
  * one) ended there too: merge a into it, what differs unknown for why. */
 void snap_merge(Thread *t, const Snap *a, uint32_t why);
-void snap_free(Snap *s);
+/* s's buffers kept for the next snapshot (or freed) */
+void snap_free(Thread *t, Snap *s);
+/* Every snapshot's buffers kept, freed (with the block). */
+void snap_spare_free(Interp *r);
 
 #endif

@@ -272,18 +272,34 @@ static void add_stop(ScanKernel *k, const InterpStop *s, int tid)
 
 /* An access's distinct warp instructions, found by a hash of their lanes,
  * each with the key of its first run. */
+/* What the bank model says of a warp instruction: kept with it, so that
+ * its repeats (a loop's trips) are not costed again. */
+typedef struct {
+	int wave, ideal, counted;
+	int lwave, lideal, lcounted;    /* a compare-and-swap loop's load */
+	int trips, tatom, tload;        /* ... its trips after the first, at most */
+} Memo;
+
+/* The last warp instruction of an access costed as a range, and what it
+ * cost: a loop's trips under an undecided branch repeat it. */
+typedef struct {
+	Group g;
+	int lo, hi, lo_counted, hi_counted, ideal;
+} RangeMemo;
+
 typedef struct ScanKeep {
 	int64_t *ix;            /* (index + 1) by hash */
 	int64_t cap;
 	int64_t *first;
+	Memo *memo;
+	RangeMemo *range;       /* or NULL */
 } ScanKeep;
 
 static uint64_t inst_hash(uint32_t mask, const int64_t *addr)
 {
 	uint64_t h = 1469598103934665603ull ^ mask;
-	for (int l = 0; l < WARP; l++)
-		if (mask >> l & 1)
-			h = (h ^ (uint64_t)addr[l]) * 1099511628211ull;
+	for (uint32_t m = mask; m; m &= m - 1)
+		h = (h ^ (uint64_t)addr[__builtin_ctz(m)]) * 1099511628211ull;
 	return h ^ h >> 29;
 }
 
@@ -291,8 +307,8 @@ static bool same_lanes(const ScanAcc *a, int64_t j, uint32_t mask, const int64_t
 {
 	if (a->masks[j] != mask)
 		return false;
-	for (int l = 0; l < WARP; l++)
-		if ((mask >> l & 1) && a->addrs[j * WARP + l] != addr[l])
+	for (uint32_t m = mask; m; m &= m - 1)
+		if (a->addrs[j * WARP + __builtin_ctz(m)] != addr[__builtin_ctz(m)])
 			return false;
 	return true;
 }
@@ -313,20 +329,30 @@ static void keep_grow(ScanAcc *a)
 	x->cap = cap;
 }
 
-/* One warp instruction that ran: counted with its equal, or kept anew
- * while fewer than MAX_KEPT are. */
-static void keep(Cost *c, ScanAcc *a, uint32_t mask, const int64_t *addr, int64_t key)
+/* The kept warp instruction equal to (mask, addr), or -1 (*at: where a
+ * new one goes in the index). */
+static int64_t keep_find(ScanAcc *a, uint32_t mask, const int64_t *addr, uint64_t *at)
 {
 	if (!a->keep)
 		a->keep = xcalloc(1, sizeof *a->keep);
 	ScanKeep *x = a->keep;
 	if (2 * (a->nkept + 1) > x->cap)
 		keep_grow(a);
-	uint64_t at = inst_hash(mask, addr) & (uint64_t)(x->cap - 1);
-	while (x->ix[at] && !same_lanes(a, x->ix[at] - 1, mask, addr))
-		at = (at + 1) & (uint64_t)(x->cap - 1);
-	if (x->ix[at]) {
-		int64_t j = x->ix[at] - 1;
+	uint64_t h = inst_hash(mask, addr) & (uint64_t)(x->cap - 1);
+	while (x->ix[h] && !same_lanes(a, x->ix[h] - 1, mask, addr))
+		h = (h + 1) & (uint64_t)(x->cap - 1);
+	*at = h;
+	return x->ix[h] - 1;
+}
+
+/* One warp instruction that ran (j: its kept equal, or -1): counted with
+ * its equal, or kept anew with what it costs while fewer than MAX_KEPT
+ * are. */
+static void keep(Cost *c, ScanAcc *a, int64_t j, uint64_t at, uint32_t mask,
+                 const int64_t *addr, int64_t key, const Memo *memo)
+{
+	ScanKeep *x = a->keep;
+	if (j >= 0) {
 		a->kcount[j]++;
 		a->kept++;
 		if (key < x->first[j])
@@ -341,13 +367,15 @@ static void keep(Cost *c, ScanAcc *a, uint32_t mask, const int64_t *addr, int64_
 		a->addrs = xrealloc(a->addrs, (size_t)cap * WARP * sizeof *a->addrs);
 		a->kcount = xrealloc(a->kcount, (size_t)cap * sizeof *a->kcount);
 		x->first = xrealloc(x->first, (size_t)cap * sizeof *x->first);
+		x->memo = xrealloc(x->memo, (size_t)cap * sizeof *x->memo);
 		a->capkept = cap;
 	}
-	int64_t j = a->nkept++;
+	j = a->nkept++;
 	a->masks[j] = mask;
 	memcpy(a->addrs + j * WARP, addr, WARP * sizeof *addr);
 	a->kcount[j] = 1;
 	x->first[j] = key;
+	x->memo[j] = *memo;
 	x->ix[at] = j + 1;
 	a->kept++;
 	c->kept++;
@@ -393,6 +421,8 @@ static void keep_finish(ScanAcc *a)
 	free(order);
 	free(x->ix);
 	free(x->first);
+	free(x->memo);
+	free(x->range);
 	free(x);
 	a->keep = NULL;
 }
@@ -404,7 +434,8 @@ static void keep_finish(ScanAcc *a)
  * compare-and-swap) the lanes ranked k or more on their word.  Other
  * warps' writes can add more; none of the warp's own can be fewer than
  * the first trip, which the sums count. */
-static void loop_trips(const ScanOpts *so, ScanAcc *a, uint32_t mask, const int64_t *addr)
+static void loop_trips(const ScanOpts *so, const ScanAcc *a, uint32_t mask, const int64_t *addr,
+                       Memo *mm)
 {
 	int rank[WARP] = {0};
 	for (int l = 0; l < WARP; l++)
@@ -423,27 +454,56 @@ static void loop_trips(const ScanOpts *so, ScanAcc *a, uint32_t mask, const int6
 		if (!sim_inst(&so->geom, a->op, a->bytes, left, addr, &c, &err) ||
 		    !sim_inst(&so->geom, (Op){.kind = OP_LOAD}, a->bytes, left, addr, &r, &err))
 			internal_error("a compare-and-swap loop's trip: %s", err);
-		a->trips_hi++;
-		a->trips_atom_hi += c.counted;
-		a->trips_load_hi += r.counted;
+		mm->trips++;
+		mm->tatom += c.counted;
+		mm->tload += r.counted;
 	}
 }
 
+/* What the bank model says of warp instruction (mask, addr) of access a:
+ * false (*err) where it cannot cost it. */
+static bool simulate(const ScanOpts *so, const ScanAcc *a, uint32_t mask, const int64_t *addr,
+                     Memo *mm, const char **err)
+{
+	SimResult r;
+	memset(mm, 0, sizeof *mm);
+	if (!sim_inst(&so->geom, a->op, a->bytes, mask, addr, &r, err))
+		return false;
+	mm->wave = r.wavefronts;
+	mm->ideal = r.ideal;
+	mm->counted = r.counted;
+	if (a->loop) {
+		/* the loop's first trip reads the old values: a load */
+		if (!sim_inst(&so->geom, (Op){.kind = OP_LOAD}, a->bytes, mask, addr, &r, err))
+			internal_error("a compare-and-swap loop's load: %s", *err);
+		mm->lwave = r.wavefronts;
+		mm->lideal = r.ideal;
+		mm->lcounted = r.counted;
+		loop_trips(so, a, mask, addr, mm);
+	}
+	return true;
+}
+
 /* One warp instruction of access a into its sums (key: where it comes,
- * for the firsts; warp, slot, n: for the first refusal). */
+ * for the firsts; warp, slot, n: for the first refusal); a kept one's
+ * repeats are not costed again. */
 static bool cost(Cost *c, ScanAcc *a, uint32_t mask, const int64_t *addr, int64_t key,
                  int warp, uint32_t slot, uint32_t n)
 {
 	const ScanOpts *so = c->so;
-	SimResult r;
+	Memo r;
+	uint64_t at = 0;
+	int64_t j = so->keep ? keep_find(a, mask, addr, &at) : -1;
 	const char *err;
-	if (!sim_inst(&so->geom, a->op, a->bytes, mask, addr, &r, &err)) {
+	if (j >= 0) {
+		r = a->keep->memo[j];
+	} else if (!simulate(so, a, mask, addr, &r, &err)) {
 		refuse(c, err, a->inst, warp, slot, n);
 		return false;
 	}
-	int excess = r.wavefronts - r.ideal;
-	if (a->count == 0 || r.wavefronts < a->min_wave) a->min_wave = r.wavefronts;
-	if (a->count == 0 || r.wavefronts > a->max_wave) a->max_wave = r.wavefronts;
+	int excess = r.wave - r.ideal;
+	if (a->count == 0 || r.wave < a->min_wave) a->min_wave = r.wave;
+	if (a->count == 0 || r.wave > a->max_wave) a->max_wave = r.wave;
 	if (a->count == 0 || r.ideal < a->min_ideal) a->min_ideal = r.ideal;
 	if (a->count == 0 || r.ideal > a->max_ideal) a->max_ideal = r.ideal;
 	if (a->count == 0 || excess > a->worst_excess ||
@@ -454,20 +514,19 @@ static bool cost(Cost *c, ScanAcc *a, uint32_t mask, const int64_t *addr, int64_
 		memcpy(a->worst_addr, addr, sizeof a->worst_addr);
 	}
 	a->count++;
-	a->wave += r.wavefronts;
+	a->wave += r.wave;
 	a->ideal += r.ideal;
 	a->counted += r.counted;
 	if (a->loop) {
-		/* the loop's first trip reads the old values: a load */
-		if (!sim_inst(&so->geom, (Op){.kind = OP_LOAD}, a->bytes, mask, addr, &r, &err))
-			internal_error("a compare-and-swap loop's load: %s", err);
-		a->loop_wave += r.wavefronts;
-		a->loop_ideal += r.ideal;
-		a->loop_counted += r.counted;
-		loop_trips(so, a, mask, addr);
+		a->loop_wave += r.lwave;
+		a->loop_ideal += r.lideal;
+		a->loop_counted += r.lcounted;
+		a->trips_hi += r.trips;
+		a->trips_atom_hi += r.tatom;
+		a->trips_load_hi += r.tload;
 	}
 	if (so->keep)
-		keep(c, a, mask, addr, key);
+		keep(c, a, j, at, mask, addr, key, &r);
 	return true;
 }
 
@@ -475,9 +534,50 @@ static bool cost(Cost *c, ScanAcc *a, uint32_t mask, const int64_t *addr, int64_
  * what its surely-running known lanes cost (0 if none surely runs), at
  * most every lane that may run, each unknown one at an address of its
  * bounds in the bank the known lanes load most, on a word of its own. */
+static bool same_range(const Group *x, const Group *y)
+{
+	if (x->mask != y->mask || x->maybe != y->maybe || x->unk != y->unk ||
+	    x->unk_sure != y->unk_sure)
+		return false;
+	for (uint32_t m = x->mask | x->maybe | x->unk; m; m &= m - 1)
+		if (x->addr[__builtin_ctz(m)] != y->addr[__builtin_ctz(m)])
+			return false;
+	for (uint32_t m = x->unk; m; m &= m - 1)
+		if (x->hi[__builtin_ctz(m)] != y->hi[__builtin_ctz(m)])
+			return false;
+	return true;
+}
+
+/* A range's sums (from cost_range or its memo). */
+static void add_range(Cost *c, ScanAcc *a, const Group *g, int64_t key, const RangeMemo *r)
+{
+	if (a->rcount == 0 || r->lo < a->rmin) a->rmin = r->lo;
+	if (a->rcount == 0 || r->hi > a->rmax) a->rmax = r->hi;
+	if (g->why && (!a->rwhy || key < a->rwhy_key)) {
+		a->rwhy = g->why;
+		a->rwhy_key = key;
+	}
+	a->runknown = a->runknown || g->unk;
+	a->rcount++;
+	a->rsure += (g->mask | g->unk_sure) != 0;
+	a->rlo += r->lo;
+	a->rhi += r->hi;
+	a->rlo_counted += r->lo_counted;
+	a->rhi_counted += r->hi_counted;
+	a->rideal += r->ideal;
+	c->k->ranged = true;
+}
+
 static void cost_range(Cost *c, ScanAcc *a, const Group *g, int64_t key, int warp,
                        uint32_t n)
 {
+	if (!a->keep)
+		a->keep = xcalloc(1, sizeof *a->keep);
+	RangeMemo *memo = a->keep->range;
+	if (memo && same_range(&memo->g, g)) {
+		add_range(c, a, g, key, memo);
+		return;
+	}
 	SimResult r;
 	const char *err;
 	int lo = 0, lo_counted = 0;
@@ -524,22 +624,11 @@ static void cost_range(Cost *c, ScanAcc *a, const Group *g, int64_t key, int war
 	}
 	if (!sim_inst(geo, a->op, a->bytes, all, addr, &r, &err))
 		goto refused;
-	int hi = r.wavefronts > lo ? r.wavefronts : lo;
-	if (a->rcount == 0 || lo < a->rmin) a->rmin = lo;
-	if (a->rcount == 0 || hi > a->rmax) a->rmax = hi;
-	if (g->why && (!a->rwhy || key < a->rwhy_key)) {
-		a->rwhy = g->why;
-		a->rwhy_key = key;
-	}
-	a->runknown = a->runknown || g->unk;
-	a->rcount++;
-	a->rsure += (g->mask | g->unk_sure) != 0;
-	a->rlo += lo;
-	a->rhi += hi;
-	a->rlo_counted += lo_counted;
-	a->rhi_counted += r.counted > lo_counted ? r.counted : lo_counted;
-	a->rideal += r.ideal;
-	c->k->ranged = true;
+	if (!memo)
+		memo = a->keep->range = xmalloc(sizeof *memo);
+	*memo = (RangeMemo){*g, lo, r.wavefronts > lo ? r.wavefronts : lo, lo_counted,
+	                    r.counted > lo_counted ? r.counted : lo_counted, r.ideal};
+	add_range(c, a, g, key, memo);
 	return;
 refused:
 	refuse(c, err, a->inst, warp, g->slot, n);
@@ -725,7 +814,8 @@ static Open *open_get(Cost *c, Warp *w, int lane, uint32_t slot, uint32_t occ)
 		return &w->g[cur];
 	}
 	uint32_t at = open_hash(slot, occ) & (w->ixcap - 1);
-	while (w->ix[at]) {
+	/* past the slot's last: new (no lookup) */
+	while (occ < w->top[slot] && w->ix[at]) {
 		Open *o = &w->g[w->ix[at] - 1];
 		if (o->slot == slot && o->occ == occ && !o->dead) {
 			w->cursor[lane] = w->ix[at];
@@ -733,6 +823,8 @@ static Open *open_get(Cost *c, Warp *w, int lane, uint32_t slot, uint32_t occ)
 		}
 		at = (at + 1) & (w->ixcap - 1);
 	}
+	while (w->ix[at])
+		at = (at + 1) & (w->ixcap - 1);
 	if (w->n == w->cap) {
 		int cap = w->cap ? 2 * w->cap : 256;
 		w->g = xrealloc(w->g, (size_t)cap * sizeof *w->g);
@@ -915,10 +1007,11 @@ static void take(Cost *c, Warp *wp, uint32_t slot, uint32_t occ, int *nb)
 	g->why = o->why;
 	g->varied = o->varied;
 	g->tz = o->tz;
-	for (int l = 0; l < WARP; l++) {
+	for (int l = 0; l < WARP; l++)
 		g->addr[l] = o->addr[l];
-		g->hi[l] = o->hi ? o->hi[l] : 0;
-	}
+	/* hi is read only for unknown lanes: there is one where o->hi is */
+	for (int l = 0; o->hi && l < WARP; l++)
+		g->hi[l] = o->hi[l];
 	free(o->hi);
 	o->hi = NULL;
 	o->dead = true;
@@ -930,7 +1023,11 @@ static void flush(Cost *c, int w, int *nb)
 {
 	if (!*nb)
 		return;
-	qsort(c->batch, (size_t)*nb, sizeof *c->batch, group_cmp);
+	bool sorted = true;
+	for (int i = 1; i < *nb && sorted; i++)
+		sorted = group_cmp(&c->batch[i - 1], &c->batch[i]) < 0;
+	if (!sorted)
+		qsort(c->batch, (size_t)*nb, sizeof *c->batch, group_cmp);
 	cost_batch(c, w, c->batch, *nb);
 	*nb = 0;
 }
