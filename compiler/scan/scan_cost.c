@@ -15,7 +15,7 @@
 
 enum {
 	MAX_STOPS = 64,             /* distinct diagnostics kept per kernel */
-	MAX_KEPT = 1 << 18,         /* warp instructions kept for --emit-spec */
+	MAX_KEPT = 1 << 18,         /* distinct warp instructions kept (--emit-spec, fixes) */
 };
 
 /* The bank model's atomic for a shared atom/red (rule 10, measured on an

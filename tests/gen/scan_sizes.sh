@@ -24,6 +24,8 @@ $gen insts 1048570 >"$tmp/insts.ptx"
 $gen regs 1000 >"$tmp/regs.ptx"
 $gen loop 1048575 >"$tmp/loop1m.ptx"
 $gen loop 4000000 >"$tmp/loop4m.ptx"
+$gen loop 100000000 >"$tmp/loopmax.ptx"
+$gen branchy 100000000 >"$tmp/branchy.ptx"
 $gen calls >"$tmp/calls.ptx"
 $gen kernels 20 8192 >"$tmp/kernels.ptx"
 $gen dense 100000000 >"$tmp/dense.ptx"
@@ -35,6 +37,9 @@ insts, JSON|insts.ptx --block 16 --no-vectorize --json
 regs 1000|regs.ptx
 loop 1048575|loop1m.ptx --block 1 --max-steps 1099511627776 --emit-spec $tmp/spec
 loop 4000000|loop4m.ptx --block 1 --max-steps 1099511627776 --emit-spec $tmp/spec
+loop 100000000|loopmax.ptx --block 1
+branchy 100000000|branchy.ptx --block 1
+branchy 100000000, 1024 threads|branchy.ptx --block 1024
 calls|calls.ptx
 kernels 20 8192|kernels.ptx --block 16 --no-vectorize --json
 dense|dense.ptx --block 1024
@@ -67,7 +72,8 @@ run1() {
 	if grep -q 'error: thread .* ran past' "$tmp/err"; then _why="stopped at --max-steps"
 	elif [ $_rc != 0 ]; then _why="refused: $(grep -m 1 'error' "$tmp/err" | sed 's/^.*error: //' | cut -c1-48)"
 	fi
-	awk -v w="$_why" '{ printf "%.2f %d %s\n", $1 + $2, $3, w }' "$tmp/time"
+	# GNU time writes "Command exited with non-zero status N" first
+	tail -n 1 "$tmp/time" | awk -v w="$_why" '{ printf "%.2f %d %s\n", $1 + $2, $3, w }' 
 }
 
 # the median, least and most of the numbers on standard input

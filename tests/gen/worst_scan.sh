@@ -25,6 +25,8 @@
 #               each other (the limit of what waits)
 #   wide N      each thread writes N registers (with --block 1024, more
 #               than the threads run together may hold: warps in groups)
+#   branchy N   a store under a branch on loaded data, N trips: both
+#               sides of an undecided branch every 7 instructions
 kind=$1 n=${2:-0} m=${3:-0}
 cat <<'HEAD'
 .version 8.6
@@ -102,6 +104,14 @@ wide)
 	printf '\tmov.u32 %%r1, %%tid.x;\n\tand.b32 %%r1, %%r1, 1023;\n\tshl.b32 %%r2, %%r1, 2;\n'
 	printf '\tmov.u32 %%r3, s;\n\tadd.s32 %%r3, %%r3, %%r2;\n\tst.shared.u32 [%%r3], %%r1;\n'
 	printf '\tbar.sync 0;\n\tld.shared.u32 %%r2, [%%r3];\n\tret;\n}\n' ;;
+branchy)
+	printf '.visible .entry branchy(.param .u64 p)\n{\n\t.reg .b32 %%r<8>;\n\t.reg .b64 %%rd<4>;\n'
+	printf '\t.reg .pred %%p<3>;\n\t.shared .align 4 .b8 s[4096];\n\tld.param.u64 %%rd1, [p];\n'
+	printf '\tld.global.u32 %%r5, [%%rd1];\n\tsetp.eq.u32 %%p2, %%r5, 0;\n\tmov.u32 %%r1, %%tid.x;\n'
+	printf '\tshl.b32 %%r2, %%r1, 2;\n\tmov.u32 %%r3, s;\n\tadd.s32 %%r3, %%r3, %%r2;\n\tmov.u32 %%r4, 0;\n'
+	printf '$L:\n\t@%%p2 bra $S;\n\tst.shared.u32 [%%r3], %%r1;\n$S:\n\tadd.u32 %%r4, %%r4, 1;\n'
+	printf '\tsetp.lt.u32 %%p1, %%r4, %d;\n\t@%%p1 bra $L;\n\tret;\n}\n' "$n" ;;
 *)
-	echo "usage: $0 insts|regs|loop|calls|kernels|dense|barriers|apart|wide [N [M]]" >&2; exit 2 ;;
+	echo "usage: $0 insts|regs|loop|calls|kernels|dense|barriers|apart|wide|branchy [N [M]]" >&2
+	exit 2 ;;
 esac
