@@ -382,7 +382,7 @@ typedef struct {
  * the block would hang (a deadlock, which the scheduler breaks by
  * releasing every waiting thread). */
 
-enum { INTERP_CHUNK = 1024 };   /* accesses a thread makes before the next runs */
+enum { INTERP_CHUNK = 4096 };   /* accesses a thread makes before the next runs */
 
 typedef struct {
 	int tid, warp, inst;

@@ -58,7 +58,7 @@ sgemm_regblock, K = 1024|sgemm_regblock.ptx --block 256 --param 2=1024
 sgemm_regblock, K = 4096|sgemm_regblock.ptx --block 256 --param 2=4096
 attention_row, n = 256|attention.ptx --block 32 --param 3=256
 attention_row, n = 8192|attention.ptx --block 32 --param 3=8192
-sgemm_tile<Sg8, 0>, 4096^3|tpl_sgemm.ptx --block 256 --param 0=4096 --param 1=4096 --param 2=4096"
+sgemm_tile<Sg8, 0>, 4096^3|tpl_sgemm.ptx --kernel _Z10sgemm_tileI3Sg8Li0EEviiiPKfS2_Pf --block 256 --param 0=4096 --param 1=4096 --param 2=4096"
 fi
 
 # one run: "CPU RSS" and, where the scan stopped or was refused, why

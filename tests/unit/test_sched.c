@@ -256,25 +256,26 @@ static void test_fork_barrier(void **state)
 
 /* ---- chunks ----------------------------------------------------------------------- */
 
-/* 3000 stores of one warp: each lane pauses after every INTERP_CHUNK
+/* 10000 stores of one warp: each lane pauses after every INTERP_CHUNK
  * accesses, the warp's instructions costed as every lane passes them;
- * lane 0 stands at 1024, 2048, 3000 (its end: no floor). */
+ * lane 0 stands at 4096, 8192, 10000 (its end: no floor). */
 static void test_chunks(void **state)
 {
 	(void)state;
 	Log g;
+	assert_int_equal(INTERP_CHUNK, 4096);
 	run_block(HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<6>;\n\t.reg .pred %p<2>;\n"
 	          "\t.shared .align 4 .b8 s[1024];\n\tmov.u32 %r1, %tid.x;\n\tshl.b32 %r2, %r1, 2;\n"
 	          "\tmov.u32 %r3, s;\n\tadd.s32 %r3, %r3, %r2;\n\tmov.u32 %r4, 0;\n$L:\n"
 	          "\tst.shared.u32 [%r3], %r1;\n\tadd.u32 %r4, %r4, 1;\n"
-	          "\tsetp.lt.u32 %p1, %r4, 3000;\n\t@%p1 bra $L;\n\tret;\n}\n", 32, &g, NULL);
-	assert_int_equal(g.accesses, 3000 * 32);
+	          "\tsetp.lt.u32 %p1, %r4, 10000;\n\t@%p1 bra $L;\n\tret;\n}\n", 32, &g, NULL);
+	assert_int_equal(g.accesses, 10000 * 32);
 	assert_int_equal(g.paused, 3);
 	assert_int_equal(g.nfloors, 3);
 	assert_int_equal(g.floors[0], INTERP_CHUNK);
 	assert_int_equal(g.floors[1], 2 * INTERP_CHUNK);
 	assert_int_equal(g.floors[2], UINT32_MAX);
-	assert_int_equal(g.max_occ, 2999);
+	assert_int_equal(g.max_occ, 9999);
 }
 
 /* Lanes that pause at different places: lane l makes 100 (l + 1) stores,
