@@ -11,7 +11,8 @@
 #   1a. the real sizes: the register-blocked SGEMM at K = 4096 and the
 #      attention row of 8192 keys (their manifest rows) total exactly their
 #      first trip's counts plus (trips - 1) times one trip's (the scans of
-#      one and of two trips), each scan under 10 s of CPU and 1 GiB;
+#      one and of two trips), each scan under 10 s of CPU and 1 GiB (in a
+#      plain build: under sanitizers, ASAN_OPTIONS set, the totals only);
 #   1b. the fixes: every padding diff that --fix prints for them applied
 #      with patch, the fixed program compiled and scanned again, its total
 #      the promised one (tests/gpu/fix_validate.sh, unmeasured); the same
@@ -116,7 +117,11 @@ real_size() {   # real_size PROGRAM KERNEL BLOCK PARAM ONE TRIPS
 	_p=$1 _k=$2 _b=$3 _i=$4 _one=$5 _n=$6
 	for _t in 1 2 "$_n"; do
 		_v=$((_t * _one))
-		if [ -x /usr/bin/time ]; then _tm="/usr/bin/time -f %U_%S_%M -o $tmp/rs.time"; else _tm=; fi
+		if [ -x /usr/bin/time ] && [ -z "${ASAN_OPTIONS:-}" ]; then
+			_tm="/usr/bin/time -f %U_%S_%M -o $tmp/rs.time"
+		else
+			_tm=
+		fi
 		if ! $_tm "$bankc" scan "$ptx/$_p.ptx" --kernel "$_k" --block "$_b" --param "$_i=$_v" \
 			--json >"$tmp/rs.$_t.json" 2>"$tmp/rs.err"; then
 			bad "scan $_k with --param $_i=$_v: $(head -n 1 "$tmp/rs.err")"
