@@ -417,6 +417,10 @@ typedef struct {
 	int released;           /* threads whose barrier completed */
 	bool deadlock;          /* no barrier could complete: every waiting
 	                         * thread was released (the block would hang) */
+	/* per thread of the group (tid - first_tid): released now; one that
+	 * neither waits (interp_waiting) nor is released has ended, its path
+	 * stopped where Interp.stop says (NULL where none waits) */
+	const bool *go;
 } InterpInterval;
 
 typedef struct {

@@ -174,7 +174,7 @@ static bool resolve(Interp *r, int t0, int t1, int64_t round)
 			per[t->bar_id]++;
 		}
 	}
-	InterpInterval iv = {round, t0, n, waiting, n - live, 0, false};
+	InterpInterval iv = {round, t0, n, waiting, n - live, 0, false, NULL};
 	if (!waiting) {
 		if (sink && sink->interval_end)
 			sink->interval_end(sink->ctx, &iv);
@@ -243,6 +243,7 @@ static bool resolve(Interp *r, int t0, int t1, int64_t round)
 			go[tid - t0] = r->thread[tid] && r->thread[tid]->state == TS_WAIT;
 		iv.released = waiting;
 	}
+	iv.go = go;
 	if (sink && sink->interval_end)
 		sink->interval_end(sink->ctx, &iv);
 	for (int tid = t0; tid < t1; tid++)

@@ -60,6 +60,7 @@ typedef struct {
 	InterpInterval iv[16];
 	int syncs, in_fork;
 	int waiting_seen;       /* threads interp_waiting saw at interval ends */
+	int gone;               /* threads released, as InterpInterval.go says */
 	uint32_t max_occ;
 	uint32_t floors[8];     /* lane 0's floor of slot 0 at each warp_paused */
 	int nfloors;
@@ -98,7 +99,12 @@ static void on_interval(void *ctx, const InterpInterval *iv)
 	g->intervals++;
 	for (int tid = iv->first_tid; tid < iv->first_tid + iv->ntids; tid++) {
 		int inst, id, count;
-		g->waiting_seen += interp_waiting(g->r, tid, &inst, &id, &count);
+		bool w = interp_waiting(g->r, tid, &inst, &id, &count);
+		g->waiting_seen += w;
+		g->gone += iv->go && iv->go[tid - iv->first_tid];
+		/* only a waiting thread is released */
+		if (iv->go && iv->go[tid - iv->first_tid] && !w)
+			fail_msg("thread %d released without waiting", tid);
 	}
 }
 
@@ -158,6 +164,7 @@ static void test_intervals(void **state)
 	assert_int_equal(g.iv[3].waiting, 0);
 	assert_int_equal(g.iv[3].ended, 64);
 	assert_int_equal(g.waiting_seen, 3 * 64);
+	assert_int_equal(g.gone, 3 * 64);
 	assert_int_equal(g.syncs, 3 * 64);
 }
 
@@ -213,6 +220,7 @@ static void test_deadlock(void **state)
 	assert_true(g.iv[0].deadlock);
 	assert_int_equal(g.iv[0].released, 32);
 	assert_int_equal(g.iv[0].ended, 32);
+	assert_int_equal(g.gone, 32);
 	assert_int_equal(g.accesses, 32);
 }
 
