@@ -372,15 +372,24 @@ typedef struct {
  *   interval_end every thread waits at a barrier or has ended: what they
  *                recorded is whole (the threads that go on count their
  *                executions from 0 again); interp_waiting says who waits
- *                where, InterpInterval which barriers complete.
+ *                where (instruction, barrier, count), InterpInterval.go
+ *                whom this end releases, Interp.stop why an ended thread's
+ *                path stopped, if it did.
  *
  * Shared-memory correctness checks (races within an interval, barriers
- * that some threads never reach) read the same stream: accesses carry
- * their thread, instruction, byte range (address and the instruction's
- * width) and interval; syncs and intervals say which threads arrived at
- * which barrier instruction, which ended while others waited, and where
- * the block would hang (a deadlock, which the scheduler breaks by
- * releasing every waiting thread). */
+ * that some threads never reach) read the same stream, as a second
+ * consumer beside the costing (scan.h's ScanOpts.also): accesses carry
+ * their thread, instruction (its operation: load, store, atomic; its
+ * width: the byte range from the address), record and interval; a race
+ * is two threads' accesses of one byte, one a write, in one interval
+ * (within a warp, between bar.warp.sync events of its mask); syncs and
+ * interval ends say which threads arrived at which barrier instruction
+ * and how often (Interp.arrivals counts them per instruction), which
+ * ended or wait at another barrier while others go on, and where the
+ * block would hang (a deadlock, which the scheduler breaks by releasing
+ * every waiting thread).  Named barriers order only the threads each
+ * releases: a thread's interval counts its own barriers, and the releases
+ * of one interval end are the threads that meet there. */
 
 enum { INTERP_CHUNK = 4096 };   /* accesses a thread makes before the next runs */
 
