@@ -5,8 +5,9 @@
  *   ptx_lex.re   tokens (ptx_lex_*)
  *   ptx_read.c   kernels, functions, instructions, the module (ptx_*);
  *                its declarations (ptx_decl.c), operands (ptx_opd.c),
- *                token cursor (ptx_cursor.c) and name tables
- *                (ptx_names.c) share ptx_reader.h
+ *                token cursor (ptx_cursor.c), name tables (ptx_names.c)
+ *                and the instructions' room (ptx_room.c) share
+ *                ptx_reader.h
  *   ptx_op.c     opcode names to operations and modifiers (ptx_op_*)
  *   ptx_arith.c  integer operations of more than one C operator (arith_*)
  *   ptx_interp.c the interpreter: a thread's instructions (interp_*);

@@ -17,20 +17,6 @@
 
 /* ---- instructions ------------------------------------------------------------- */
 
-void rd_inst_room(Reader *r)
-{
-	PtxModule *m = r->m;
-	if (m->ninst < r->caps_inst)
-		return;
-	/* a larger block of the pool (the old one goes with the pool) */
-	int cap = r->caps_inst ? 2 * r->caps_inst : 16;
-	PtxInst *n = pool_alloc(r->pool, (size_t)cap * sizeof *n);
-	if (m->ninst)
-		memcpy(n, m->inst, (size_t)m->ninst * sizeof *n);
-	m->inst = n;
-	r->caps_inst = cap;
-}
-
 static void instruction(Reader *r)
 {
 	PtxModule *m = r->m;
@@ -599,15 +585,7 @@ void ptx_read(Pool *p, Diag *d, PtxModule *m)
 	r->cur = -1;
 	r->loc_inl = -1;
 	ptx_lex_init(&r->lx, d);
-	/* the instructions' room: zeroed pages that only the instructions
-	 * read will touch (an instruction per semicolon, at most) */
-	int64_t semis = 0;
-	for (const char *c = d->src->text; c && (c = memchr(c, ';', d->src->text + d->src->len - c));
-	     c++)
-		if (++semis > MAX_PTX_INSTS)
-			break;
-	r->caps_inst = (int)semis + 16;
-	m->inst = pool_alloc(p, (size_t)r->caps_inst * sizeof *m->inst);
+	rd_inst_start(r);
 	/* an error frees what the reader holds outside the pool, then goes on
 	 * to the caller's handler */
 	jmp_buf outer;

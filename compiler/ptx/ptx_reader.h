@@ -109,10 +109,12 @@ typedef struct {
 		} \
 	} while (0)
 
-/* Room for one more instruction in m->inst, which lives in the reader's
- * pool: sized at the start from the text's semicolons (every instruction
- * has one), so that a large module is neither grown nor copied; a brx.idx
- * table's expansion may still need more (ptx_read.c). */
+/* ---- the instructions' room (ptx_room.c) ---------------------------------------- */
+
+/* m->inst made in the reader's pool, with room for an instruction per
+ * semicolon of the text (at most MAX_PTX_INSTS). */
+void rd_inst_start(Reader *r);
+/* Room for one more instruction in m->inst. */
 void rd_inst_room(Reader *r);
 
 /* ---- the token cursor (ptx_cursor.c) ------------------------------------------- */
