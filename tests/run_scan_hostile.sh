@@ -13,7 +13,9 @@
 #      terminal and in valid JSON;
 #   6. time and memory: source lines shown in linear time; a module's
 #      registers and instructions bounded, and max RSS of a large
-#      generated input under a bound.
+#      generated input under a bound; the accesses of a loop, a block
+#      waiting at a barrier every few instructions and lanes of a warp
+#      apart cost as they come: memory that does not grow with trips.
 #
 #     sh tests/run_scan_hostile.sh BANKC
 #
@@ -242,6 +244,36 @@ if [ -x /usr/bin/time ]; then
 		ok || bad "scan --json of 10 kernels streamed: not the document of 10 kernels of 4096 accesses"
 else
 	skip "max RSS (no GNU time at /usr/bin/time)"
+fi
+# 6c. memory that does not grow with trips: 4000000 stores of one thread
+# (refused before: more than 1048576 accesses in one warp), a block of
+# 1024 threads at a barrier every 5 instructions to --max-steps (partial
+# totals), and lanes of a warp in two loops of 200000 stores, whose warp
+# instructions wait for each other until the lanes end
+sh "$worst" loop 4000000 >"$tmp/loop.ptx"
+sh "$worst" barriers 100000000 >"$tmp/barriers.ptx"
+sh "$worst" apart 200000 >"$tmp/apart.ptx"
+bounded() {     # bounded STATUS KB SECS ARGS...: its status, max RSS, CPU
+	_want=$1 _kb=$2 _secs=$3
+	shift 3
+	/usr/bin/time -f '%U %S %M' -o "$tmp/time" "$bankc" scan "$@" >"$tmp/out" 2>"$tmp/err"
+	_rc=$?
+	# shellcheck disable=SC2046
+	set -- $(tail -n 1 "$tmp/time") "$@"
+	_cpu=$(echo "$1 $2" | awk '{ printf "%d", $1 + $2 }')
+	if [ $_rc != "$_want" ]; then bad "scan $4: status $_rc, $(head -n 1 "$tmp/err")"
+	elif [ "$3" -gt "$_kb" ]; then bad "scan $4: max RSS $3 KB, over $_kb"
+	elif [ "$_cpu" -ge "$_secs" ]; then bad "scan $4: $_cpu s of CPU"
+	elif ! grep -q '^  stores ' "$tmp/out"; then bad "scan $4: no totals"
+	else ok; fi
+}
+if [ -x /usr/bin/time ]; then
+	bounded 0 65536 8 "$tmp/loop.ptx" --block 1 --max-steps 1099511627776
+	bounded 1 65536 8 "$tmp/barriers.ptx" --block 1024 --max-steps 33554432
+	grep -q 'partial: not the kernel' "$tmp/out" && ok || bad "barriers.ptx: no partial totals"
+	bounded 0 262144 8 "$tmp/apart.ptx" --block 32
+else
+	skip "memory that does not grow with trips (no GNU time at /usr/bin/time)"
 fi
 # the limits of a module, each with its error
 awk 'BEGIN { print ".version 8.6\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.reg .b32 %r<4>;"

@@ -8,6 +8,11 @@
 #      completely, its totals exactly the golden file
 #      tests/ptx/validation_predicted.tsv, and --emit-spec's specs costing
 #      what the scan predicted (tests/ptx/roundtrip.sh);
+#   1a. the real sizes: the register-blocked SGEMM at K = 4096 and the
+#      attention row of 8192 keys (their manifest rows) total exactly their
+#      first trip's counts plus (trips - 1) times one trip's (the scans of
+#      one and of two trips), each scan under 10 s of CPU and 1 GiB (in a
+#      plain build: under sanitizers, ASAN_OPTIONS set, the totals only);
 #   1b. the fixes: every padding diff that --fix prints for them applied
 #      with patch, the fixed program compiled and scanned again, its total
 #      the promised one (tests/gpu/fix_validate.sh, unmeasured); the same
@@ -107,6 +112,53 @@ else
 		bad "tests/ptx/roundtrip.sh ended without its summary"
 		tail -n 5 "$tmp/rt.txt" | indent
 	fi
+fi
+
+# 1a. the real sizes: a trip's pattern, multiplied out
+real_size() {   # real_size PROGRAM KERNEL BLOCK PARAM ONE TRIPS
+	_p=$1 _k=$2 _b=$3 _i=$4 _one=$5 _n=$6
+	for _t in 1 2 "$_n"; do
+		_v=$((_t * _one))
+		if [ -x /usr/bin/time ] && [ -z "${ASAN_OPTIONS:-}" ]; then
+			_tm="/usr/bin/time -f %U_%S_%M -o $tmp/rs.time"
+		else
+			_tm=
+		fi
+		if ! $_tm "$bankc" scan "$ptx/$_p.ptx" --kernel "$_k" --block "$_b" --param "$_i=$_v" \
+			--json >"$tmp/rs.$_t.json" 2>"$tmp/rs.err"; then
+			bad "scan $_k with --param $_i=$_v: $(head -n 1 "$tmp/rs.err")"
+			return
+		fi
+		if [ -n "$_tm" ]; then
+			# shellcheck disable=SC2046
+			set -- $(tr '_' ' ' <"$tmp/rs.time")
+			_cpu=$(echo "$1 $2" | awk '{ printf "%d", $1 + $2 }')
+			if [ "$_cpu" -ge 10 ] || [ "$3" -ge 1048576 ]; then
+				bad "scan $_k with --param $_i=$_v: $_cpu s of CPU, $3 KB"
+			fi
+		fi
+	done
+	python3 -c '
+import json, sys
+def tot(f):
+    k = json.load(open(f))["kernels"][0]
+    assert k["complete"], f
+    return {(c, f2): k["totals"][c][f2] for c in ("ld", "st", "atom", "red")
+            for f2 in ("instructions", "wavefronts", "ideal")}
+one, two, all_ = (tot(sys.argv[i]) for i in (1, 2, 3))
+n = int(sys.argv[4])
+bad = [(c, all_[c], one[c] + (n - 1) * (two[c] - one[c])) for c in one
+       if all_[c] != one[c] + (n - 1) * (two[c] - one[c])]
+assert not bad, bad
+assert all_[("ld", "instructions")] > 0
+' "$tmp/rs.1.json" "$tmp/rs.2.json" "$tmp/rs.$_n.json" "$_n" 2>"$tmp/rs.py" && ok ||
+		{ bad "$_k at its real size: not its trips multiplied out"; indent <"$tmp/rs.py"; }
+}
+if have nvcc && have python3; then
+	real_size sgemm_regblock sgemm_regblock 256 2 8 512
+	real_size attention attention_row 32 3 32 256
+else
+	skip "the real sizes (no nvcc or no python3)"
 fi
 
 # 1b. the fixes hold: diffs applied, compiled and scanned again

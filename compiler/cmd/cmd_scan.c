@@ -635,7 +635,6 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		ro.max_steps = o->max_steps;
 		memcpy(ro.grid, grd->grid, sizeof ro.grid);
 		memcpy(ro.ctaid, cta->ctaid, sizeof ro.ctaid);
-		ro.max_records = 1 << 20;  /* a warp's records and groups: < 300 MiB */
 		char sn[1024];
 		ptx_kernel_name(f->name, sn, sizeof sn);
 		if (blk) {
@@ -725,7 +724,7 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		}
 		c.ro = &ro;
 		/* every warp instruction kept: the fixes are proven on them */
-		ScanOpts so = {true, o->geom, !o->no_ptxas_merge};
+		ScanOpts so = {true, o->geom, !o->no_ptxas_merge, NULL};
 		ScanKernel k;
 		scan_kernel(m, i, &ro, &so, &k);
 		if (!k.complete)
@@ -755,8 +754,8 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 			if (k.complete)
 				cmd_scan_fix_json(last, m, &k, &arrays);
 			json_kernel(&js, last);
-			if (!k.complete)
-				scan_print_text(stdout, stderr, m, &k, &c);
+			if (!k.complete)     /* its errors; partial totals are in the JSON */
+				scan_print_text(NULL, stderr, m, &k, &c);
 		} else {
 			if (!first)
 				fputc('\n', text);

@@ -312,8 +312,9 @@ static bool same_records(const ScanKernel *k, const ScanKernel *k2, const ScanAr
 {
 	for (int s = 0; s < a->nslot; s++) {
 		const ScanAcc *x = &k->acc[a->slot[s]], *y = &k2->acc[a->slot[s]];
-		if (x->nkept != y->nkept || x->rcount != y->rcount ||
+		if (x->nkept != y->nkept || x->kept != y->kept || x->rcount != y->rcount ||
 		    (x->nkept && (memcmp(x->masks, y->masks, (size_t)x->nkept * sizeof *x->masks) ||
+		                  memcmp(x->kcount, y->kcount, (size_t)x->nkept * sizeof *x->kcount) ||
 		                  memcmp(x->addrs, y->addrs, (size_t)x->nkept * WARP * sizeof *x->addrs))))
 			return false;
 	}

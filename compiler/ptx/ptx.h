@@ -5,13 +5,17 @@
  *   ptx_lex.re   tokens (ptx_lex_*)
  *   ptx_read.c   kernels, functions, instructions, the module (ptx_*);
  *                its declarations (ptx_decl.c), operands (ptx_opd.c),
- *                token cursor (ptx_cursor.c) and name tables
- *                (ptx_names.c) share ptx_reader.h
+ *                token cursor (ptx_cursor.c), name tables (ptx_names.c)
+ *                and the instructions' room (ptx_room.c) share
+ *                ptx_reader.h
  *   ptx_op.c     opcode names to operations and modifiers (ptx_op_*)
  *   ptx_arith.c  integer operations of more than one C operator (arith_*)
- *   ptx_interp.c the interpreter: one block, thread by thread (interp_*);
- *                its operands (ptx_regs.c) and its parameters, frames
- *                and local memory (ptx_frame.c) share ptx_interp.h
+ *   ptx_interp.c the interpreter: a thread's instructions (interp_*);
+ *                its operands (ptx_regs.c), its parameters, frames and
+ *                local memory (ptx_frame.c) and the snapshots of branches
+ *                it cannot decide (ptx_fork.c) share ptx_interp.h
+ *   ptx_sched.c  the block's threads in lockstep by barrier interval,
+ *                and what they tell the consumer (InterpSink)
  * scan/ costs what the interpreter records. */
 #ifndef BANKC_PTX_H
 #define BANKC_PTX_H
@@ -304,7 +308,8 @@ enum {  /* InterpRec.flags */
 };
 typedef struct {
 	uint32_t slot;      /* PtxInst.slot */
-	uint32_t occ;       /* the thread's n-th execution of it */
+	uint32_t occ;       /* the thread's n-th execution of it since it last
+	                     * waited at a barrier (from 0) */
 	uint32_t addr;
 	uint8_t lane;
 	uint8_t active;     /* 0: a lane ldmatrix/stmatrix does not read */
@@ -318,7 +323,7 @@ typedef struct {
 /* Why a thread's path stopped before its end. */
 typedef enum { STOP_NONE, STOP_UNKNOWN_ADDR, STOP_UNKNOWN_BRANCH,
 	STOP_UNKNOWN_GUARD, STOP_STEPS, STOP_RECORDS, STOP_BAD_ADDR,
-	STOP_DEPTH, STOP_TRAP, STOP_UNSUPPORTED, STOP_CALL } StopKind;
+	STOP_DEPTH, STOP_TRAP, STOP_UNSUPPORTED, STOP_CALL, STOP_MEMORY } StopKind;
 
 typedef struct {
 	StopKind kind;
@@ -338,7 +343,6 @@ typedef struct {
 	/* bytes 0: the whole parameter; else bytes [off, off + bytes) of it */
 	struct { int index; uint64_t value; int64_t off; int bytes; } param[PTX_MAX_PARAMS];
 	int64_t max_steps;      /* instructions of the whole block */
-	int64_t max_records;    /* shared accesses of one warp */
 	/* --data: the contents of global buffers that pointer parameters
 	 * point to (loads from them are known) */
 	struct { int index; const uint8_t *bytes; size_t len; } data[PTX_MAX_DATA];
@@ -351,25 +355,124 @@ typedef struct {
 #define PTX_DATA_BASE 0x0000400000000000ull
 #define PTX_DATA_STRIDE (1ull << 36)
 
+/* ---- what the interpreter tells its consumer (ptx_sched.c) -------------------------------
+ *
+ * The block's threads run in lockstep by barrier interval: each runs
+ * until it waits at a block barrier, has made INTERP_CHUNK accesses, or
+ * ends; when every thread of the block waits or has ended, the barriers
+ * that have their threads complete and those threads go on.  A consumer
+ * sees, in this order:
+ *
+ *   access       each shared access as it is made: its thread, its
+ *                record (slot, the thread's n-th execution of it in this
+ *                interval, address, flags), the thread's interval (the
+ *                barriers it has waited at), the instruction;
+ *   warp_paused  every lane of warp w is paused, waiting or ended: a warp
+ *                instruction (slot, occ) of w is whole once every lane's
+ *                interp_floor(r, tid, slot) is above occ, and may be
+ *                costed and dropped (scan_cost.c does);
+ *   sync         a barrier, a warp's bar.warp.sync, or an mbarrier
+ *                instruction met (with the thread, its ids, mask and count,
+ *                and whether inside a branch bankc cannot decide);
+ *   interval_end every thread waits at a barrier or has ended: what they
+ *                recorded is whole (the threads that go on count their
+ *                executions from 0 again); interp_waiting says who waits
+ *                where (instruction, barrier, count), InterpInterval.go
+ *                whom this end releases, Interp.stop why an ended thread's
+ *                path stopped, if it did.
+ *
+ * Shared-memory correctness checks (races within an interval, barriers
+ * that some threads never reach) read the same stream, as a second
+ * consumer beside the costing (scan.h's ScanOpts.also): accesses carry
+ * their thread, instruction (its operation: load, store, atomic; its
+ * width: the byte range from the address), record and interval; a race
+ * is two threads' accesses of one byte, one a write, in one interval
+ * (within a warp, between bar.warp.sync events of its mask); syncs and
+ * interval ends say which threads arrived at which barrier instruction
+ * and how often (Interp.arrivals counts them per instruction), which
+ * ended or wait at another barrier while others go on, and where the
+ * block would hang (a deadlock, which the scheduler breaks by releasing
+ * every waiting thread).  Named barriers order only the threads each
+ * releases: a thread's interval counts its own barriers, and the releases
+ * of one interval end are the threads that meet there. */
+
+enum { INTERP_CHUNK = 4096 };   /* accesses a thread makes before the next runs */
+
+typedef struct {
+	int tid, warp, inst;
+	int64_t interval;       /* the barriers its thread has waited at */
+	const InterpRec *rec;
+} InterpAccess;
+
+typedef enum {
+	SYNC_NONE,
+	SYNC_CTA,           /* bar.sync, bar.red, barrier.sync: arrive and wait */
+	SYNC_CTA_ARRIVE,    /* bar.arrive, barrier.arrive: arrive only */
+	SYNC_WARP,          /* bar.warp.sync: a warp's lanes of a mask */
+	SYNC_OTHER,         /* mbarrier, cluster barriers: not waited at */
+} SyncKind;
+
+typedef struct {
+	SyncKind kind;
+	int tid, inst;
+	int id;             /* SYNC_CTA*: the barrier, 0 to 15 */
+	int count;          /* SYNC_CTA*: its thread count, 0: every thread */
+	uint32_t mask;      /* SYNC_WARP: its member mask */
+	bool in_fork;       /* met on a side of a branch bankc cannot decide:
+	                     * passed, not waited at */
+	int64_t interval;
+} InterpSync;
+
+typedef struct {
+	int64_t round;          /* intervals ended so far in this group */
+	int first_tid, ntids;   /* the threads run together (the block, or a
+	                         * group of its warps: INTERP_STATE_BUDGET) */
+	int waiting, ended;     /* threads waiting at barriers, ended */
+	int released;           /* threads whose barrier completed */
+	bool deadlock;          /* no barrier could complete: every waiting
+	                         * thread was released (the block would hang) */
+	/* per thread of the group (tid - first_tid): released now; one that
+	 * neither waits (interp_waiting) nor is released has ended, its path
+	 * stopped where Interp.stop says (NULL where none waits) */
+	const bool *go;
+} InterpInterval;
+
+typedef struct {
+	void *ctx;
+	void (*access)(void *ctx, const InterpAccess *a);
+	void (*warp_paused)(void *ctx, int warp);
+	void (*sync)(void *ctx, const InterpSync *s);
+	void (*interval_end)(void *ctx, const InterpInterval *iv);
+} InterpSink;
+
+struct Thread;
+struct SnapBufs;
+
+/* A thread's arrival at barrier id, of count threads (0: every one). */
+typedef struct {
+	int tid, id, count;
+	int64_t seq;
+} InterpArrival;
+
 typedef struct {
 	const PtxModule *m;
 	int kernel;
 	const InterpOpts *o;
+	const InterpSink *sink;
+	int nthreads;
 	int64_t steps_per_thread;
 	int64_t steps;          /* interpreted so far, all threads */
-	InterpRec *rec;            /* one warp's */
-	size_t nrec, caprec;
-	uint32_t *occ;          /* per slot, this thread's count */
-	Val *stack;             /* registers of the frames */
-	size_t cap_stack;
-	uint8_t *pstack;        /* parameter bytes of the frames (value) */
-	uint32_t *pwhy;         /* ... and why unknown */
-	size_t cap_pstack;
+	InterpStop *stop;       /* per thread: why its path stopped, if it did */
+	struct Thread **thread; /* per thread, while it runs */
+	int64_t live_bytes;     /* the running threads' registers, memory */
+	int64_t peak_bytes;
+	int group_warps;        /* warps run together */
 	bool *noted;            /* per instruction: an unmodelled note given */
 	int64_t unmodelled;     /* executions of PO_SHARED_OTHER */
-	int64_t kparams;        /* bytes of the kernel's parameters in pstack */
-	uint8_t *lval;          /* this thread's local memory (value) */
-	uint32_t *lwhy;         /* ... and why unknown */
+	/* the kernel's parameters as every thread starts with them */
+	int64_t kparams;
+	uint8_t *kpv;
+	uint32_t *kpw;
 	/* per instruction: where the two sides of a branch there meet again
 	 * (ptx_flow.c, FLOW_*), filled per function the first time one of
 	 * its branches is undecided */
@@ -384,6 +487,25 @@ typedef struct {
 	 * parameter load_from[i] - 1 (0: none), and whether past --data's end */
 	int16_t *load_from;
 	uint8_t *load_past;
+	uint8_t *sync;          /* per instruction: its SyncKind (0: none) */
+	int64_t *arrivals;      /* per instruction: threads that waited there */
+	/* arrive-only arrivals (bar.arrive) not yet counted, in order */
+	InterpArrival *pending;
+	int npending, cappending;
+	int64_t seq;            /* arrivals so far */
+	/* the registers and parameter bytes of the last thread that ended,
+	 * for the next to start with (deep calls need not grow them again) */
+	Val *spare_stack;
+	size_t spare_cap;
+	uint8_t *spare_pv;
+	uint32_t *spare_pw;
+	size_t spare_pcap;
+	/* the buffers of snapshots freed (ptx_fork.c), for the next ones */
+	struct SnapBufs *spare;
+	int nspare;
+	/* interp_thread's records (a thread run alone) */
+	InterpRec *rec;
+	size_t nrec, caprec;
 } Interp;
 
 enum {  /* Interp.fork_kind */
@@ -395,8 +517,33 @@ enum {  /* Interp.fork_kind */
 
 void interp_init(Interp *r, const PtxModule *m, int kernel, const InterpOpts *o);
 void interp_free(Interp *r);
-/* Interpret one thread (linear index tid) and append its records to
- * r->rec (lane = tid % 32).  Returns false with *stop if its path stopped. */
+
+/* ---- ptx_sched.c: the block's threads in lockstep ------------------------------------------ */
+
+/* Registers, parameters, local memory and counts that the threads run
+ * together may hold: a block whose threads need more runs in groups of
+ * whole warps, one group after the other (barriers complete within a
+ * group); a thread whose calls would take the live threads past
+ * INTERP_STATE_CAP stops (STOP_MEMORY). */
+#define INTERP_STATE_BUDGET ((int64_t)192 << 20)
+#define INTERP_STATE_CAP ((int64_t)448 << 20)
+
+/* Run every thread of the block, telling sink; r->stop[tid] says where a
+ * thread's path stopped.  Deterministic: the same events in the same
+ * order on every run. */
+void interp_run(Interp *r, const InterpSink *sink);
+/* Thread tid alone, its records appended to r->rec (lane = tid % 32):
+ * false with *stop if its path stopped. */
 bool interp_thread(Interp *r, int tid, InterpStop *stop);
+/* Thread tid alone, told to no one: the instructions it ran (up to its
+ * share of --max-steps; st->kind STOP_STEPS if it needed more). */
+int64_t interp_thread_steps(Interp *r, int tid, InterpStop *st);
+/* The least n of a warp instruction (slot, n) that thread tid may still
+ * join: its count of executions of slot in this interval; UINT32_MAX
+ * when it waits at a barrier, has ended, or does not run now. */
+uint32_t interp_floor(const Interp *r, int tid, int slot);
+/* Whether thread tid waits at a barrier now: its instruction, barrier
+ * and count (0: every thread). */
+bool interp_waiting(const Interp *r, int tid, int *inst, int *id, int *count);
 
 #endif

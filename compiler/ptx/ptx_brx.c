@@ -51,7 +51,7 @@ static PtxInst *append(Reader *r, const PtxInst *like)
 	PtxModule *m = r->m;
 	if (m->ninst >= MAX_PTX_INSTS)
 		diag_error(r->d, like->pos, "more than %d instructions", MAX_PTX_INSTS);
-	GROW(m->inst, m->ninst, r->caps_inst);
+	rd_inst_room(r);
 	PtxInst *in = &m->inst[m->ninst++];
 	*in = *like;
 	return in;

@@ -22,8 +22,8 @@ static bool param_at(Thread *t, int s, int64_t off, int n, uint8_t **val,
 	const Frame *f = &t->fr[t->depth];
 	if (y->formal == -1) {
 		/* a local .param of a call sequence in this function */
-		*val = r->pstack + f->p0 + y->poff + off;
-		*why = r->pwhy + f->p0 + y->poff + off;
+		*val = t->pstack + f->p0 + y->poff + off;
+		*why = t->pwhy + f->p0 + y->poff + off;
 		return true;
 	}
 	if (f->call < 0) {
@@ -34,8 +34,8 @@ static bool param_at(Thread *t, int s, int64_t off, int n, uint8_t **val,
 		int64_t base = 0;
 		for (int i = 0; i < y->formal; i++)
 			base += m->sym[k->params[i]].size;
-		*val = r->pstack + base + off;
-		*why = r->pwhy + base + off;
+		*val = t->pstack + base + off;
+		*why = t->pwhy + base + off;
 		return true;
 	}
 	/* a callee's formal parameter or return value: the caller's local */
@@ -54,8 +54,8 @@ static bool param_at(Thread *t, int s, int64_t off, int n, uint8_t **val,
 	if (off + n > ay->size)
 		return false;
 	const Frame *pf = &t->fr[t->depth - 1];
-	*val = r->pstack + pf->p0 + ay->poff + off;
-	*why = r->pwhy + pf->p0 + ay->poff + off;
+	*val = t->pstack + pf->p0 + ay->poff + off;
+	*why = t->pwhy + pf->p0 + ay->poff + off;
 	return true;
 }
 
@@ -132,18 +132,16 @@ static bool record(Thread *t, const PtxInst *in, int i, uint64_t a, int tz, bool
 		if (!(flags & REC_UNKNOWN))
 			why = t->maybe_why;
 	}
-	if ((int64_t)r->nrec >= r->o->max_records)
-		return ir_stop(t, STOP_RECORDS, i, 0, 0);
-	if (r->nrec == r->caprec) {
-		size_t cap = r->caprec ? r->caprec * 2 : 4096;
-		InterpRec *n = xrealloc(r->rec, cap * sizeof *n);
-		r->rec = n;
-		r->caprec = cap;
+	uint32_t n = occ_get(t, in->slot);
+	occ_set(t, in->slot, n + 1);
+	InterpRec rec = {(uint32_t)in->slot, n, (uint32_t)(active ? a : 0), (uint8_t)t->lane,
+	                 active, (uint8_t)tz, (uint8_t)flags, (uint32_t)hi, why};
+	t->nrec++;
+	t->chunk++;
+	if (r->sink && r->sink->access) {
+		InterpAccess e = {t->tid, t->warp, i, t->interval, &rec};
+		r->sink->access(r->sink->ctx, &e);
 	}
-	r->rec[r->nrec++] = (InterpRec){(uint32_t)in->slot, r->occ[in->slot]++,
-	                             (uint32_t)(active ? a : 0), (uint8_t)t->lane,
-	                             active, (uint8_t)tz, (uint8_t)flags,
-	                             (uint32_t)hi, why};
 	return true;
 }
 
@@ -226,16 +224,23 @@ bool ir_local_move(Thread *t, int i, const PtxInst *in, bool *done)
 	Val a = ir_address(t, i, in, mo, &sh);
 	int w = in->op.ty.bytes ? in->op.ty.bytes : 4;
 	int nel = ro->kind == OPD_VEC ? ro->nvec : 1;
-	Interp *r = t->r;
 	if (a.why || sh || a.v < LWINDOW ||
 	    a.v - LWINDOW + (uint64_t)(w * nel) > (uint64_t)t->m->local_bytes)
 		return true;
+	if (!t->lval) {
+		/* a thread's local memory exists once touched: zeros, known */
+		size_t lb = (size_t)t->m->local_bytes;
+		if (!ir_hold(t, (int64_t)lb * 5, i))
+			return false;
+		t->lval = xcalloc(lb + 1, 1);
+		t->lwhy = xcalloc(lb + 1, sizeof *t->lwhy);
+	}
 	*done = true;
 	uint64_t off = a.v - LWINDOW;
 	for (int k = 0; k < nel; k++) {
 		const PtxOpd *e = ro->kind == OPD_VEC ? &t->m->vec[ro->sym + k] : ro;
-		uint8_t *val = r->lval + off + (uint64_t)(k * w);
-		uint32_t *why = r->lwhy + off + (uint64_t)(k * w);
+		uint8_t *val = t->lval + off + (uint64_t)(k * w);
+		uint32_t *why = t->lwhy + off + (uint64_t)(k * w);
 		move_bytes(t, i, e, val, why, w, load);
 	}
 	return true;
@@ -284,7 +289,7 @@ bool ir_call(Thread *t, int i, const PtxInst *in)
 		for (int k = 0; k < in->ncall_ret; k++) {
 			const PtxSym *y = &m->sym[m->vec[in->call_ret + k].sym];
 			for (int64_t b = 0; b < y->size; b++)
-				r->pwhy[cur->p0 + (size_t)y->poff + (size_t)b] = WHY_INST + (uint32_t)i;
+				t->pwhy[cur->p0 + (size_t)y->poff + (size_t)b] = WHY_INST + (uint32_t)i;
 		}
 		return true;
 	}
@@ -297,25 +302,41 @@ bool ir_call(Thread *t, int i, const PtxInst *in)
 	/* the frames' registers and parameters stay within bounds too */
 	if (nr > (1u << 22) || np > (1u << 24))
 		return ir_stop(t, STOP_DEPTH, i, 0, 0);
-	if (nr > r->cap_stack) {
+	if (nr > t->cap_stack) {
 		size_t cap = nr * 2;
-		Val *s = xrealloc(r->stack, cap * sizeof *s);
-		r->stack = s;
-		r->cap_stack = cap;
+		if (!ir_hold(t, (int64_t)((cap - t->cap_stack) * sizeof *t->stack), i))
+			return false;
+		Val *s = xrealloc(t->stack, cap * sizeof *s);
+		t->stack = s;
+		t->cap_stack = cap;
 	}
-	if (np > r->cap_pstack) {
+	if (np > t->cap_pstack) {
 		size_t cap = np * 2;
-		uint8_t *v = xrealloc(r->pstack, cap);
-		uint32_t *w = xrealloc(r->pwhy, cap * sizeof *w);
-		r->pstack = v;
-		r->pwhy = w;
-		r->cap_pstack = cap;
+		if (!ir_hold(t, (int64_t)((cap - t->cap_pstack) * (1 + sizeof *t->pwhy)), i))
+			return false;
+		uint8_t *v = xrealloc(t->pstack, cap);
+		uint32_t *w = xrealloc(t->pwhy, cap * sizeof *w);
+		t->pstack = v;
+		t->pwhy = w;
+		t->cap_pstack = cap;
 	}
-	ir_unset(r->stack + reg0, nr - reg0);
-	memset(r->pstack + p0, 0, np - p0);
-	memset(r->pwhy + p0, 0, (np - p0) * sizeof *r->pwhy);
+	ir_unset(t->stack + reg0, nr - reg0);
+	memset(t->pstack + p0, 0, np - p0);
+	memset(t->pwhy + p0, 0, (np - p0) * sizeof *t->pwhy);
 	t->depth++;
 	t->fr[t->depth] = (Frame){f, m->func[f].first, reg0, p0, i, t->depth - 1};
+	return true;
+}
+
+bool ir_hold(Thread *t, int64_t n, int i)
+{
+	Interp *r = t->r;
+	if (r->live_bytes + n > INTERP_STATE_CAP)
+		return ir_stop(t, STOP_MEMORY, i, 0, 0);
+	r->live_bytes += n;
+	t->bytes += n;
+	if (r->live_bytes > r->peak_bytes)
+		r->peak_bytes = r->live_bytes;
 	return true;
 }
 

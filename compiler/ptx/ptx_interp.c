@@ -1,17 +1,20 @@
-/* The interpreter: one thread of one block at a time, over the integer and
- * predicate instructions, recording the address of each shared-memory
- * access.  Threads do not see each other's values (shared memory reads
- * are unknown), so each runs from start to end on its own; barriers are
- * no-ops.  A value is known or unknown; an unknown remembers where it came
- * from (a kernel parameter, a global load, a float), so that when it
- * reaches a shared address, a branch or a guard, the path stops with a
- * diagnostic that says what to pass. */
+/* The interpreter: a thread's integer and predicate instructions,
+ * recording the address of each shared-memory access.  Threads do not see
+ * each other's values (shared memory reads are unknown); a thread runs
+ * until it arrives at a barrier or has made INTERP_CHUNK accesses, and
+ * the scheduler (ptx_sched.c) runs the others before it goes on.  A value
+ * is known or unknown; an unknown remembers where it came from (a kernel
+ * parameter, a global load, a float), so that when it reaches a shared
+ * address, a branch or a guard, the path stops with a diagnostic that
+ * says what to pass. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ptx/ptx_interp.h"
 
 /* ---- one instruction ------------------------------------------------------------ */
+
+static void sync_op(Thread *t, int i, const PtxInst *in, bool in_fork);
 
 static bool is_float(const PtxInst *in)
 {
@@ -346,7 +349,8 @@ static void convert_op(Thread *t, int i, const PtxInst *in)
 		else
 			ir_put(t, &o[0], unknown_at(i), w);
 	} else {
-		ir_put(t, &o[0], (Val){w == 8 ? a.v + WINDOW : a.v, 0, a.ct, w == 8 ? a.v + WINDOW : a.v, w == 8 ? a.v + WINDOW : a.v, a.uni}, w);
+		uint64_t g = w == 8 ? a.v + WINDOW : a.v;
+		ir_put(t, &o[0], (Val){g, 0, a.ct, g, g, a.uni}, w);
 	}
 }
 
@@ -369,8 +373,10 @@ static bool exec_maybe(Thread *t, int i, const PtxInst *in, Val g, bool *done)
 		(void)done;
 		return true;
 	}
+	if (t->r->sync[i])
+		sync_op(t, i, in, true);    /* passed: it may not run */
 	if (k == PO_TRAP || k == PO_NOP)
-		return true;    /* taken not to trap; barriers as always */
+		return true;    /* taken not to trap */
 	uint32_t saved = t->maybe_why;
 	if (!saved)
 		t->maybe_why = g.why;
@@ -393,7 +399,7 @@ static bool exec(Thread *t, int i, bool *done)
 	const PtxInst *in = &m->inst[i];
 	Frame *f = &t->fr[t->depth];
 	f->pc = i + 1;
-	Val g = {1, 0, CT_CONST, 1, 1, 1};
+	Val g = konst(1);
 	if (in->guard >= 0) {
 		g = *ir_reg(t, in->guard);
 		if (!g.why && in->guard_neg)
@@ -404,6 +410,8 @@ static bool exec(Thread *t, int i, bool *done)
 	PtxOpKind k = in->op.kind;
 	if (g.why)
 		return exec_maybe(t, i, in, g, done);
+	if (t->r->sync[i])
+		sync_op(t, i, in, t->nfork > 0);
 	switch (k) {
 	case PO_NOP:
 		if (in->ntext >= 3 && memcmp(in->text, "bar", 3) == 0)
@@ -431,7 +439,8 @@ static bool exec(Thread *t, int i, bool *done)
 		if (in->op.space == SP_PARAM)
 			return ir_param_move(t, i, in);
 		bool done = false;
-		ir_local_move(t, i, in, &done);
+		if (!ir_local_move(t, i, in, &done))
+			return false;
 		if (done)
 			return true;
 	}
@@ -521,117 +530,9 @@ static bool exec(Thread *t, int i, bool *done)
 
 /* ---- branches bankc cannot decide ---------------------------------------------------- */
 
-/* A thread's state, to run the other side of a branch from, and to
- * compare the two sides' ends. */
-typedef struct {
-	Val *reg;
-	size_t nreg;
-	uint8_t *pv;
-	uint32_t *pw;
-	size_t np;
-	uint8_t *lv;
-	uint32_t *lw;
-	uint32_t *occ;
-	Frame fr[PTX_MAX_DEPTH];
-	int depth;
-	uint64_t cc;
-	uint32_t cc_why, maybe_why;
-	bool sticky;
-} Snap;
-
-static void snap_take(Thread *t, Snap *s)
-{
-	Interp *r = t->r;
-	const PtxModule *m = t->m;
-	const Frame *f = &t->fr[t->depth];
-	s->nreg = f->reg0 + (size_t)m->func[f->func].nregs;
-	s->np = f->p0 + (size_t)m->func[f->func].psize;
-	s->reg = xmalloc((s->nreg + 1) * sizeof *s->reg);
-	memcpy(s->reg, r->stack, s->nreg * sizeof *s->reg);
-	s->pv = xmalloc(s->np + 1);
-	memcpy(s->pv, r->pstack, s->np);
-	s->pw = xmalloc((s->np + 1) * sizeof *s->pw);
-	memcpy(s->pw, r->pwhy, s->np * sizeof *s->pw);
-	size_t lb = (size_t)m->local_bytes;
-	s->lv = xmalloc(lb + 1);
-	memcpy(s->lv, r->lval, lb);
-	s->lw = xmalloc((lb + 1) * sizeof *s->lw);
-	memcpy(s->lw, r->lwhy, lb * sizeof *s->lw);
-	s->occ = xmalloc(((size_t)m->nslots + 1) * sizeof *s->occ);
-	memcpy(s->occ, r->occ, (size_t)m->nslots * sizeof *s->occ);
-	memcpy(s->fr, t->fr, sizeof s->fr);
-	s->depth = t->depth;
-	s->cc = t->cc;
-	s->cc_why = t->cc_why;
-	s->maybe_why = t->maybe_why;
-	s->sticky = t->sticky;
-}
-
-static void snap_put(Thread *t, const Snap *s)
-{
-	Interp *r = t->r;
-	memcpy(r->stack, s->reg, s->nreg * sizeof *s->reg);
-	memcpy(r->pstack, s->pv, s->np);
-	memcpy(r->pwhy, s->pw, s->np * sizeof *s->pw);
-	memcpy(r->lval, s->lv, (size_t)t->m->local_bytes);
-	memcpy(r->lwhy, s->lw, (size_t)t->m->local_bytes * sizeof *s->lw);
-	memcpy(r->occ, s->occ, (size_t)t->m->nslots * sizeof *s->occ);
-	memcpy(t->fr, s->fr, sizeof t->fr);
-	t->depth = s->depth;
-	t->cc = s->cc;
-	t->cc_why = s->cc_why;
-	t->maybe_why = s->maybe_why;
-	t->sticky = s->sticky;
-}
-
-static void snap_free(Snap *s)
-{
-	free(s->reg);
-	free(s->pv);
-	free(s->pw);
-	free(s->lv);
-	free(s->lw);
-	free(s->occ);
-}
-
-/* Two sides' values at their join: equal ones stay, the others become
- * unknown (for why), between both. */
-static Val either(Val a, Val b, uint32_t why)
-{
-	if (!a.why && !b.why && a.v == b.v)
-		return a;
-	if (a.why == b.why && a.why && a.lo == b.lo && a.hi == b.hi)
-		return a.uni == b.uni ? a : unknown_in(a.why, a.lo, a.hi);
-	uint64_t lo = val_lo(a) < val_lo(b) ? val_lo(a) : val_lo(b);
-	uint64_t hi = val_hi(a) > val_hi(b) ? val_hi(a) : val_hi(b);
-	return unknown_in(why, lo, hi);
-}
-
-/* The thread is at the join of the fall-through side; side a (the taken
- * one) ended there too: merge a into it. */
-static void snap_merge(Thread *t, const Snap *a, uint32_t why)
-{
-	Interp *r = t->r;
-	size_t nreg = a->nreg;
-	for (size_t j = 0; j < nreg; j++)
-		r->stack[j] = either(r->stack[j], a->reg[j], why);
-	for (size_t j = 0; j < a->np; j++)
-		if (r->pstack[j] != a->pv[j] || r->pwhy[j] != a->pw[j])
-			r->pwhy[j] = why;
-	for (size_t j = 0; j < (size_t)t->m->local_bytes; j++)
-		if (r->lval[j] != a->lv[j] || r->lwhy[j] != a->lw[j])
-			r->lwhy[j] = why;
-	for (int j = 0; j < t->m->nslots; j++)
-		if (a->occ[j] > r->occ[j])
-			r->occ[j] = a->occ[j];
-	if (t->cc != a->cc || t->cc_why != a->cc_why)
-		t->cc_why = why;
-	t->sticky = t->sticky || a->sticky;
-	if (t->sticky && !t->maybe_why)
-		t->maybe_why = a->maybe_why ? a->maybe_why : why;
-}
-
-typedef enum { RUN_DONE, RUN_JOIN, RUN_STOP } RunEnd;
+/* RUN_PAUSE: at a barrier or after a chunk of accesses, outside every
+ * undecided branch (the scheduler runs other threads before it goes on) */
+typedef enum { RUN_DONE, RUN_JOIN, RUN_STOP, RUN_PAUSE } RunEnd;
 
 static RunEnd run(Thread *t, int join, int jdepth);
 
@@ -676,7 +577,7 @@ static RunEnd fork_branch(Thread *t, int i, Val g)
 		return RUN_STOP;
 	}
 	int depth = t->depth;
-	size_t rec0 = r->nrec;
+	int64_t rec0 = t->nrec;
 	int64_t bar0 = t->barriers;
 	uint32_t saved = t->maybe_why;
 	Snap s0;
@@ -685,7 +586,7 @@ static RunEnd fork_branch(Thread *t, int i, Val g)
 	t->maybe_why = saved ? saved : g.why;
 	f->pc = target;
 	RunEnd ea = run(t, join, depth);
-	Snap sa = {0};
+	Snap sa;     /* taken where side a met the join */
 	if (ea == RUN_JOIN)
 		snap_take(t, &sa);
 	RunEnd eb = ea;
@@ -696,7 +597,7 @@ static RunEnd fork_branch(Thread *t, int i, Val g)
 		eb = run(t, join, depth);
 	}
 	t->nfork--;
-	bool touched = r->nrec != rec0 || t->barriers != bar0;
+	bool touched = t->nrec != rec0 || t->barriers != bar0;
 	RunEnd end = RUN_JOIN;
 	if (ea == RUN_STOP || eb == RUN_STOP) {
 		end = RUN_STOP;
@@ -717,9 +618,9 @@ static RunEnd fork_branch(Thread *t, int i, Val g)
 		t->maybe_why = saved;
 	if (end != RUN_STOP)
 		fork_note(t, i, touched ? FORK_SIDES : FORK_JOIN, g.why);
-	snap_free(&s0);
+	snap_free(t, &s0);
 	if (ea == RUN_JOIN)
-		snap_free(&sa);
+		snap_free(t, &sa);
 	return end;
 }
 
@@ -767,10 +668,110 @@ static RunEnd run(Thread *t, int join, int jdepth)
 			return RUN_STOP;
 		if (done)
 			return RUN_DONE;
+		/* the sides of an undecided branch run whole: a thread pauses
+		 * only outside them */
+		if (t->nfork == 0 && (t->pause || t->chunk >= INTERP_CHUNK))
+			return RUN_PAUSE;
 	}
 }
 
-/* ---- threads ----------------------------------------------------------------------- */
+ResumeEnd interp_resume(Thread *t)
+{
+	RunEnd e = run(t, -3, 0);
+	return e == RUN_PAUSE ? RESUME_PAUSE : e == RUN_STOP ? RESUME_STOP : RESUME_DONE;
+}
+
+
+/* ---- the block's shared parts -------------------------------------------------------- */
+
+enum {  /* Interp.sync: a SyncKind, and this flag */
+	SYNC_KIND_MASK = 15,
+	SYNC_RED = 16,      /* bar.red, barrier.red: the barrier is operand 1 */
+};
+
+static bool starts(const char *s, int n, const char *lit)
+{
+	int k = (int)strlen(lit);
+	return n >= k && memcmp(s, lit, (size_t)k) == 0;
+}
+
+static bool holds(const char *s, int n, const char *lit)
+{
+	int k = (int)strlen(lit);
+	for (int i = 0; i + k <= n; i++)
+		if (memcmp(s + i, lit, (size_t)k) == 0 && (i + k == n || s[i + k] == '.'))
+			return true;
+	return false;
+}
+
+/* What a barrier or an mbarrier instruction does to the threads; *red:
+ * bar.red and barrier.red, whose barrier is their second operand. */
+static SyncKind sync_kind_of(const PtxInst *in, bool *red)
+{
+	const char *s = in->text;
+	int n = in->ntext;
+	*red = false;
+	if (in->op.kind == PO_SHARED_OTHER && starts(s, n, "mbarrier."))
+		return SYNC_OTHER;
+	if ((in->op.kind != PO_NOP && in->op.kind != PO_OTHER) ||
+	    (!starts(s, n, "bar.") && !starts(s, n, "barrier.")))
+		return SYNC_NONE;
+	if (holds(s, n, ".cluster"))
+		return SYNC_OTHER;
+	if (holds(s, n, ".warp"))
+		return SYNC_WARP;
+	if (holds(s, n, ".arrive"))
+		return SYNC_CTA_ARRIVE;
+	*red = holds(s, n, ".red");
+	if (*red || holds(s, n, ".sync"))
+		return SYNC_CTA;
+	return SYNC_NONE;
+}
+
+/* A barrier, a warp's sync or an mbarrier instruction: told to the
+ * consumer; a block barrier met outside the sides of undecided branches
+ * makes the thread wait (t->pause) or arrive (an arrival the scheduler
+ * counts).  One met on such a side is passed: the thread runs both sides
+ * before it can wait anywhere, and a wait there would wait for itself. */
+static void sync_op(Thread *t, int i, const PtxInst *in, bool in_fork)
+{
+	Interp *r = t->r;
+	SyncKind kind = (SyncKind)(r->sync[i] & SYNC_KIND_MASK);
+	bool red = r->sync[i] & SYNC_RED;
+	InterpSync e = {.kind = kind, .tid = t->tid, .inst = i, .in_fork = in_fork,
+	                .interval = t->interval};
+	if (kind == SYNC_CTA || kind == SYNC_CTA_ARRIVE) {
+		int a = red ? 1 : 0;
+		/* bar.red's operands: d, a{, b}, {!}c */
+		bool has_count = red ? in->nopd >= 4 : in->nopd >= 2;
+		Val id = in->nopd > a ? ir_get(t, i, &in->opd[a], 4) : konst(0);
+		e.id = id.why ? 0 : (int)(id.v % 16);
+		if (has_count) {
+			Val c = ir_get(t, i, &in->opd[a + 1], 4);
+			e.count = c.why || c.v > PTX_MAX_THREADS ? 0 : (int)c.v;
+		}
+	} else if (kind == SYNC_WARP) {
+		Val mk = in->nopd ? ir_get(t, i, &in->opd[0], 4) : unknown_at(i);
+		e.mask = mk.why ? 0xffffffffu : (uint32_t)mk.v;
+	}
+	if (r->sink && r->sink->sync)
+		r->sink->sync(r->sink->ctx, &e);
+	if (in_fork)
+		return;
+	if (kind == SYNC_CTA) {
+		t->pause = true;
+		t->bar_inst = i;
+		t->bar_id = e.id;
+		t->bar_count = e.count;
+	} else if (kind == SYNC_CTA_ARRIVE) {
+		if (r->npending == r->cappending) {
+			int cap = r->cappending ? 2 * r->cappending : 64;
+			r->pending = xrealloc(r->pending, (size_t)cap * sizeof *r->pending);
+			r->cappending = cap;
+		}
+		r->pending[r->npending++] = (InterpArrival){t->tid, e.id, e.count, r->seq++};
+	}
+}
 
 void interp_init(Interp *r, const PtxModule *m, int kernel, const InterpOpts *o)
 {
@@ -779,21 +780,13 @@ void interp_init(Interp *r, const PtxModule *m, int kernel, const InterpOpts *o)
 	r->kernel = kernel;
 	r->o = o;
 	int threads = o->block[0] * o->block[1] * o->block[2];
+	r->nthreads = threads > 0 ? threads : 0;
 	r->steps_per_thread = o->max_steps / (threads > 0 ? threads : 1);
 	if (r->steps_per_thread < 1)
 		r->steps_per_thread = 1;
-	r->occ = xcalloc((size_t)m->nslots + 1, sizeof *r->occ);
+	r->stop = xcalloc((size_t)r->nthreads + 1, sizeof *r->stop);
+	r->thread = xcalloc((size_t)r->nthreads + 1, sizeof *r->thread);
 	r->noted = xcalloc((size_t)m->ninst + 1, sizeof *r->noted);
-	r->cap_stack = (size_t)m->func[kernel].nregs + 16;
-	r->stack = xcalloc(r->cap_stack, sizeof *r->stack);
-	int64_t kp = 0;
-	for (int i = 0; i < m->func[kernel].nparams; i++)
-		kp += m->sym[m->func[kernel].params[i]].size;
-	r->cap_pstack = (size_t)(kp + m->func[kernel].psize) + 16;
-	r->pstack = xcalloc(r->cap_pstack, 1);
-	r->pwhy = xcalloc(r->cap_pstack, sizeof *r->pwhy);
-	r->lval = xcalloc((size_t)m->local_bytes + 1, 1);
-	r->lwhy = xcalloc((size_t)m->local_bytes + 1, sizeof *r->lwhy);
 	size_t ni = (size_t)m->ninst + 1;
 	r->join = xcalloc(ni, sizeof *r->join);
 	r->flow_done = xcalloc((size_t)m->nfunc + 1, sizeof *r->flow_done);
@@ -802,18 +795,65 @@ void interp_init(Interp *r, const PtxModule *m, int kernel, const InterpOpts *o)
 	r->fork_why = xcalloc(ni, sizeof *r->fork_why);
 	r->load_from = xcalloc(ni, sizeof *r->load_from);
 	r->load_past = xcalloc(ni, sizeof *r->load_past);
+	r->sync = xcalloc(ni, sizeof *r->sync);
+	r->arrivals = xcalloc(ni, sizeof *r->arrivals);
+	for (int i = 0; i < m->ninst; i++) {
+		bool red;
+		r->sync[i] = (uint8_t)sync_kind_of(&m->inst[i], &red);
+		if (red)
+			r->sync[i] |= SYNC_RED;
+	}
+	/* the kernel's parameters: --param values, a --data buffer's
+	 * address, others unknown */
+	const PtxFunc *k = &m->func[kernel];
+	int64_t kp = 0;
+	for (int i = 0; i < k->nparams; i++)
+		kp += m->sym[k->params[i]].size;
+	r->kparams = kp;
+	r->kpv = xcalloc((size_t)kp + 1, 1);
+	r->kpw = xcalloc((size_t)kp + 1, sizeof *r->kpw);
+	int64_t off = 0;
+	for (int i = 0; i < k->nparams; i++) {
+		const PtxSym *y = &m->sym[k->params[i]];
+		bool given = false;
+		uint64_t v = 0;
+		for (int j = 0; j < o->nparams; j++)
+			if (o->param[j].index == i && o->param[j].bytes == 0)
+				given = true, v = o->param[j].value;
+		for (int j = 0; j < o->ndata; j++)
+			if (o->data[j].index == i)
+				given = true, v = PTX_DATA_BASE + (uint64_t)j * PTX_DATA_STRIDE;
+		for (int64_t b = 0; b < y->size; b++) {
+			r->kpv[off + b] = (uint8_t)(given && b < 8 ? v >> (8 * b) : 0);
+			r->kpw[off + b] = given ? 0 : 1 + (uint32_t)i;
+		}
+		/* fields of an aggregate: their bytes known, the rest not */
+		for (int j = 0; j < o->nparams; j++) {
+			int64_t fo = o->param[j].off;
+			if (o->param[j].index != i || o->param[j].bytes == 0)
+				continue;
+			for (int b = 0; b < o->param[j].bytes && fo + b < y->size; b++) {
+				r->kpv[off + fo + b] = (uint8_t)(o->param[j].value >> (8 * b));
+				r->kpw[off + fo + b] = 0;
+			}
+		}
+		off += y->size;
+	}
 }
 
 void interp_free(Interp *r)
 {
+	for (int i = 0; r->thread && i < r->nthreads; i++)
+		if (r->thread[i])
+			internal_error("a thread outlived its block");
+	snap_spare_free(r);
+	free(r->thread);
+	free(r->stop);
+	free(r->spare_stack);
+	free(r->spare_pv);
+	free(r->spare_pw);
 	free(r->rec);
-	free(r->occ);
 	free(r->noted);
-	free(r->stack);
-	free(r->pstack);
-	free(r->pwhy);
-	free(r->lval);
-	free(r->lwhy);
 	free(r->join);
 	free(r->flow_done);
 	free(r->fork_kind);
@@ -821,70 +861,10 @@ void interp_free(Interp *r)
 	free(r->fork_why);
 	free(r->load_from);
 	free(r->load_past);
+	free(r->sync);
+	free(r->arrivals);
+	free(r->pending);
+	free(r->kpv);
+	free(r->kpw);
 	memset(r, 0, sizeof *r);
-}
-
-/* The kernel's parameters: --param values, a --data buffer's address,
- * others unknown. */
-static void kernel_params(Interp *r)
-{
-	const PtxModule *m = r->m;
-	const PtxFunc *k = &m->func[r->kernel];
-	int64_t off = 0;
-	for (int i = 0; i < k->nparams; i++) {
-		const PtxSym *y = &m->sym[k->params[i]];
-		bool given = false;
-		uint64_t v = 0;
-		for (int j = 0; j < r->o->nparams; j++)
-			if (r->o->param[j].index == i && r->o->param[j].bytes == 0)
-				given = true, v = r->o->param[j].value;
-		for (int j = 0; j < r->o->ndata; j++)
-			if (r->o->data[j].index == i)
-				given = true, v = PTX_DATA_BASE + (uint64_t)j * PTX_DATA_STRIDE;
-		for (int64_t b = 0; b < y->size; b++) {
-			r->pstack[off + b] = (uint8_t)(given && b < 8 ? v >> (8 * b) : 0);
-			r->pwhy[off + b] = given ? 0 : 1 + (uint32_t)i;
-		}
-		/* fields of an aggregate: their bytes known, the rest not */
-		for (int j = 0; j < r->o->nparams; j++) {
-			int64_t fo = r->o->param[j].off;
-			if (r->o->param[j].index != i || r->o->param[j].bytes == 0)
-				continue;
-			for (int b = 0; b < r->o->param[j].bytes && fo + b < y->size; b++) {
-				r->pstack[off + fo + b] = (uint8_t)(r->o->param[j].value >> (8 * b));
-				r->pwhy[off + fo + b] = 0;
-			}
-		}
-		off += y->size;
-	}
-	r->kparams = off;
-}
-
-bool interp_thread(Interp *r, int tid, InterpStop *st)
-{
-	const PtxModule *m = r->m;
-	const int *b = r->o->block;
-	Thread *t = xcalloc(1, sizeof *t);
-	t->r = r;
-	t->m = m;
-	t->tid = tid;
-	t->lane = tid % WARP;
-	t->warp = tid / WARP;
-	t->x = tid % b[0];
-	t->y = tid / b[0] % b[1];
-	t->z = tid / (b[0] * b[1]);
-	t->stop = st;
-	*st = (InterpStop){STOP_NONE, -1, 0, 0, {0}, 0};
-	memset(r->occ, 0, (size_t)m->nslots * sizeof *r->occ);
-	memset(r->lval, 0, (size_t)m->local_bytes);
-	memset(r->lwhy, 0, (size_t)m->local_bytes * sizeof *r->lwhy);
-	const PtxFunc *k = &m->func[r->kernel];
-	kernel_params(r);
-	t->fr[0] = (Frame){r->kernel, k->first, 0, (size_t)r->kparams, -1, -1};
-	ir_unset(r->stack, (size_t)k->nregs);
-	memset(r->pstack + r->kparams, 0, (size_t)k->psize);
-	memset(r->pwhy + r->kparams, 0, (size_t)k->psize * sizeof *r->pwhy);
-	bool ok = run(t, -3, 0) != RUN_STOP;
-	free(t);
-	return ok;
 }

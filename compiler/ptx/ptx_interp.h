@@ -1,9 +1,13 @@
 /* The interpreter's own declarations, shared by its files:
- *   ptx_interp.c  the instructions, threads
+ *   ptx_sched.c   the block: threads created, run in lockstep, freed
+ *   ptx_interp.c  the instructions, a thread's run and its undecided
+ *                 branches
+ *   ptx_fork.c    a thread's state taken, put back and merged at a join
  *   ptx_regs.c    operands: registers, special registers, the stop
  *   ptx_frame.c   where values live outside registers: parameters, call
  *                 frames, local memory; and the shared accesses recorded
- * ptx_interp.c calls the other two; ptx_frame.c uses ptx_regs.c. */
+ * ptx_sched.c calls ptx_interp.c, which calls the other three;
+ * ptx_frame.c uses ptx_regs.c. */
 #ifndef BANKC_PTX_INTERP_H
 #define BANKC_PTX_INTERP_H
 
@@ -19,13 +23,20 @@
 typedef struct {
 	int func;
 	int pc;
-	size_t reg0;        /* registers in Interp.stack */
-	size_t p0;          /* local parameters in Interp.pstack */
+	size_t reg0;        /* registers in Thread.stack */
+	size_t p0;          /* local parameters in Thread.pstack */
 	int call;           /* the caller's call instruction, -1 in the kernel */
 	int parent;
 } Frame;
 
-typedef struct {
+typedef enum {
+	TS_READY,           /* runs, or paused after INTERP_CHUNK accesses */
+	TS_WAIT,            /* waits at a barrier */
+	TS_DONE,            /* ended, or its path stopped */
+} ThreadState;
+
+/* One thread: everything it needs to pause and go on later. */
+typedef struct Thread {
 	Interp *r;
 	const PtxModule *m;
 	int tid, lane, warp, x, y, z;
@@ -42,7 +53,40 @@ typedef struct {
 	uint32_t maybe_why;
 	bool sticky;
 	int64_t barriers;   /* barrier instructions met */
+	/* its own registers (the frames'), parameter bytes (value and why
+	 * unknown), local memory (NULL until touched) */
+	Val *stack;
+	size_t cap_stack;
+	uint8_t *pstack;
+	uint32_t *pwhy;
+	size_t cap_pstack;
+	uint8_t *lval;
+	uint32_t *lwhy;
+	/* per slot: its executions in this interval, counted where
+	 * occ_gen[slot] == gen (a new interval starts at a new gen) */
+	uint32_t *occ, *occ_gen;
+	uint32_t gen;
+	int64_t bytes;      /* what it holds, in Interp.live_bytes */
+	/* the scheduler's */
+	ThreadState state;
+	int64_t interval;   /* barriers waited at */
+	int64_t nrec;       /* accesses recorded, all told */
+	int chunk;          /* ... since it last paused */
+	bool pause;         /* it arrived at a barrier: wait */
+	int bar_inst, bar_id, bar_count;
+	int64_t bar_seq;
 } Thread;
+
+/* A thread's count of executions of slot s in this interval. */
+static inline uint32_t occ_get(const Thread *t, int s)
+{
+	return t->occ_gen[s] == t->gen ? t->occ[s] : 0;
+}
+static inline void occ_set(Thread *t, int s, uint32_t n)
+{
+	t->occ[s] = n;
+	t->occ_gen[s] = t->gen;
+}
 
 /* ---- values ---------------------------------------------------------------- */
 
@@ -131,5 +175,60 @@ void ir_unset(Val *v, size_t n);
 bool ir_data_load(Thread *t, int i, const PtxInst *in);
 /* An unknown global load's destination: bounded by its width. */
 void ir_load_unknown(Thread *t, int i, const PtxInst *in);
+/* Thread t takes n more bytes (its frames, its local memory): false, the
+ * path stopped at instruction i, past INTERP_STATE_CAP. */
+bool ir_hold(Thread *t, int64_t n, int i);
+
+/* ---- a thread's run (ptx_interp.c) ------------------------------------------------- */
+
+typedef enum { RESUME_PAUSE, RESUME_DONE, RESUME_STOP } ResumeEnd;
+
+/* Run thread t on from where it paused, until it arrives at a barrier
+ * (t->pause) or has made INTERP_CHUNK accesses (outside the sides of
+ * undecided branches, which run whole), ends, or its path stops. */
+ResumeEnd interp_resume(Thread *t);
+
+/* ---- snapshots of a thread (ptx_fork.c) ----------------------------------------------- */
+
+/* The buffers of a snapshot, kept for the next when it is freed
+ * (Interp.spare). */
+typedef struct SnapBufs {
+	Val *reg;
+	size_t cap_reg;
+	uint8_t *pv;
+	uint32_t *pw;
+	size_t cap_p;
+	uint8_t *lv;
+	uint32_t *lw;
+	uint32_t *occ;
+} SnapBufs;
+
+/* A thread's state, to run the other side of a branch from, and to
+ * compare the two sides' ends (its frames up to depth). */
+typedef struct {
+	Val *reg;
+	size_t nreg, cap_reg;
+	uint8_t *pv;
+	uint32_t *pw;
+	size_t np, cap_p;
+	uint8_t *lv;        /* NULL: no local memory yet */
+	uint32_t *lw;
+	uint32_t *occ;      /* each slot's count (occ_get) */
+	Frame fr[PTX_MAX_DEPTH];
+	int depth;
+	uint64_t cc;
+	uint32_t cc_why, maybe_why;
+	bool sticky;
+} Snap;
+
+void snap_take(Thread *t, Snap *s);
+void snap_put(Thread *t, const Snap *s);
+/* The thread is at the join of the fall-through side; side a (the taken
+ * one) ended there too: merge a into it, what differs unknown for why. */
+void snap_merge(Thread *t, const Snap *a, uint32_t why);
+/* s's buffers kept for the next snapshot (or freed) */
+void snap_free(Thread *t, Snap *s);
+/* Every snapshot's buffers kept, freed (with the block). */
+void snap_spare_free(Interp *r);
 
 #endif

@@ -22,7 +22,7 @@ static void instruction(Reader *r)
 	PtxModule *m = r->m;
 	if (m->ninst >= MAX_PTX_INSTS)
 		diag_error(r->d, r->tok.pos, "more than %d instructions", MAX_PTX_INSTS);
-	GROW(m->inst, m->ninst, r->caps_inst);
+	rd_inst_room(r);
 	int idx = m->ninst;
 	PtxInst *in = &m->inst[idx];
 	memset(in, 0, sizeof *in);
@@ -465,7 +465,6 @@ static void reader_free(Reader *r, bool module)
 		for (int i = 0; i < m->nfunc; i++)
 			free(m->func[i].regty);
 		free(m->func);
-		free(m->inst);
 		free(m->sym);
 		free(m->vec);
 		free(m->file);
@@ -586,6 +585,7 @@ void ptx_read(Pool *p, Diag *d, PtxModule *m)
 	r->cur = -1;
 	r->loc_inl = -1;
 	ptx_lex_init(&r->lx, d);
+	rd_inst_start(r);
 	/* an error frees what the reader holds outside the pool, then goes on
 	 * to the caller's handler */
 	jmp_buf outer;
@@ -603,7 +603,6 @@ void ptx_read(Pool *p, Diag *d, PtxModule *m)
 		m->func[i].regty = to_pool(p, m->func[i].regty,
 		                           sizeof (Ty) * (size_t)m->func[i].nregs);
 	m->func = to_pool(p, m->func, sizeof *m->func * (size_t)m->nfunc);
-	m->inst = to_pool(p, m->inst, sizeof *m->inst * (size_t)m->ninst);
 	m->sym = to_pool(p, m->sym, sizeof *m->sym * (size_t)m->nsym);
 	m->vec = to_pool(p, m->vec, sizeof *m->vec * (size_t)m->nvec);
 	m->file = to_pool(p, m->file, sizeof *m->file * (size_t)m->nfile);

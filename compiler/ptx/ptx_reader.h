@@ -109,6 +109,14 @@ typedef struct {
 		} \
 	} while (0)
 
+/* ---- the instructions' room (ptx_room.c) ---------------------------------------- */
+
+/* m->inst made in the reader's pool, with room for an instruction per
+ * semicolon of the text (at most MAX_PTX_INSTS). */
+void rd_inst_start(Reader *r);
+/* Room for one more instruction in m->inst. */
+void rd_inst_room(Reader *r);
+
 /* ---- the token cursor (ptx_cursor.c) ------------------------------------------- */
 
 void rd_next(Reader *r);

@@ -8,7 +8,7 @@
 
 Val *ir_reg(Thread *t, int i)
 {
-	return &t->r->stack[t->fr[t->depth].reg0 + (size_t)i];
+	return &t->stack[t->fr[t->depth].reg0 + (size_t)i];
 }
 
 static Val special(Thread *t, int sr, int inst)

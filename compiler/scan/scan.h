@@ -7,6 +7,7 @@
  *   scan_out.c   warnings, totals and JSON (scan_print_*)
  *   scan_spec.c  .tile specs that reproduce the observed addresses
  *   scan_gate.c  a kernel's excess, for --max-excess
+ *   scan_bound.c what bounds a loop that ran out of --max-steps
  *   scan_array.c the shared arrays the accesses touch, their names and
  *                declarations (scan_array_*)
  *   scan_fix.c   a proposed layout proven on the recorded addresses, and
@@ -17,6 +18,13 @@
 #include "ptx/ptx.h"
 
 /* ---- scan_cost.c ---------------------------------------------------------- */
+
+/* The block runs in lockstep (ptx_sched.c); scan_cost.c groups each
+ * warp's accesses into warp instructions as they come, costs those that
+ * every lane has passed, and drops them: memory follows the open warp
+ * instructions, never the trip counts.  At most SCAN_MAX_OPEN are open at
+ * once (lanes of a warp apart for that long stop the scan, STOP_RECORDS). */
+enum { SCAN_MAX_OPEN = 1 << 20 };
 
 /* The bank model's operation for a shared instruction, and its bytes per
  * lane; false (with *why) if it is not one the model costs. */
@@ -36,13 +44,22 @@ typedef struct {
 	int64_t count;          /* warp instructions */
 	int64_t wave, ideal, counted;
 	int min_wave, max_wave, min_ideal, max_ideal;
-	int worst_excess;       /* of the worst warp instruction */
+	int worst_excess;       /* of the worst warp instruction (the first
+	                         * of the most excess: warp by warp, in order) */
 	uint32_t worst_mask;
 	int64_t worst_addr[WARP];
-	/* --emit-spec: every warp instruction (mask, 32 addresses) */
+	/* --emit-spec and the fixes: each distinct warp instruction (mask, 32
+	 * addresses) once, kcount[j] of them ran, in the order they first ran
+	 * warp by warp; kept: their sum, count where every one was kept */
 	uint32_t *masks;
 	int64_t *addrs;
-	int64_t nkept, capkept;
+	int64_t *kcount;
+	int64_t nkept, capkept, kept;
+	struct ScanKeep *keep;  /* while costing: their index (scan_cost.c) */
+	/* where the first of each kind was (warp << 40 | its n-th warp
+	 * instruction of this access), as warps are costed interval by
+	 * interval, not one after the other */
+	int64_t worst_key, outside_key, rwhy_key;
 	int merged_from;        /* > 1: the sums of that many accesses that
 	                         * ptxas merges into one (scan_merge.c) */
 	/* an atomic that ptxas compiles to a compare-and-swap loop: the load
@@ -82,6 +99,18 @@ typedef struct {
 	int ncall;
 } ScanStop;
 
+/* A loop that ran out of --max-steps (scan_bound.c): its back branch,
+ * the kernel parameter its tests come from, and a value of it that fits. */
+typedef struct {
+	int branch;             /* -1: no loop found */
+	int param;              /* -1: none that --param gave */
+	uint64_t value;         /* as given */
+	bool fitted;            /* the thread's instructions follow it: */
+	uint64_t fits;          /* a value whose instructions fit */
+	int64_t steps_needed;   /* the --max-steps that value needs (0: more
+	                         * than a number holds) */
+} ScanBound;
+
 typedef struct {
 	int kernel;
 	int block[3];
@@ -102,6 +131,10 @@ typedef struct {
 	int16_t *load_from;
 	uint8_t *load_past;
 	bool ranged;            /* some accesses are costed as ranges */
+	/* every stop is --max-steps: the sums are what ran until then (printed
+	 * as partial, never as the kernel's), and the loop that bounds it */
+	bool partial;
+	ScanBound bound;
 } ScanKernel;
 
 /* ---- scan_merge.c: the accesses ptxas merges ------------------------------- */
@@ -141,11 +174,23 @@ typedef struct {
 	bool keep;              /* keep every warp instruction (--emit-spec) */
 	Geom geom;
 	bool ptxas_merge;       /* model ptxas merging adjacent scalar accesses */
+	/* another consumer of the block's run, told every event after the
+	 * costing has seen it (ptx.h's InterpSink; its ctx its own): where
+	 * checks of shared-memory correctness read each interval's accesses
+	 * and the barriers' arrivals; NULL for none */
+	const InterpSink *also;
 } ScanOpts;
 
 void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
                  const ScanOpts *so, ScanKernel *k);
 void scan_kernel_free(const PtxModule *m, ScanKernel *k);
+
+/* ---- scan_bound.c ---------------------------------------------------------- */
+
+/* The loop of stop s (STOP_STEPS), the parameter that bounds it and a
+ * value that fits (threads interpreted alone). */
+void scan_bound_find(const PtxModule *m, int kernel, const InterpOpts *ro, const ScanStop *s,
+                     ScanBound *b);
 
 /* ---- scan_out.c ----------------------------------------------------------- */
 
@@ -161,7 +206,8 @@ typedef struct {
 } ScanCtx;
 
 /* One kernel's totals to f; its warnings, notes and errors (the
- * diagnostics, as gcc writes them) to err. */
+ * diagnostics, as gcc writes them) to err (f may be NULL for a kernel
+ * without totals: only its errors). */
 void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k,
                      const ScanCtx *c);
 struct json_t *scan_kernel_json(const PtxModule *m, const ScanKernel *k,

@@ -210,9 +210,9 @@ static void array_slots(const PtxModule *m, const ScanKernel *k, ScanArray *as, 
 		for (int t = 0; t < nt; t++) {
 			ScanArray *a = &as[touched[t]];
 			in[touched[t]] = false;
-			a->partial |= x->nkept != x->count;
+			a->partial |= x->kept != x->count;
 			a->vector |= x->merged_from > 1;
-			a->whole &= !outside && nt == 1 && x->nkept == x->count && !x->outside;
+			a->whole &= !outside && nt == 1 && x->kept == x->count && !x->outside;
 			int ai = touched[t];
 			if (a->nslot == cap[ai])
 				keys[ai] = xrealloc(keys[ai], (size_t)(cap[ai] = cap[ai] ? 2 * cap[ai] : 8) *

@@ -52,12 +52,13 @@ int64_t scan_fix_prove(const PtxModule *m, const ScanKernel *k, ScanArray *a,
 				const char *err;
 				if (!sim_inst(g, x->op, x->bytes, x->masks[j], moved, &r, &err))
 					return -1;
-				st->after += r.wavefronts;
+				/* each distinct warp instruction as often as it ran */
+				st->after += r.wavefronts * x->kcount[j];
 				if (x->loop) {
 					if (!sim_inst(g, (Op){.kind = OP_LOAD}, x->bytes, x->masks[j], moved, &r,
 					              &err))
 						return -1;
-					st->after += r.wavefronts;
+					st->after += r.wavefronts * x->kcount[j];
 				}
 			}
 		}

@@ -17,7 +17,9 @@
  *
  * Here: the windows of candidates are found in the PTX (scan_merge_find),
  * every run of 2 or 4 members at consecutive offsets is costed as the
- * vector while the warps run (scan_cost.c), and at the end each window
+ * vector while the warps run (scan_cost.c, which costs a window's warp
+ * instructions of one occurrence together, once every lane has passed
+ * all of the window's), and at the end each window
  * keeps, from its lowest offset up, the widest runs that every execution
  * allowed (scan_merge_choose). */
 #include <stdlib.h>
@@ -271,17 +273,21 @@ void scan_merge_choose(const PtxModule *m, ScanMerge *g, ScanAcc *acc)
 			MergeChunk *c = &g->chunk[best];
 			free(acc[s].masks);
 			free(acc[s].addrs);
+			free(acc[s].kcount);
 			acc[s] = c->acc;
 			acc[s].merged_from = c->n;
 			c->acc.masks = NULL;
 			c->acc.addrs = NULL;
+			c->acc.kcount = NULL;
 			for (int j = 1; j < c->n; j++) {
 				ScanAcc *b = &acc[c->slot[j]];
 				free(b->masks);
 				free(b->addrs);
+				free(b->kcount);
 				b->masks = NULL;
 				b->addrs = NULL;
-				b->nkept = b->capkept = b->count = b->wave = b->ideal = b->counted = 0;
+				b->kcount = NULL;
+				b->nkept = b->capkept = b->kept = b->count = b->wave = b->ideal = b->counted = 0;
 			}
 			p += c->n;
 		}
@@ -293,6 +299,7 @@ void scan_merge_free(ScanMerge *g)
 	for (int i = 0; i < g->nchunk; i++) {
 		free(g->chunk[i].acc.masks);
 		free(g->chunk[i].acc.addrs);
+		free(g->chunk[i].acc.kcount);
 	}
 	free(g->chunk);
 	free(g->of);

@@ -270,8 +270,14 @@ static void stop_message(const PtxModule *m, const ScanKernel *k, const ScanStop
 		         threads);
 		break;
 	case STOP_RECORDS:
-		snprintf(buf, n, "more than %lld shared-memory accesses in one warp "
-		         "(the limit of one scan)", (long long)c->ro->max_records);
+		snprintf(buf, n, "more than %d shared-memory warp instructions wait for "
+		         "lanes of their warps that took other paths (the limit of one scan)",
+		         SCAN_MAX_OPEN);
+		break;
+	case STOP_MEMORY:
+		snprintf(buf, n, "the registers and local memory of the threads run "
+		         "together would pass %lld MiB (calls nested this deep in every "
+		         "thread)", (long long)(INTERP_STATE_CAP >> 20));
 		break;
 	case STOP_BAD_ADDR:
 		snprintf(buf, n, "this %s reaches shared address %lld, beyond %d bytes",
@@ -741,6 +747,62 @@ static int note_cmp(const void *a, const void *b)
 	return 0;
 }
 
+/* Where --max-steps stopped every path: the loop, the parameter that
+ * bounds it and a value that fits (scan_bound.c). */
+static void bound_note(FILE *err, const PtxModule *m, const ScanKernel *k, const ScanCtx *c)
+{
+	const ScanBound *b = &k->bound;
+	if (b->branch < 0)
+		return;
+	const PtxInst *in = &m->inst[b->branch];
+	char *msg;
+	if (b->param < 0) {
+		msg = diag_format("the loop here ran out of --max-steps; no --param bounds "
+		                  "its tests: raise --max-steps");
+	} else {
+		const PtxFunc *fn = &m->func[k->kernel];
+		const char *name = m->sym[fn->params[b->param]].name;
+		char fits[256] = "";
+		if (b->fitted && b->steps_needed)
+			snprintf(fits, sizeof fits, ": --param %d=%llu fits in --max-steps %lld, and "
+			         "%llu needs --max-steps %lld", b->param, (unsigned long long)b->fits,
+			         (long long)c->ro->max_steps, (unsigned long long)b->value,
+			         (long long)b->steps_needed);
+		else if (b->fitted)
+			snprintf(fits, sizeof fits, ": --param %d=%llu fits in --max-steps %lld",
+			         b->param, (unsigned long long)b->fits, (long long)c->ro->max_steps);
+		else
+			snprintf(fits, sizeof fits, ": a smaller value, or a larger --max-steps, "
+			         "lets it finish");
+		msg = diag_format("the loop here runs as often as parameter %d (%s = %llu) "
+		                  "says%s", b->param, name, (unsigned long long)b->value, fits);
+	}
+	head(err, m, in, c, DK_NOTE, "scan-stopped", msg);
+	fprintf(err, "%s\n", msg);
+	free(msg);
+	show_source(err, m, in, c);
+	show_inlined(err, m, in, c);
+}
+
+/* A loop that ran out of --max-steps, as JSON (ScanBound). */
+static json_t *bound_json(const PtxModule *m, const ScanKernel *k, const ScanCtx *c)
+{
+	const ScanBound *b = &k->bound;
+	char where[512];
+	scan_where(m, &m->inst[b->branch], c, where, sizeof where);
+	json_t *o = json_pack("{s:s,s:i}", "where", where, "ptx_line",
+	                      m->inst[b->branch].pos.line);
+	if (b->param >= 0) {
+		json_object_set_new(o, "param", json_integer(b->param));
+		json_object_set_new(o, "value", json_integer((json_int_t)b->value));
+	}
+	if (b->fitted)
+		json_object_set_new(o, "fits", json_integer((json_int_t)b->fits));
+	if (b->fitted && b->steps_needed)
+		json_object_set_new(o, "max_steps_needed", json_integer(b->steps_needed));
+	return o;
+}
+
 void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k,
                      const ScanCtx *c)
 {
@@ -780,11 +842,16 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 			show_source(err, m, &m->inst[k->cost_error_inst], c);
 		show_inlined(err, m, &m->inst[k->cost_error_inst], c);
 	}
+	if (k->partial)
+		bound_note(err, m, k, c);
 	if (!k->complete) {
 		fprintf(err, "bankc: error: kernel %s: no totals, as %s above\n", sn,
 		        k->nstops + !!k->cost_error == 1 ? "the path stopped"
 		        : "paths stopped");
-		return;
+		/* what ran until then, never as the kernel's (f NULL: in JSON) */
+		if (!k->partial || !f)
+			return;
+		goto totals;
 	}
 	/* warnings in source order */
 	Key *keys = xcalloc((size_t)m->nslots + 1, sizeof *keys);
@@ -867,15 +934,18 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 		a = b;
 	}
 	free(notes);
+totals:;
 	int64_t t[CAT_COUNT][4];
 	totals(m, k, t);
+	const char *what = k->complete ? "shared memory per block" : "shared memory of what "
+	                   "ran before --max-steps stopped its paths (partial: not the kernel's "
+	                   "totals)";
 	if (strcmp(sn, fn->name) == 0)
-		fprintf(f, "kernel %s, block %d,%d,%d: shared memory per block, as Nsight "
-		        "Compute counts it\n", fn->name, k->block[0], k->block[1], k->block[2]);
+		fprintf(f, "kernel %s, block %d,%d,%d: %s, as Nsight Compute counts it\n",
+		        fn->name, k->block[0], k->block[1], k->block[2], what);
 	else
-		fprintf(f, "kernel %s (%s), block %d,%d,%d: shared memory per block, as "
-		        "Nsight Compute counts it\n", sn, fn->name, k->block[0], k->block[1],
-		        k->block[2]);
+		fprintf(f, "kernel %s (%s), block %d,%d,%d: %s, as Nsight Compute counts it\n",
+		        sn, fn->name, k->block[0], k->block[1], k->block[2], what);
 	static const char *const label[] = {"loads", "stores", "atomics", "reductions"};
 	int64_t rt[CAT_COUNT][4];
 	ranged_totals(m, k, rt);
@@ -934,7 +1004,9 @@ json_t *scan_kernel_json(const PtxModule *m, const ScanKernel *k, const ScanCtx 
 		                      "message", k->cost_error, "threads", 0));
 	}
 	json_object_set_new(o, "errors", errs);
-	if (!k->complete)
+	if (k->partial && k->bound.branch >= 0)
+		json_object_set_new(o, "bound", bound_json(m, k, c));
+	if (!k->complete && !k->partial)
 		return o;
 	int64_t t[CAT_COUNT][4];
 	totals(m, k, t);
@@ -959,7 +1031,10 @@ json_t *scan_kernel_json(const PtxModule *m, const ScanKernel *k, const ScanCtx 
 			                              (json_int_t)rt[ct][1], "counted_hi",
 			                              (json_int_t)rt[ct][2], "ideal",
 			                              (json_int_t)rt[ct][3]));
-	json_object_set_new(o, "totals", tot);
+	/* what ran before --max-steps stopped every path: never as totals */
+	json_object_set_new(o, k->complete ? "totals" : "partial_totals", tot);
+	if (!k->complete)
+		return o;
 	json_t *acc = json_array();
 	for (int s = 0; s < m->nslots; s++) {
 		const ScanAcc *a = &k->acc[s];

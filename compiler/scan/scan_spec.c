@@ -13,7 +13,10 @@
  * instructions: a plain expression when the element index is affine in
  * the lane, the instruction and the PTX line, otherwise a table of
  * element indices per lane (-1: inactive), each distinct warp
- * instruction once with its count as weight. */
+ * instruction once with its count as weight.  The scan keeps each
+ * distinct warp instruction once with how often it ran (ScanAcc.kcount);
+ * an access of at most MAX_SPEC_INSTS warp instructions is written from
+ * them as they ran, one by one. */
 #define _XOPEN_SOURCE 700   /* mkdir, rename */
 #include <errno.h>
 #include <stdlib.h>
@@ -35,10 +38,11 @@ static void ident(char *s)
 		s[0] = '_';
 }
 
-/* One warp instruction: j-th kept of access a. */
+/* Warp instructions: the j-th kept of access a, w of them. */
 typedef struct {
 	const ScanAcc *a;
 	int64_t j;
+	int64_t w;
 } Ref;
 
 /* The lanes of a warp instruction that fall in [lo, hi). */
@@ -161,9 +165,10 @@ static bool affine_in(const Emit *e, const Ref *refs, int64_t n, int64_t nj, int
 }
 
 /* One access of the spec: the warp instructions refs[0..n), all of one
- * operation and width, nj PTX lines of n / nj each; false if it has too
- * many distinct ones. */
-static bool access(Emit *e, const Ref *refs, int64_t n, int64_t nj, bool loop_load,
+ * operation and width, one by one (each of weight 1: nj PTX lines of n / nj
+ * each) where `one` is set, otherwise each distinct one with its count;
+ * false if it has too many distinct ones. */
+static bool access(Emit *e, const Ref *refs, int64_t n, int64_t nj, bool one, bool loop_load,
                    const char *name, const char *title)
 {
 	const ScanAcc *a = refs[0].a;
@@ -172,8 +177,8 @@ static bool access(Emit *e, const Ref *refs, int64_t n, int64_t nj, bool loop_lo
 	int lanes = op_is_matrix(a->op) ? 8 * a->op.nmat : WARP;
 	uint32_t want = lanes == WARP ? 0xffffffffu : (1u << lanes) - 1;
 	int64_t b = 0, co[3];
-	bool affine = affine_in(e, refs, n, nj, lanes, &b, co);
-	if (!affine && nj > 1 && affine_in(e, refs, n, 1, lanes, &b, co))
+	bool affine = one && affine_in(e, refs, n, nj, lanes, &b, co);
+	if (one && !affine && nj > 1 && affine_in(e, refs, n, 1, lanes, &b, co))
 		affine = true, nj = 1;
 	if (affine) {
 		int64_t ni = n / nj;
@@ -216,7 +221,7 @@ static bool access(Emit *e, const Ref *refs, int64_t n, int64_t nj, bool loop_lo
 			slot[at] = nd;
 			first[nd++] = k;
 		}
-		count[slot[at]]++;
+		count[slot[at]] += refs[k].w;
 	}
 	free(slot);
 	if (nd > MAX_SPEC_INSTS) {
@@ -230,7 +235,7 @@ static bool access(Emit *e, const Ref *refs, int64_t n, int64_t nj, bool loop_lo
 	bool weighted = false;
 	for (int64_t d = 0; d < nd; d++)
 		weighted |= count[d] != count[0];
-	if (weighted && n <= MAX_SPEC_INSTS) {
+	if (weighted && one && n <= MAX_SPEC_INSTS) {
 		/* unequal counts: every warp instruction in order, as it ran */
 		nd = n;
 		for (int64_t d = 0; d < n; d++)
@@ -278,13 +283,21 @@ static bool access(Emit *e, const Ref *refs, int64_t n, int64_t nj, bool loop_lo
 	return true;
 }
 
-/* The warp instructions of access a in the array. */
-static int64_t refs_of(const Emit *e, const ScanAcc *a, Ref *out)
+/* The warp instructions of access a in the array: each kept one with its
+ * count, or (one) as often as it ran, one by one; out NULL: only how many
+ * refs; *w: how many warp instructions. */
+static int64_t refs_of(const Emit *e, const ScanAcc *a, Ref *out, bool one, int64_t *w)
 {
 	int64_t n = 0;
-	for (int64_t j = 0; j < a->nkept; j++)
-		if (lanes_in((Ref){a, j}, e->lo, e->hi))
-			out[n++] = (Ref){a, j};
+	*w = 0;
+	for (int64_t j = 0; j < a->nkept; j++) {
+		if (!lanes_in((Ref){a, j, 1}, e->lo, e->hi))
+			continue;
+		*w += a->kcount[j];
+		for (int64_t c = 0; c < (one ? a->kcount[j] : 1); c++, n++)
+			if (out)
+				out[n] = (Ref){a, j, one ? 1 : a->kcount[j]};
+	}
 	return n;
 }
 
@@ -300,30 +313,22 @@ static void access_name(const PtxModule *m, const ScanAcc *a, const char *from,
  * MAX_ACCESSES, one per operation and width holding all of theirs. */
 static int accesses(Emit *e, const PtxModule *m, const ScanKernel *k, const ScanArray *ar)
 {
-	int64_t total = 0;
 	int nacc = 0;
 	for (int t = 0; t < ar->nstmt; t++)
 		nacc += 1 + k->acc[ar->slot[ar->stmt[t].first]].loop;  /* a loop's load: one more */
-	for (int s = 0; s < ar->nslot; s++)
-		total += k->acc[ar->slot[s]].nkept;
-	Ref *refs = xmalloc((size_t)(total + 1) * sizeof *refs);
 	bool *done = xcalloc((size_t)ar->nstmt + 1, sizeof *done);
+	/* the slots of one access of the spec */
+	int *slots = xmalloc(((size_t)ar->nslot + 1) * sizeof *slots);
 	int written = 0;
 	for (int t = 0; t < ar->nstmt; t++) {
 		if (done[t])
 			continue;
 		const ScanStmt *st = &ar->stmt[t];
 		const ScanAcc *a = &k->acc[ar->slot[st->first]];
-		int64_t n = 0, nj = st->n, per = -1;
-		for (int q = 0; q < st->n; q++) {
-			int64_t got = refs_of(e, &k->acc[ar->slot[st->first + q]], refs + n);
-			if (per >= 0 && got != per)
-				nj = 1;     /* lines of unequal counts: not a loop over them */
-			per = got;
-			n += got;
-		}
-		if (!n)
-			continue;
+		int ns = 0;
+		for (int q = 0; q < st->n; q++)
+			slots[ns++] = ar->slot[st->first + q];
+		int64_t nj = st->n;
 		char name[64], title[1400], opa[64], lines[256] = "";
 		spec_op(a, false, e->elem, opa, sizeof opa);
 		const PtxInst *in = &m->inst[a->inst];
@@ -333,14 +338,20 @@ static int accesses(Emit *e, const PtxModule *m, const ScanKernel *k, const Scan
 			                      m->inst[k->acc[ar->slot[st->first + q]].inst].pos.line);
 		const char *atom = a->loop ? " (one trip of the compare-and-swap loop "
 		                   "that ptxas makes of it)" : "";
-		if (nacc <= MAX_ACCESSES) {
-			access_name(m, a, "", name, sizeof name);
-			snprintf(title, sizeof title, "%s (PTX line%s %s): %.*s, %lld warp "
-			         "instruction%s%s", st->where, st->n > 1 ? "s" : "", lines, in->ntext,
-			         in->text, (long long)n, n == 1 ? "" : "s", atom);
-		} else {
+		/* how many warp instructions: written one by one where few */
+		int64_t n = 0, per = -1, w;
+		for (int q = 0; q < ns; q++) {
+			refs_of(e, &k->acc[slots[q]], NULL, false, &w);
+			if (per >= 0 && w != per)
+				nj = 1;     /* lines of unequal counts: not a loop over them */
+			per = w;
+			n += w;
+		}
+		if (!n)
+			continue;
+		int nst = 1;
+		if (nacc > MAX_ACCESSES) {
 			/* every statement of this operation and width, from here on */
-			int nst = 1;
 			nj = 1;
 			for (int u = t + 1; u < ar->nstmt; u++) {
 				const ScanAcc *b = &k->acc[ar->slot[ar->stmt[u].first]];
@@ -349,28 +360,47 @@ static int accesses(Emit *e, const PtxModule *m, const ScanKernel *k, const Scan
 				if (done[u] || strcmp(opa, opb) != 0 || b->op.kind != a->op.kind ||
 				    b->loop != a->loop)
 					continue;
-				for (int q = 0; q < ar->stmt[u].n; q++)
-					n += refs_of(e, &k->acc[ar->slot[ar->stmt[u].first + q]], refs + n);
+				for (int q = 0; q < ar->stmt[u].n; q++) {
+					slots[ns++] = ar->slot[ar->stmt[u].first + q];
+					refs_of(e, &k->acc[slots[ns - 1]], NULL, false, &w);
+					n += w;
+				}
 				nst++;
 				done[u] = true;
 			}
+		}
+		done[t] = true;
+		bool one = n <= MAX_SPEC_INSTS;
+		int64_t nr = 0;
+		for (int q = 0; q < ns; q++)
+			nr += refs_of(e, &k->acc[slots[q]], NULL, one, &w);
+		Ref *refs = xmalloc(((size_t)nr + 1) * sizeof *refs);
+		nr = 0;
+		for (int q = 0; q < ns; q++)
+			nr += refs_of(e, &k->acc[slots[q]], refs + nr, one, &w);
+		if (nst == 1) {
+			access_name(m, a, "", name, sizeof name);
+			snprintf(title, sizeof title, "%s (PTX line%s %s): %.*s, %lld warp "
+			         "instruction%s%s", st->where, st->n > 1 ? "s" : "", lines, in->ntext,
+			         in->text, (long long)n, n == 1 ? "" : "s", atom);
+		} else {
 			access_name(m, a, "from_", name, sizeof name);
 			snprintf(title, sizeof title, "%s and %d more: %d source statements (%s), %lld "
 			         "warp instructions, as one access (a tile holds %d)%s", st->where,
 			         nst - 1, nst, opa, (long long)n, MAX_ACCESSES, atom);
 		}
-		done[t] = true;
-		written += access(e, refs, n, nj, false, name, title);
+		written += access(e, refs, nr, nj, one, false, name, title);
 		if (a->loop) {
 			/* the loop's load: the same addresses */
 			char lt[1600];
 			snprintf(lt, sizeof lt, "the load of that loop's trip: %s", st->where);
 			name[0] = 'l';
 			name[1] = 'd';
-			written += access(e, refs, n, nj, true, name, lt);
+			written += access(e, refs, nr, nj, one, true, name, lt);
 		}
+		free(refs);
 	}
-	free(refs);
+	free(slots);
 	free(done);
 	return written;
 }

@@ -30,12 +30,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (int i = 0; i < m.nfunc; i++) {
 			if (!m.func[i].entry || !m.func[i].defined)
 				continue;
-			InterpOpts o = {.block = {32, 1, 1}, .max_steps = 32 * 2000,
-			                .max_records = 1 << 14};
+			InterpOpts o = {.block = {32, 1, 1}, .max_steps = 32 * 2000};
 			o.nparams = 1;
 			o.param[0].index = 0;
 			o.param[0].value = 64;
-			ScanOpts so = {true, sim_geom_default, true};
+			ScanOpts so = {true, sim_geom_default, true, NULL};
 			ScanKernel k;
 			scan_kernel(&m, i, &o, &so, &k);
 			ScanCtx c = {"fuzz.ptx", NULL, &o, sim_geom_default};

@@ -94,7 +94,7 @@ static int64_t value_at(const char *body, const char *mem)
 	Ptx *p = ptx(text);
 	if (!p->ok)
 		fail_msg("%s", p->diag);
-	InterpOpts o = {.block = {1, 1, 1}, .max_steps = 100000, .max_records = 1000};
+	InterpOpts o = {.block = {1, 1, 1}, .max_steps = 100000};
 	o.nparams = 1;
 	o.param[0].index = 0;
 	o.param[0].value = 77;
@@ -128,9 +128,8 @@ static Scan *scan(const char *text, int bx, int by, int64_t max_steps, bool merg
 	s->p = ptx(text);
 	if (!s->p->ok)
 		fail_msg("%s", s->p->diag);
-	s->ro = (InterpOpts){.block = {bx, by, 1}, .max_steps = max_steps,
-	                  .max_records = 1 << 20};
-	ScanOpts so = {true, sim_geom_default, merge};
+	s->ro = (InterpOpts){.block = {bx, by, 1}, .max_steps = max_steps};
+	ScanOpts so = {true, sim_geom_default, merge, NULL};
 	int k = -1;
 	for (int i = 0; i < s->p->m.nfunc && k < 0; i++)
 		if (s->p->m.func[i].entry)
@@ -610,11 +609,11 @@ static int64_t merged(const char *body, bool loads, int *from)
 	s->p = ptx(text);
 	if (!s->p->ok)
 		fail_msg("%s", s->p->diag);
-	s->ro = (InterpOpts){.block = {32, 1, 1}, .max_steps = 1 << 20, .max_records = 1 << 20};
+	s->ro = (InterpOpts){.block = {32, 1, 1}, .max_steps = 1 << 20};
 	s->ro.nparams = 1;
 	s->ro.param[0].index = 0;
 	s->ro.param[0].value = 64;
-	ScanOpts so = {true, sim_geom_default, true};
+	ScanOpts so = {true, sim_geom_default, true, NULL};
 	scan_kernel(&s->p->m, 0, &s->ro, &so, &s->k);
 	assert_true(s->k.complete);
 	int64_t w = total(s, loads);
@@ -882,11 +881,11 @@ static void test_data(void **state)
 		Scan *s = calloc(1, sizeof *s);
 		s->p = ptx(text);
 		s->ro = (InterpOpts){.block = {32, 1, 1}, .max_steps = 1 << 20,
-		                     .max_records = 1 << 20, .ndata = 1};
+		                     .ndata = 1};
 		s->ro.data[0].index = 0;
 		s->ro.data[0].bytes = bins;
 		s->ro.data[0].len = len;
-		ScanOpts so = {false, sim_geom_default, true};
+		ScanOpts so = {false, sim_geom_default, true, NULL};
 		scan_kernel(&s->p->m, 0, &s->ro, &so, &s->k);
 		if (len == 128) {
 			/* an add of 1: two words of one bank take 2 */
@@ -934,17 +933,23 @@ static void test_limits(void **state)
 	         "\tcall (retval0), %rd1, (), prototype_0; }\n\tret;\n}\n", 1, 1, 1 << 20, true);
 	assert_int_equal(s->k.stops[0].kind, STOP_CALL);
 	scan_free(s);
-	/* records: one warp may make at most max_records accesses */
+	/* an endless loop of stores stops at --max-steps, not at a count of
+	 * accesses: its warp instructions are costed as they come (each
+	 * thread's 2000 steps: a mov, then 1000 stores and 999 branches) */
 	Ptx *p = ptx(".version 9.0\n.target sm_90\n.address_size 64\n"
 	             ".visible .entry k()\n{\n\t.reg .b32 %r<4>;\n\t.shared .align 4 .b8 s[64];\n"
 	             "\tmov.u32 %r1, s;\n$L1:\n\tst.shared.u32 [%r1], 0;\n\tbra.uni $L1;\n}\n");
 	assert_true(p->ok);
-	InterpOpts o = {.block = {32, 1, 1}, .max_steps = 1 << 30, .max_records = 100};
-	ScanOpts so = {false, sim_geom_default, true};
+	InterpOpts o = {.block = {32, 1, 1}, .max_steps = 32 * 2000};
+	ScanOpts so = {false, sim_geom_default, true, NULL};
 	ScanKernel k;
 	scan_kernel(&p->m, 0, &o, &so, &k);
 	assert_false(k.complete);
-	assert_int_equal(k.stops[0].kind, STOP_RECORDS);
+	assert_int_equal(k.nstops, 1);
+	assert_int_equal(k.stops[0].kind, STOP_STEPS);
+	assert_int_equal(k.stops[0].threads, 32);
+	assert_int_equal(k.acc[0].count, 1000);
+	assert_int_equal(k.acc[0].wave, 1000);
 	scan_kernel_free(&p->m, &k);
 	ptx_free(p);
 }

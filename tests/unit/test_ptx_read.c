@@ -58,7 +58,7 @@ static int addrs(const char *body, int tid, int64_t n, int64_t *out, int max)
 	Ptx *p = ptx(text);
 	if (!p->ok)
 		fail_msg("%s", p->diag);
-	InterpOpts o = {.block = {64, 1, 1}, .max_steps = 1 << 20, .max_records = 1000};
+	InterpOpts o = {.block = {64, 1, 1}, .max_steps = 1 << 20};
 	o.nparams = 1;
 	o.param[0].index = 0;
 	o.param[0].value = (uint64_t)n;

@@ -37,8 +37,8 @@ static Fx *scan_fx(void)
 	if (setjmp(d.jb))
 		fail_msg("the test's PTX does not read");
 	ptx_read(x->pool, &d, &x->m);
-	InterpOpts ro = {.block = {32, 1, 1}, .max_steps = 1 << 20, .max_records = 1 << 20};
-	ScanOpts so = {true, sim_geom_default, true};
+	InterpOpts ro = {.block = {32, 1, 1}, .max_steps = 1 << 20};
+	ScanOpts so = {true, sim_geom_default, true, NULL};
 	scan_kernel(&x->m, 0, &ro, &so, &x->k);
 	assert_true(x->k.complete);
 	x->c = (ScanCtx){"t.ptx", NULL, &ro, sim_geom_default, NULL};
