@@ -115,7 +115,7 @@ static const CmdHelp cmds[] = {
 	 "                          into the vector access ptxas makes of it\n"
 	 "                          where it can prove the vector aligned\n"
 	 "  --emit-spec DIR         write a .tile spec per shared array to DIR\n"
-	 "  --fix                   print on stdout the diff of each array's fix\n"
+	 "  --fix                   print on stdout the arrays' fixes, one diff a file\n"
 	 "                          (its padding, or every subscript rewritten;\n"
 	 "                          the totals go to stderr)\n"
 	 "  --source-dir DIR        show source lines of files under DIR too\n"

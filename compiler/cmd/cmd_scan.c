@@ -612,6 +612,7 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		json_begin(&js, cu ? cu : input);
 	JsonOut *jk = o->json ? &js : NULL;     /* where refusals are listed */
 	bool first = true;
+	ScanDiffs *diffs = o->fix ? scan_diffs_new() : NULL;
 	for (int i = 0; i < m->nfunc; i++) {
 		if (!kernel_selected(o, m, i))
 			continue;
@@ -771,11 +772,14 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		    !scan_emit_specs(m, &k, o->emit, &c, o->json || o->fix ? stderr : stdout, stderr))
 			rc = 1;
 		if (o->fix)
-			scan_fix_print_diffs(stdout, stderr, &arrays);
+			scan_diffs_add(diffs, stderr, &arrays);
 		c.arrays = NULL;
 		scan_arrays_free(&arrays);
 		scan_kernel_free(m, &k);
 	}
+	/* one diff a file, after every kernel: two arrays of a line apply together */
+	if (o->fix)
+		scan_diffs_print(diffs, stdout, stderr);
 	if (o->json)    /* file: as given; ptx: where the PTX came from */
 		json_end(&js, cu ? "nvcc -ptx -lineinfo" : input);
 	for (int i = 0; i < m->nfunc; i++)

@@ -339,6 +339,11 @@ typedef struct {
 	int nedit;
 	char *diff;             /* the unified diff of the edits, or NULL */
 	char stop[400];         /* why there is no diff, or "" */
+	/* the replacements that make the diff, kept so that --fix can join
+	 * the arrays of one file into one diff */
+	const struct CText *src;
+	struct CRepl *repl;
+	int nrepl;
 } ScanForm;
 
 typedef struct {
@@ -474,9 +479,17 @@ void scan_fix_after_warning(FILE *f, const PtxModule *m, const ScanAcc **g, int 
                             const ScanCtx *c);
 /* The arrays and their fixes as JSON ("arrays" of a kernel). */
 struct json_t *scan_fix_json(const ScanArrays *as);
-/* --fix: every fix's diff on f, in array order; on err, each array with
- * a fix that has none, and why.  Returns how many diffs were printed. */
-int scan_fix_print_diffs(FILE *f, FILE *err, const ScanArrays *as);
+/* --fix: the fixes' diffs gathered over every kernel of a scan, one
+ * diff a source file (the arrays of a line each change apply together). */
+typedef struct ScanDiffs ScanDiffs;
+ScanDiffs *scan_diffs_new(void);
+/* Add every shown fix of as to d; on err, each array with a fix that has
+ * no diff, and why.  Returns how many fixes were added. */
+int scan_diffs_add(ScanDiffs *d, FILE *err, const ScanArrays *as);
+/* Print d's diffs on f, in the order their files were first added (on
+ * err, a fix left out because it changes text another one changes),
+ * and free d.  Returns how many diffs were printed. */
+int scan_diffs_print(ScanDiffs *d, FILE *f, FILE *err);
 
 
 #endif

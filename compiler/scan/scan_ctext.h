@@ -32,7 +32,7 @@ typedef struct {
 	bool macro;
 } CDef;
 
-typedef struct {
+typedef struct CText {
 	unsigned id;            /* a number no other file read in this run has */
 	char *path;
 	char *text;
@@ -169,7 +169,7 @@ void ctext_span(const CText *t, int a, int b, char *buf, size_t n);
 
 /* ---- scan_rewrite.c: the source with some of its text replaced ---------------------- */
 
-typedef struct {
+typedef struct CRepl {
 	size_t off, len;        /* the text replaced */
 	char *text;             /* by this (malloc'ed) */
 } CRepl;

@@ -75,9 +75,14 @@ void scan_fix_form_free(ScanForm *f)
 		free(f->edit[i].before), free(f->edit[i].after);
 	free(f->edit);
 	free(f->diff);
+	for (int i = 0; i < f->nrepl; i++)
+		free(f->repl[i].text);
+	free(f->repl);
 	f->edit = NULL;
 	f->diff = NULL;
 	f->nedit = 0;
+	f->repl = NULL;
+	f->nrepl = 0;
 }
 
 static bool digits(const char *s)
@@ -348,11 +353,18 @@ bool scan_fix_form(ScanArray *a, const Layout *l, const Tile *t, bool pad, ScanF
 	}
 	char why[200];
 	bool ok = crewrite_apply(ct, r, nr, &form->edit, &form->nedit, &form->diff, why, sizeof why);
-	for (int i = 0; i < nr; i++)
-		free(r[i].text);
-	free(r);
-	if (!ok)
+	if (!ok) {
+		for (int i = 0; i < nr; i++)
+			free(r[i].text);
+		free(r);
 		return STOP("%s", why);
+	}
+	/* kept (a replacement by the same text was dropped: its text NULL) */
+	form->src = ct;
+	form->repl = r;
+	for (int i = 0; i < nr; i++)
+		if (r[i].text)
+			r[form->nrepl++] = r[i];
 	form->ok = true;
 	return true;
 #undef STOP
@@ -532,33 +544,146 @@ void scan_fix_after_warning(FILE *f, const PtxModule *m, const ScanAcc **g, int 
 	}
 }
 
-int scan_fix_print_diffs(FILE *f, FILE *err, const ScanArrays *as)
+/* One source file's replacements, and whose they are. */
+typedef struct {
+	const CText *src;
+	CRepl *r;
+	int n, cap;
+	char **whose;           /* "'name' (kernel)" of each replacement */
+} FileDiff;
+
+struct ScanDiffs {
+	FileDiff *f;
+	int n;
+};
+
+ScanDiffs *scan_diffs_new(void)
+{
+	return xcalloc(1, sizeof(ScanDiffs));
+}
+
+static FileDiff *file_of(ScanDiffs *d, const CText *src)
+{
+	for (int i = 0; i < d->n; i++)
+		if (d->f[i].src == src)
+			return &d->f[i];
+	d->f = xrealloc(d->f, (size_t)(d->n + 1) * sizeof *d->f);
+	FileDiff *f = &d->f[d->n++];
+	memset(f, 0, sizeof *f);
+	f->src = src;
+	return f;
+}
+
+static bool repl_same(const CRepl *a, const CRepl *b)
+{
+	return a->off == b->off && a->len == b->len && strcmp(a->text, b->text) == 0;
+}
+
+/* Add a form's replacements to its file's, unless one changes text that
+ * an earlier fix changes differently (an index inside another array's
+ * subscript): then none, and *with says whose.  The same replacement
+ * twice (an array two kernels share, fixed alike) is one. */
+static bool file_add(FileDiff *f, const ScanForm *x, const char *who, const char **with)
+{
+	for (int i = 0; i < x->nrepl; i++)
+		for (int j = 0; j < f->n; j++) {
+			const CRepl *a = &x->repl[i], *b = &f->r[j];
+			if (repl_same(a, b))
+				continue;
+			if (a->off < b->off + b->len && b->off < a->off + a->len) {
+				*with = f->whose[j];
+				return false;
+			}
+		}
+	for (int i = 0; i < x->nrepl; i++) {
+		bool dup = false;
+		for (int j = 0; j < f->n && !dup; j++)
+			dup = repl_same(&x->repl[i], &f->r[j]);
+		if (dup)
+			continue;
+		if (f->n == f->cap) {
+			f->cap = f->cap ? 2 * f->cap : 16;
+			f->r = xrealloc(f->r, (size_t)f->cap * sizeof *f->r);
+			f->whose = xrealloc(f->whose, (size_t)f->cap * sizeof *f->whose);
+		}
+		f->r[f->n] = x->repl[i];
+		f->r[f->n].text = xstrdup(x->repl[i].text);
+		f->whose[f->n++] = xstrdup(who);
+	}
+	return true;
+}
+
+static void fix_where(const ScanArray *a, char *where, size_t n)
+{
+	if (a->decl.found) {
+		char shown[1024];
+		snprintf(where, n, "%s:%d:%d", scan_escape(a->decl.path, shown, sizeof shown),
+		         a->decl.line, a->decl.col);
+	} else {
+		snprintf(where, n, "%s", a->stmt[0].where);
+	}
+}
+
+int scan_diffs_add(ScanDiffs *d, FILE *err, const ScanArrays *as)
 {
 	int n = 0;
 	for (int i = 0; as && i < as->n; i++) {
 		const ScanArray *a = &as->a[i];
 		if (!a->fix.shown)
 			continue;
+		char where[1100];
+		fix_where(a, where, sizeof where);
 		const ScanForm *ap = applied(&a->fix);
-		if (ap) {
-			fputs(ap->diff, f);
-			n++;
+		if (ap && ap->src) {
+			char who[600];
+			const char *with = NULL;
+			snprintf(who, sizeof who, "'%s' (%s)", a->name, a->kernel);
+			if (file_add(file_of(d, ap->src), ap, who, &with))
+				n++;
+			else
+				fprintf(err, "%s: note: --fix: no diff for %s: it changes text that the "
+				        "fix of %s changes too; apply the diff, then scan again\n", where,
+				        who, with);
 			continue;
 		}
 		const char *why = a->fix.pad.stop[0] && !a->fix.index.stop[0] ? a->fix.pad.stop :
 		                  a->fix.index.stop;
-		char where[1100];
-		if (a->decl.found) {
-			char shown[1024];
-			snprintf(where, sizeof where, "%s:%d:%d", scan_escape(a->decl.path, shown,
-			         sizeof shown), a->decl.line, a->decl.col);
-		} else {
-			snprintf(where, sizeof where, "%s", a->stmt[0].where);
-		}
 		fprintf(err, "%s: note: --fix: no diff for '%s' (%s): %s; apply the layout %s by "
 		        "hand\n", where, a->name, a->kernel, why[0] ? esc_shown(why) : "no form of it "
 		        "in the source", a->fix.layout);
 	}
+	return n;
+}
+
+int scan_diffs_print(ScanDiffs *d, FILE *out, FILE *err)
+{
+	int n = 0;
+	for (int i = 0; d && i < d->n; i++) {
+		FileDiff *f = &d->f[i];
+		ScanEdit *ed;
+		int ned;
+		char *diff, why[200];
+		/* each alone made a diff, and none overlaps: together they do */
+		if (crewrite_apply(f->src, f->r, f->n, &ed, &ned, &diff, why, sizeof why)) {
+			fputs(diff, out);
+			n++;
+			for (int k = 0; k < ned; k++)
+				free(ed[k].before), free(ed[k].after);
+			free(ed);
+			free(diff);
+		} else {
+			char shown[1024];
+			fprintf(err, "%s: note: --fix: no diff: %s\n", scan_escape(f->src->path, shown,
+			        sizeof shown), why);
+		}
+		for (int k = 0; k < f->n; k++)
+			free(f->r[k].text), free(f->whose[k]);
+		free(f->r);
+		free(f->whose);
+	}
+	if (d)
+		free(d->f);
+	free(d);
 	return n;
 }
 

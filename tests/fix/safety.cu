@@ -91,3 +91,20 @@ extern "C" __global__ void shadowed(const float *in, float *out)
 		out[x] = s;
 	}
 }
+
+// Two arrays indexed on one line: their fixes are one diff, or patch
+// rejects the second array's hunk of that line.
+extern "C" __global__ void two_on_a_line(const float *in, float *out)
+{
+	__shared__ float qa[32][32], kb[32][32];
+	int x = threadIdx.x;
+	for (int r = 0; r < 32; r++) {
+		qa[r][x] = in[r * 32 + x];
+		kb[r][x] = in[1024 + r * 32 + x];
+	}
+	__syncthreads();
+	float acc = 0;
+	for (int c = 0; c < 32; c++)
+		acc += qa[x][c] * kb[x][c];
+	out[x] = acc;
+}

@@ -140,8 +140,13 @@ for p in $(cut -f 1 "$tmp/manifest" | sort -u); do
 		set -- $nums
 		before=$1 promised=$2
 		# shellcheck disable=SC2086
-		"$bankc" scan "$tmp/$p.fixed.ptx" --kernel "$kern" --block "$block" $opts --source-dir "$out/fixed" >"$tmp/s" 2>&1
-		scanned=$(total_of "$tmp/s")
+		# a partial total (a path that ran out of --max-steps) is no total
+		if "$bankc" scan "$tmp/$p.fixed.ptx" --kernel "$kern" --block "$block" $opts \
+			--source-dir "$out/fixed" >"$tmp/s" 2>&1; then
+			scanned=$(total_of "$tmp/s")
+		else
+			scanned=unfinished
+		fi
 		measured=NA
 		if [ "$MEASURE" = 1 ]; then
 			dem=$(c++filt "$kern" 2>/dev/null | sed 's/(.*//')
