@@ -697,6 +697,13 @@ void emit_svg(FILE *f, const Geom *g, const Tile *t,
 struct json_t;
 /* A new document: {"schema": BANKC_JSON_SCHEMA, "bankc": BANKC_VERSION}. */
 struct json_t *report_new(void);
+/* s, any bytes (a path), as a JSON string: JSON holds UTF-8, so each
+ * byte of a malformed sequence becomes U+FFFD (esc_utf8).  Never NULL. */
+struct json_t *report_string(const char *s);
+/* report_new() with body's keys added; takes body's reference.  A NULL
+ * body (a part json_pack could not make) is bankc's bug, never a
+ * document with parts missing. */
+struct json_t *report_doc(struct json_t *body);
 /* doc indented, keys sorted, then a newline; takes the reference. */
 void report_write(FILE *f, struct json_t *doc);
 struct json_t *report_geometry(const Geom *g);           /* "geometry" */

@@ -104,12 +104,10 @@ static bool render_tile(Outs *o, const BuildOpts *bo, const Tile *t,
 	Baseline b[MAX_BASELINES];
 	int nb = baseline_all(t, &bo->g, s.budget, b);
 	json_t *root = report_new();
-	/* JSON holds UTF-8: a path's other bytes as U+FFFD (esc_utf8) */
-	char *uspec = esc_utf8(spec);
-	json_t *body = json_pack("{s:s, s:o, s:o, s:o}", "spec", uspec, "geometry",
+	json_t *body = json_pack("{s:o, s:o, s:o, s:o}", "spec",
+	                         report_string(spec), "geometry",
 	                         report_geometry(&bo->g), "tile", dump_tile_json(ot),
 	                         "solution", report_solution(t, &s, b, nb));
-	free(uspec);
 	if (!body || json_object_update_new(root, body) != 0) {
 		/* never a report with parts missing */
 		fprintf(stderr, "bankc: error: tile '%s': its JSON report cannot be "

@@ -276,7 +276,7 @@ int cmd_compare(int argc, char **argv)
 				int nb = baseline_all(vt, &g, s.budget, b);
 				if (json) {
 					json_t *tj = report_solution(vt, &s, b, nb);
-					json_object_set_new(tj, "spec", json_string(src[i].name));
+					json_object_set_new(tj, "spec", report_string(src[i].name));
 					json_array_append_new(tiles, tj);
 				}
 				else
@@ -284,10 +284,8 @@ int cmd_compare(int argc, char **argv)
 				solve_free(&s);
 			}
 		if (json) {
-			json_t *root = report_new();
-			json_object_update_new(root, json_pack("{s:o, s:o}", "geometry",
-			                       report_geometry(&g), "tiles", tiles));
-			report_write(stdout, root);
+			report_write(stdout, report_doc(json_pack("{s:o, s:o}",
+			             "geometry", report_geometry(&g), "tiles", tiles)));
 		}
 	}
 	for (int i = 0; i < nfiles; i++)

@@ -291,9 +291,7 @@ static int explain_file(const Geom *g, const char *file, const char *tname,
 			js_next(f, &to, 2, "params");
 			js_value(f, 3, report_layout(&l, t));
 			js_next(f, &to, 2, "spec");
-			char *spec = esc_utf8(src.name);     /* JSON holds UTF-8 */
-			js_value(f, 3, json_string(spec));
-			free(spec);
+			js_value(f, 3, report_string(src.name));
 			js_close(f, &to, 2);
 		}
 		solve_free(&s);
