@@ -53,6 +53,51 @@ echo partial >"$tmp/k/.bankc-tmp.999999999.aaaaaa"
 expect 0 "" -- "$bankc" build specs/seeds.tile -o "$tmp/k"
 if [ -e "$tmp/k/.bankc-tmp.999999999.aaaaaa" ]; then failed "stale temporary kept"; else ok; fi
 
+# ---- ... whatever its PID: the folder's lock proves it dead.  In a CI
+# container every run may have the same PID, and a killed run's
+# temporaries were kept as the next run's own, forever.
+# killed_build DIR [RUNNER...]: a build of $tmp/p.tile into DIR killed
+# (SIGKILL) after its temporaries were written, then one that is not
+killed_build() {
+	d=$1
+	shift
+	rm -rf "$d" && tile p 32 >"$tmp/p.tile" && "$@" "$bankc" build "$tmp/p.tile" -o "$d" || failed "build for the kill"
+	tile p 64 >"$tmp/p.tile"
+	{ BANKC_TEST_COMMIT=kill:1 "$@" "$bankc" build "$tmp/p.tile" -o "$d"; } 2>/dev/null
+	nleft=$(ls -A "$d" | grep -c '^\.bankc-tmp\.')
+}
+killed_build "$tmp/pid"
+if [ "$nleft" -gt 0 ]; then ok; else failed "the killed build left no temporary to test with"; fi
+# the PID in their names made a live process's (this shell's)
+for f in "$tmp/pid"/.bankc-tmp.*; do mv "$f" "$tmp/pid/.bankc-tmp.$$.${f##*.}"; done
+expect 0 "" -- "$bankc" build "$tmp/p.tile" -o "$tmp/pid"
+if ls -A "$tmp/pid" | grep -q bankc-tmp; then failed "temporaries of a live PID kept: $(ls -A "$tmp/pid" | grep bankc-tmp | tr '\n' ' ')"; else ok; fi
+grep -q "64 x 32 f32" "$tmp/pid/p.cuh" && ok || failed "the build after the kill did not write p.cuh"
+# every run of one PID, each in a PID namespace of its own (where one can
+# be made): a shell as its PID 1 (which no signal of its own kills), bankc
+# its child, PID 2 every time
+if unshare --pid --fork true 2>/dev/null; then ns="unshare --pid --fork"
+elif unshare --user --map-root-user --pid --fork true 2>/dev/null; then ns="unshare --user --map-root-user --pid --fork"
+else ns=; fi
+# shellcheck disable=SC2086,SC2016
+pidns() { $ns sh -c '"$@"; exit $?' sh "$@"; }
+if [ -n "$ns" ]; then
+	killed_build "$tmp/ns" pidns
+	[ "$nleft" -gt 0 ] && ok || failed "the killed build (PID 2) left no temporary to test with"
+	pidns "$bankc" build "$tmp/p.tile" -o "$tmp/ns" 2>"$tmp/err" || failed "the build after the kill, PID 2"
+	if ls -A "$tmp/ns" | grep -q bankc-tmp; then failed "a killed run's temporaries kept by a run of the same PID"; else ok; fi
+else
+	skip "runs of one PID (no PID namespace: unshare)"
+fi
+# a depfile outside the output folder: its temporaries are written
+# without that folder's lock, so a live process's stay there
+mkdir -p "$tmp/dep"
+echo partial >"$tmp/dep/.bankc-tmp-pid.$$.aaaaaa"
+echo partial >"$tmp/dep/.bankc-tmp-pid.999999999.aaaaaa"
+expect 0 "" -- "$bankc" build "$tmp/p.tile" -o "$tmp/pid" -MD -MF "$tmp/dep/p.d"
+if [ -e "$tmp/dep/.bankc-tmp-pid.$$.aaaaaa" ] && [ ! -e "$tmp/dep/.bankc-tmp-pid.999999999.aaaaaa" ]; then ok
+else failed "beside a depfile: a live process's temporary must stay, a dead one's go"; fi
+
 # ---- renaming a tile removes its old outputs; other specs' stay
 tile old >"$tmp/r.tile"
 tile other >"$tmp/other.tile"

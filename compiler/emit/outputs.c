@@ -18,7 +18,7 @@
  *
  * A signal before step 4 removes the temporaries and leaves the folder as
  * it was; SIGKILL can leave temporaries, which the next run's step 2
- * removes.  An output whose contents did not change is not rewritten, so
+ * removes: the lock proves the folder's own dead, whatever their PID.  An output whose contents did not change is not rewritten, so
  * make and Ninja see an unchanged time stamp. */
 #define _XOPEN_SOURCE 700   /* realpath, S_ISVTX */
 #define _DEFAULT_SOURCE     /* flock(2): BSD's and Linux's, not POSIX's */
@@ -37,7 +37,11 @@
 #include "bankc.h"
 #include "emit/manifest.h"
 
+/* Temporaries: TMP_PREFIX in the locked output folder, where only
+ * holders of its lock write them; TMP_PID_PREFIX beside a depfile in any
+ * other folder, written without that folder's lock (see remove_stale). */
 #define TMP_PREFIX ".bankc-tmp."
+#define TMP_PID_PREFIX ".bankc-tmp-pid."
 #define MANIFEST ".bankc-manifest"
 #define LOCK ".bankc-lock"   /* the lock file of bankc 0.1.0's builds */
 
@@ -173,25 +177,52 @@ static bool make_dirs(const char *dir)
 	return true;
 }
 
-/* Temporaries are named .bankc-tmp.PID.XXXXXX: one whose process is gone,
- * or that is a day old, was left by a run that was killed. */
+/* The output folder this run holds the lock of (take_lock). */
+static dev_t locked_dev;
+static ino_t locked_ino;
+static bool locked_set;
+
+/* Is dir the folder whose lock this run holds? */
+static bool is_locked(const char *dir)
+{
+	struct stat st;
+	return locked_set && stat(dir, &st) == 0 && st.st_dev == locked_dev &&
+	       st.st_ino == locked_ino;
+}
+
+/* Temporaries a killed run left.  .bankc-tmp.PID.XXXXXX are written only
+ * into a folder by the holder of its lock, so while this run holds it
+ * every one there is dead, whatever its PID: in a CI container every run
+ * may have the same PID, and such a run's temporaries were once kept as
+ * if they were its own.  .bankc-tmp-pid.PID.XXXXXX (beside a depfile
+ * outside the output folder, written without that folder's lock) are
+ * dead when their process is gone; those of this run's PID are kept, as
+ * another container's may be alive.  Either kind is dead once a day old. */
 static void remove_stale(const char *dir)
 {
 	DIR *d = opendir(dir);
 	if (!d)
 		return;
+	bool locked = is_locked(dir);
 	struct dirent *e;
-	size_t np = strlen(TMP_PREFIX);
+	size_t np = strlen(TMP_PREFIX), npp = strlen(TMP_PID_PREFIX);
 	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, TMP_PREFIX, np) != 0)
+		bool ours = strncmp(e->d_name, TMP_PREFIX, np) == 0;
+		if (!ours && strncmp(e->d_name, TMP_PID_PREFIX, npp) != 0)
 			continue;
-		long pid = strtol(e->d_name + np, NULL, 10);
 		char path[PATH_MAX];
 		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
 		struct stat st;
-		bool old = stat(path, &st) == 0 && time(NULL) - st.st_mtime > 86400;
-		bool gone = pid <= 0 || (kill((pid_t)pid, 0) != 0 && errno == ESRCH);
-		if ((old || gone) && pid != (long)getpid())
+		bool old = lstat(path, &st) == 0 && time(NULL) - st.st_mtime > 86400;
+		bool dead;
+		if (ours) {
+			dead = locked;
+		} else {
+			long pid = strtol(e->d_name + npp, NULL, 10);
+			dead = pid != (long)getpid() &&
+			       (pid <= 0 || (kill((pid_t)pid, 0) != 0 && errno == ESRCH));
+		}
+		if (dead || old)
 			unlink(path);
 	}
 	closedir(d);
@@ -211,9 +242,10 @@ static bool chmod_plain(const char *path)
 static char *pending_name(const char *target)
 {
 	char *dir = dir_of(target);
-	size_t n = strlen(dir) + sizeof TMP_PREFIX + 32;
+	size_t n = strlen(dir) + sizeof TMP_PID_PREFIX + 32;
 	char *t = xmalloc(n);
-	snprintf(t, n, "%s/" TMP_PREFIX "%ld.XXXXXX", dir, (long)getpid());
+	snprintf(t, n, "%s/%s%ld.XXXXXX", dir,
+	         is_locked(dir) ? TMP_PREFIX : TMP_PID_PREFIX, (long)getpid());
 	free(dir);
 	pending[npending] = t;
 	npending++;
@@ -497,6 +529,12 @@ static int take_lock(const char *dir)
 	}
 	while (flock(lock, LOCK_EX) != 0 && errno == EINTR)
 		;
+	struct stat st;
+	if (fstat(lock, &st) == 0) {
+		locked_dev = st.st_dev;
+		locked_ino = st.st_ino;
+		locked_set = true;
+	}
 	/* the lock file of bankc 0.1.0's builds goes; a symlink planted under
 	 * its name is removed, never followed */
 	char old[PATH_MAX];
@@ -632,6 +670,7 @@ bool outs_commit(Outs *o, const char *dir, char **specs, int nspecs,
 	man_free(&old);
 	man_free(&next);
 	man_free(&both);
+	locked_set = false;
 	close(lock);
 	return ok;
 }
