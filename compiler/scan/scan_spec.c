@@ -455,25 +455,78 @@ static bool emit_array(const PtxModule *m, const ScanKernel *k, const ScanArray 
 	return true;
 }
 
+/* Kernel i's part of its specs' names: its plain name, or where another
+ * kernel of the module has the same plain name (a template's instances,
+ * overloads), its PTX name, lest one's specs overwrite another's. */
+static void kernel_part(const PtxModule *m, int i, char *sn, size_t n)
+{
+	char other[256];
+	ptx_short_name(m->func[i].name, sn, n);
+	for (int j = 0; j < m->nfunc; j++) {
+		if (j == i || !m->func[j].entry || !m->func[j].defined)
+			continue;
+		ptx_short_name(m->func[j].name, other, sizeof other);
+		if (strcmp(other, sn) == 0) {
+			snprintf(sn, n, "%s", m->func[i].name);
+			return;
+		}
+	}
+}
+
+/* Does another kernel and array of the module join to the same name as
+ * kernel ki's part sn and array an (kernel conv with array in_tile,
+ * conv_in with tile)?  Every shared array a kernel can see counts, so
+ * the answer depends on the module only, not on what a scan touched. */
+static bool join_taken(const PtxModule *m, int ki, const char *sn, const char *an)
+{
+	char joined[600], kp[256], arr[128];
+	snprintf(joined, sizeof joined, "%s_%s", sn, an);
+	size_t len = strlen(sn);
+	for (int i = 0; i < m->nfunc; i++) {
+		if (!m->func[i].entry || !m->func[i].defined)
+			continue;
+		/* cheap first: neither of its names starts the joined one */
+		ptx_short_name(m->func[i].name, kp, sizeof kp);
+		size_t a = strlen(kp), b = strlen(m->func[i].name);
+		if (!((a != len && strncmp(joined, kp, a) == 0 && joined[a] == '_') ||
+		      (b != len && strncmp(joined, m->func[i].name, b) == 0 && joined[b] == '_')))
+			continue;
+		kernel_part(m, i, kp, sizeof kp);
+		size_t k = strlen(kp);
+		if (i == ki || k == len || strncmp(joined, kp, k) != 0 || joined[k] != '_')
+			continue;
+		for (int y = 0; y < m->nsym; y++) {
+			const PtxSym *v = &m->sym[y];
+			if (v->kind != SYM_SHARED || (v->func >= 0 && v->func != i))
+				continue;
+			scan_array_name(v->name, arr, sizeof arr);
+			if (strcmp(arr, joined + k + 1) == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
 void scan_spec_tile_name(const PtxModule *m, const ScanKernel *k, const ScanArray *a,
                          char *buf, size_t n)
 {
-	const PtxFunc *fn = &m->func[k->kernel];
-	char sn[256], other[256];
-	ptx_short_name(fn->name, sn, sizeof sn);
-	/* kernels of one plain name (a template's instances, overloads) are
-	 * told apart by their PTX names, lest one's specs overwrite another's */
-	for (int i = 0; i < m->nfunc; i++) {
-		if (i == k->kernel || !m->func[i].entry || !m->func[i].defined)
-			continue;
-		ptx_short_name(m->func[i].name, other, sizeof other);
-		if (strcmp(other, sn) == 0) {
-			snprintf(sn, sizeof sn, "%s", fn->name);
-			break;
-		}
-	}
+	char sn[256];
+	kernel_part(m, k->kernel, sn, sizeof sn);
 	snprintf(buf, n, "%s_%s", sn, a->name);
 	name_file(buf, n);
+	/* a join that another kernel and array make too: 8 hex digits of a
+	 * hash of the pair, kernel part and array apart, on both */
+	if (join_taken(m, k->kernel, sn, a->name)) {
+		uint32_t h = 2166136261u;       /* FNV-1a */
+		for (const char *p = sn; *p; p++)
+			h = (h ^ (unsigned char)*p) * 16777619u;
+		h = (h ^ 0xffu) * 16777619u;    /* no byte of a name */
+		for (const char *p = a->name; *p; p++)
+			h = (h ^ (unsigned char)*p) * 16777619u;
+		size_t len = strlen(buf);
+		if (len + 10 <= n)
+			snprintf(buf + len, n - len, "_%08x", (unsigned)h);
+	}
 }
 
 bool scan_emit_specs(const PtxModule *m, const ScanKernel *k, const char *dir,
