@@ -670,6 +670,12 @@ typedef struct {
 
 int baseline_all(const Tile *t, const Geom *g, int64_t budget,
                  Baseline out[MAX_BASELINES]);
+/* The same, where known[i] (nknown of them) is costed already, its
+ * instructions' wavefronts in wave[i] (the accesses' in order): a
+ * baseline of that layout is not simulated again. */
+int baseline_all_costed(const Tile *t, const Geom *g, int64_t budget,
+                        const Layout *known, const int *const *wave,
+                        int nknown, Baseline out[MAX_BASELINES]);
 
 /* ---- emit/dump.c: checked tiles as canonical text and JSON ------------ */
 
@@ -684,13 +690,34 @@ void emit_upper(char *dst, size_t n, const char *s);
 /* What a view VIEW defines in its tile's header: VIEW_ROWS, ...; NULL
  * ends it. */
 extern const char *const emit_view_macros[];
+/* Every instruction's wavefronts (the accesses' instructions in order)
+ * under the chosen layout, row-major and the extra layouts asked for
+ * (the baselines'), for the check program, the picture and the report:
+ * emit/emit_costs.c simulates each instruction once under each. */
+enum { EMIT_MAX_EXTRA = 4 };
+typedef struct {
+	int *wave, *ideal;          /* under s->best.l */
+	int *wave_rm, *ideal_rm;    /* under row-major */
+	int *wave_packed;           /* row-major with the stages packed (the
+	                             * check's; wave_rm unless an access walks
+	                             * the stages) */
+	int nextra;
+	Layout extra[EMIT_MAX_EXTRA];
+	int *wave_extra[EMIT_MAX_EXTRA];
+} EmitCosts;
+/* The extra layouts must be legal for t. */
+void emit_costs(EmitCosts *c, const Geom *g, const Tile *t, const Solution *s,
+                const Layout *extra, int nextra);
+void emit_costs_free(EmitCosts *c);
+/* What emit_check reads kept (wave, wave_packed), the rest freed. */
+void emit_costs_check_only(EmitCosts *c);
 /* NAME.cuh; its comment names the spec file `spec` and the geometry g. */
 void emit_header(FILE *f, const Geom *g, const Tile *t, const Solution *s,
                  const char *spec);
-void emit_check(FILE *f, const Geom *g, const Tile *t,
-                const Solution *s);                      /* NAME_check.cu */
-void emit_svg(FILE *f, const Geom *g, const Tile *t,
-              const Solution *s);                        /* NAME.svg */
+/* NAME_check.cu of tile t under layout l (its chosen). */
+void emit_check(FILE *f, const Tile *t, const Layout *l, const EmitCosts *c);
+void emit_svg(FILE *f, const Geom *g, const Tile *t, const Solution *s,
+              const EmitCosts *c);                       /* NAME.svg */
 
 /* ---- emit/report.c: the JSON documents' shared parts ------------------ */
 
@@ -721,6 +748,11 @@ typedef struct {
 	size_t len;
 	const char *spec;   /* the spec it comes from, for the manifest */
 	char *tmp;          /* its temporary while being written */
+	/* or, data NULL: its bytes are made by render(f, arg) while the
+	 * commit writes its temporary, never held in memory (a check program
+	 * of a tile at the limits is 82 MB); render can only fail to write */
+	void (*render)(FILE *f, void *arg);
+	void *arg;
 } OutFile;
 
 typedef struct {
@@ -731,6 +763,10 @@ typedef struct {
 /* Add DIR/FILE (FILE alone when dir is NULL), taking ownership of data. */
 void outs_add(Outs *o, const char *dir, const char *file, char *data,
               size_t len, const char *spec);
+/* Add DIR/FILE, whose bytes render(f, arg) writes at the commit. */
+void outs_add_render(Outs *o, const char *dir, const char *file,
+                     void (*render)(FILE *f, void *arg), void *arg,
+                     const char *spec);
 void outs_free(Outs *o);
 /* Write every output into dir (made if missing), the manifest and the
  * depfile (if not NULL) all or nothing; specs are the manifest keys of

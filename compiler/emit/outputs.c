@@ -61,6 +61,17 @@ void outs_add(Outs *o, const char *dir, const char *file, char *data,
 	x->len = len;
 	x->spec = spec;
 	x->tmp = NULL;
+	x->render = NULL;
+	x->arg = NULL;
+}
+
+void outs_add_render(Outs *o, const char *dir, const char *file,
+                     void (*render)(FILE *f, void *arg), void *arg,
+                     const char *spec)
+{
+	outs_add(o, dir, file, NULL, 0, spec);
+	o->v[o->n - 1].render = render;
+	o->v[o->n - 1].arg = arg;
 }
 
 void outs_free(Outs *o)
@@ -282,6 +293,64 @@ static bool write_tmp(const char *target, const char *data, size_t len,
 		fprintf(stderr, "bankc: error: cannot write '%s': %s\n", target,
 		        strerror(saved ? saved : EIO));
 	return ok;
+}
+
+/* Are the files a and b the same bytes? */
+static bool same_files(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (stat(a, &sa) != 0 || stat(b, &sb) != 0 || sa.st_size != sb.st_size)
+		return false;
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	bool same = fa && fb;
+	static char x[65536], y[65536];
+	size_t n;
+	while (same && (n = fread(x, 1, sizeof x, fa)) > 0)
+		same = fread(y, 1, n, fb) == n && memcmp(x, y, n) == 0;
+	same = same && !ferror(fa) && !ferror(fb);
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+/* An output made by its render function, straight into a new temporary
+ * beside its target (*tmp); where that is the target's bytes already,
+ * the temporary goes (*tmp NULL), so the target keeps its time stamp. */
+static bool render_tmp(const OutFile *x, char **tmp)
+{
+	char *t = pending_name(x->path);
+	*tmp = t;
+	int fd = mkstemp(t);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		fprintf(stderr, "bankc: error: cannot create a file beside '%s': %s\n",
+		        x->path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	static char buf[1 << 20];
+	setvbuf(f, buf, _IOFBF, sizeof buf);
+	x->render(f, x->arg);
+	int saved = fflush(f) != 0 || ferror(f) ? errno : 0;
+	if (fclose(f) != 0 && !saved)
+		saved = errno ? errno : EIO;
+	if (!saved && !chmod_plain(t))
+		saved = errno;
+	if (saved) {
+		fprintf(stderr, "bankc: error: cannot write '%s': %s\n", x->path,
+		        strerror(saved));
+		return false;
+	}
+	if (same_files(x->path, t)) {
+		unlink(t);
+		pending[npending - 1] = NULL;   /* the handler's last name: t */
+		free(t);
+		*tmp = NULL;
+	}
+	return true;
 }
 
 /* ---- the manifest's outputs ------------------------------------------------------ */
@@ -622,7 +691,9 @@ bool outs_commit(Outs *o, const char *dir, char **specs, int nspecs,
 		OutFile *x = &o->v[i];
 		if (i == nout && same_both)
 			continue;   /* nothing to remove: the final manifest will do */
-		if (!same_contents(x->path, x->data, x->len))
+		if (x->render)
+			ok = render_tmp(x, &x->tmp);
+		else if (!same_contents(x->path, x->data, x->len))
 			ok = write_tmp(x->path, x->data, x->len, &x->tmp);
 	}
 	for (int i = 0; ok && i < o->n; i++)
