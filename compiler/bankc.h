@@ -598,6 +598,12 @@ typedef struct {
  * tile's default is scaled down in proportion (SolveOpts.file_defaults),
  * so that a file of many tiles stays within seconds. */
 #define SOLVE_BUDGET_FILE (1LL << 23)
+/* The adaptive budget (solve/solve_budget.c): a search that ends on its
+ * base budget above its bound is run again with up to this many units
+ * (a second or so of CPU); a file whose defaults fit SOLVE_BUDGET_FILE
+ * spends at most SOLVE_BUDGET_TOTAL on its searches, both passes. */
+#define SOLVE_BUDGET_TILE_CAP (1LL << 22)
+#define SOLVE_BUDGET_TOTAL (1LL << 24)
 
 __extension__ typedef unsigned __int128 SolveCount128;
 
@@ -638,9 +644,24 @@ typedef struct {
 } Solution;
 
 /* Choose t's layout: a 1-D tile gets the best of its 2-D folds, in
- * s->fold; use solution_tile() for the tile the layout is of. */
+ * s->fold; use solution_tile() for the tile the layout is of.  Without
+ * o->budget, the budget is adaptive (solve/solve_budget.c): a search
+ * that ends on its base budget above the bound is run again with more,
+ * as for a file of this one tile (solve_unit plans a file's). */
 void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
                 Solution *s);
+/* The tiles of u that want marks (NULL: every one) solved into sol[i]
+ * (the others zeroed), with the file's adaptive budget: every tile
+ * searched with its base budget, then those that search left open
+ * searched again with an equal share of the file's extension.  A tile
+ * with no legal layout gets its error on diag; false then.  o's
+ * file_defaults is u's own.  sol[i] is to be freed (solve_free). */
+bool solve_unit(const Unit *u, const Src *src, FILE *diag, const Geom *g,
+                const SolveOpts *o, const bool *want, Solution *sol);
+/* The error of a tile that has no legal layout (s: its solution), on
+ * diag at the tile; false. */
+bool solve_report_none(const Tile *t, const Src *src, FILE *diag,
+                       const Solution *s);
 /* solve_tile, and when t has no legal layout, the error that says so and
  * why (at the tile, in src) on diag: the one place every command reports
  * it.  False then; s is to be freed either way. */

@@ -620,13 +620,10 @@ int cmd_build(int argc, char **argv)
 	}
 	for (int i = 0; rc == 0 && !list && i < nfiles; i++) {
 		char *shown = path_map_apply(&pm, src[i].name);
-		SolveOpts opts = {.top = 1, .budget = bo.work,
-		                  .file_defaults = solve_file_defaults(&u[i])};
+		/* a file's tiles share its adaptive budget: solved together */
+		SolveOpts opts = {.top = 1, .budget = bo.work};
 		Solution *sol = xcalloc((size_t)u[i].ntiles + 1, sizeof *sol);
-		bool solved = true;
-		for (int k = 0; k < u[i].ntiles; k++)
-			solved &= solve_tile_or_report(&u[i].tiles[k], &src[i], stderr,
-			                               &bo.g, &opts, &sol[k]);
+		bool solved = solve_unit(&u[i], &src[i], stderr, &bo.g, &opts, NULL, sol);
 		for (int k = 0; k < u[i].ntiles; k++) {
 			if (!sol[k].found)
 				solve_free(&sol[k]);

@@ -389,14 +389,15 @@ static bool file_selects(const Shown *w, const char *file, const Unit *u)
 static bool file_solve(const Shown *w, const Src *src, const Unit *u,
                        Solution *sol)
 {
-	bool ok = true;
-	for (int i = 0; w->chosen && i < u->ntiles; i++) {
-		if (!tile_shown(w, &u->tiles[i]))
-			continue;
-		SolveOpts o = {.top = 1, .budget = w->work,
-		               .file_defaults = solve_file_defaults(u)};
-		ok &= solve_tile_or_report(&u->tiles[i], src, stderr, w->g, &o, &sol[i]);
-	}
+	if (!w->chosen)
+		return true;
+	/* the file's tiles share its adaptive budget, those not shown too */
+	bool *want = xcalloc((size_t)u->ntiles + 1, sizeof *want);
+	for (int i = 0; i < u->ntiles; i++)
+		want[i] = tile_shown(w, &u->tiles[i]);
+	SolveOpts o = {.top = 1, .budget = w->work};
+	bool ok = solve_unit(u, src, stderr, w->g, &o, want, sol);
+	free(want);
 	return ok;
 }
 
