@@ -3,9 +3,11 @@
  *
  * Every file is checked, every name checked against every other, every
  * tile solved and every output rendered in memory before the first byte
- * is written; outputs.c then writes them all or nothing.  So a spec with
- * an error, a name clash or a failed build gate leaves the folder as it
- * was. */
+ * is written, but the check programs, which only their own tables fill
+ * and so can only fail to be written: outputs.c makes those while it
+ * writes the temporaries, and writes everything all or nothing.  So a
+ * spec with an error, a name clash or a failed build gate leaves the
+ * folder as it was. */
 #define _GNU_SOURCE    /* realpath; fopencookie, for mem_open */
 #include <errno.h>
 #include <getopt.h>

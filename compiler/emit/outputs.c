@@ -1,7 +1,10 @@
 /* Writing a build's outputs, all or nothing.
  *
  * Everything an invocation writes (every tile's files, the manifest, the
- * depfile) has been rendered into memory before this stage starts.  Then:
+ * depfile) has been rendered into memory before this stage starts, but
+ * for outputs made by a render function (outs_add_render: the check
+ * programs, 82 MB each at the limits), which can only fail to write and
+ * are made straight into their temporaries in step 3.  Then:
  *
  *   1. the output folder is made, parents included (a concurrent creator
  *      is no error), and locked (flock on the folder itself, so that no
@@ -18,8 +21,9 @@
  *
  * A signal before step 4 removes the temporaries and leaves the folder as
  * it was; SIGKILL can leave temporaries, which the next run's step 2
- * removes: the lock proves the folder's own dead, whatever their PID.  An output whose contents did not change is not rewritten, so
- * make and Ninja see an unchanged time stamp. */
+ * removes: the lock proves the folder's own dead, whatever their PID.
+ * An output whose contents did not change is not rewritten, so make and
+ * Ninja see an unchanged time stamp. */
 #define _XOPEN_SOURCE 700   /* realpath, S_ISVTX */
 #define _DEFAULT_SOURCE     /* flock(2): BSD's and Linux's, not POSIX's */
 #include <dirent.h>
