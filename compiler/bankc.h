@@ -643,17 +643,17 @@ typedef struct {
 	Tile *fold;         /* 1-D tiles: the 2-D fold the layout is of */
 } Solution;
 
-/* Choose t's layout: a 1-D tile gets the best of its 2-D folds, in
- * s->fold; use solution_tile() for the tile the layout is of.  Without
- * o->budget, the budget is adaptive (solve/solve_budget.c): a search
- * that ends on its base budget above the bound is run again with more,
- * as for a file of this one tile (solve_unit plans a file's). */
+/* Choose t's layout in one search, with o->budget or, without it, its
+ * base budget (solve_budget_of): a 1-D tile gets the best of its 2-D
+ * folds, in s->fold; use solution_tile() for the tile the layout is of.
+ * The commands solve a file's tiles with solve_unit. */
 void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
                 Solution *s);
 /* The tiles of u that want marks (NULL: every one) solved into sol[i]
- * (the others zeroed), with the file's adaptive budget: every tile
- * searched with its base budget, then those that search left open
- * searched again with an equal share of the file's extension.  A tile
+ * (the others zeroed), with the file's adaptive budget
+ * (solve/solve_budget.c): every tile searched with its base budget, then
+ * those that search left open searched again with an equal share of the
+ * file's extension; with o->budget, one search each with it.  A tile
  * with no legal layout gets its error on diag; false then.  o's
  * file_defaults is u's own.  sol[i] is to be freed (solve_free). */
 bool solve_unit(const Unit *u, const Src *src, FILE *diag, const Geom *g,

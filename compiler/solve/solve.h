@@ -19,11 +19,6 @@ int solve_cmp(const Tile *t, const Cand *a, const Cand *b);
 /* The same layouts, uncosted (the search costs them first). */
 int baseline_layouts(const Tile *t, Layout out[MAX_BASELINES]);
 
-/* One search of t (a 1-D tile's folds each), with o's budget or its base
- * (solve_budget_of): solve_tile without the adaptive budget's second
- * search (solve_budget.c). */
-void solve_tile_base(const Tile *t, const Geom *g, const SolveOpts *o,
-                     Solution *s);
 /* The search over the layouts of one 2-D tile (solve_search.c). */
 void solve_layout(const Tile *t, const Geom *g, const SolveOpts *o,
                   Solution *s);

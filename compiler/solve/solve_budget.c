@@ -15,8 +15,10 @@
  * the same layout on every machine and in every command: the second
  * search is exactly `--search-budget SHARE`, and compare, build and
  * explain --chosen plan a file alike (a ranking of more than one decides
- * which tiles are open by the ranking of one, as build searches).  A tile
- * solved on its own (solve_tile) is planned as a file of that one tile. */
+ * which tiles are open by the ranking of one, as build searches).
+ * solve_tile is one search: scan's fix notes, which solve each array's
+ * spec on its own, keep the base budget, so that a kernel of many arrays
+ * costs what it did. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,12 +47,12 @@ static bool first_search(const Tile *t, const Geom *g, const SolveOpts *o,
 {
 	SolveOpts base = *o;
 	base.budget = 0;
-	solve_tile_base(t, g, &base, s);
+	solve_tile(t, g, &base, s);
 	if (!s->found || !solve_unproven(s) || o->top == 1)
 		return s->found && solve_unproven(s);
 	Solution one;
 	base.top = 1;
-	solve_tile_base(t, g, &base, &one);
+	solve_tile(t, g, &base, &one);
 	bool open = one.found && solve_unproven(&one);
 	solve_free(&one);
 	return open;
@@ -65,24 +67,9 @@ static void search_again(const Tile *t, const Geom *g, const SolveOpts *o,
 	SolveOpts more = *o;
 	more.budget = share;
 	solve_free(s);
-	solve_tile_base(t, g, &more, s);
+	solve_tile(t, g, &more, s);
 	s->work += work;
 	s->work_budget += allowed;
-}
-
-void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
-                Solution *s)
-{
-	if (o->budget > 0 || o->exhaustive) {
-		solve_tile_base(t, g, o, s);
-		return;
-	}
-	bool open = first_search(t, g, o, s);
-	int64_t defaults = o->file_defaults ? o->file_defaults
-	                                    : solve_default_budget(t);
-	int64_t share = extension_share(defaults, open);
-	if (share > s->work_budget)
-		search_again(t, g, o, share, s);
 }
 
 bool solve_tile_or_report(const Tile *t, const Src *src, FILE *diag,

@@ -115,8 +115,8 @@ static bool cannot_lose(const Tile *f, const Solution *s)
 	return solve_cmp_key(f, &probe, &s->best) < 0;
 }
 
-void solve_tile_base(const Tile *t, const Geom *g, const SolveOpts *o,
-                     Solution *s)
+void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
+                Solution *s)
 {
 	if (!t->len) {
 		solve_layout(t, g, o, s);

@@ -15,7 +15,7 @@
  * 5. a sweep of square f16 tiles from 32 x 32 to 256 x 256.
  *
  * Each tile is solved with the adaptive budget, as a file of that one tile
- * (solve_tile): a tile its base budget leaves open is searched again with
+ * (solve_unit): a tile its base budget leaves open is searched again with
  * up to SOLVE_BUDGET_TILE_CAP units.  The goals for tiles of up to 2048
  * instructions are of the base search (its time besides); the adaptive
  * search of any tile must stay within about a second.
@@ -48,8 +48,8 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Median seconds of solving t with a ranking of `top` (and the baselines,
- * with `baselines`) and a search budget (0: the default); s receives the
- * last solution. */
+ * with `baselines`) and a search budget (0: the default, adaptive, as a
+ * file of this one tile: solve_unit); s receives the last solution. */
 static double time_solve(const Tile *t, const Geom *g, int top, bool baselines,
                          int reps, int64_t budget, Solution *out)
 {
@@ -60,8 +60,9 @@ static double time_solve(const Tile *t, const Geom *g, int top, bool baselines,
 		if (i == 1 && dt[0] > 0.1 && reps > 3)
 			reps = 3;
 		Solution s;
+		Unit one = {NULL, (Tile *)t, 1};
 		double t0 = now();
-		solve_tile(t, g, &o, &s);
+		solve_unit(&one, NULL, stderr, g, &o, NULL, &s);
 		if (baselines) {
 			Baseline b[MAX_BASELINES];
 			baseline_all(t, g, s.budget, b);

@@ -1160,6 +1160,13 @@ static void same_as_budget(const Tile *t, const Solution *s, int top,
 	solve_free(&e);
 }
 
+/* t solved as a file of that one tile (solve_unit). */
+static void alone(const Tile *t, const SolveOpts *o, Solution *s)
+{
+	Unit one = {NULL, (Tile *)t, 1};
+	assert_true(solve_unit(&one, NULL, stderr, geom, o, NULL, s));
+}
+
 /* The adaptive budget (solve_budget.c): a tile its base budget decides
  * is searched once, as an explicit budget of its default; a tile it
  * leaves open is searched again, exactly as `--search-budget SHARE`,
@@ -1177,8 +1184,9 @@ static void test_adaptive_budget(void **state)
 	SolveOpts o = {.top = 1};
 	Solution s;
 
-	/* alone: proven by the base, or searched again with the whole share */
-	solve_tile(proven, geom, &o, &s);
+	/* alone: proven by the base, or searched again with the whole share;
+	 * solve_tile is the one search */
+	alone(proven, &o, &s);
 	assert_false(s.budget_reached);
 	assert_int_equal(s.work_budget, solve_default_budget(proven));
 	same_as_budget(proven, &s, 1, solve_default_budget(proven));
@@ -1193,9 +1201,13 @@ static void test_adaptive_budget(void **state)
 		assert_true(solve_unproven(&base));
 		int64_t share = SOLVE_BUDGET_TOTAL - d < SOLVE_BUDGET_TILE_CAP
 		              ? SOLVE_BUDGET_TOTAL - d : SOLVE_BUDGET_TILE_CAP;
-		Solution s2;
-		solve_tile(t, geom, &o, &s);
-		solve_tile(t, geom, &o, &s2);
+		Solution s2, once;
+		alone(t, &o, &s);
+		alone(t, &o, &s2);
+		solve_tile(t, geom, &o, &once);
+		assert_true(layout_same(&once.best.l, &base.best.l));
+		assert_int_equal(once.work, base.work);
+		solve_free(&once);
 		assert_int_equal(s.work_budget, d + share);
 		same_as_budget(t, &s, 1, share);
 		assert_true(s.best.wave < base.best.wave);
@@ -1205,7 +1217,7 @@ static void test_adaptive_budget(void **state)
 		/* a ranking of three: the same choice, from the same budget */
 		SolveOpts three = {.top = 3};
 		Solution t3;
-		solve_tile(t, geom, &three, &t3);
+		alone(t, &three, &t3);
 		assert_true(layout_same(&t3.best.l, &s.best.l));
 		assert_int_equal(t3.work_budget, d + share);
 		same_as_budget(t, &t3, 3, share);
@@ -1245,13 +1257,27 @@ static void test_adaptive_budget(void **state)
 		solve_free(&one[i]);
 	}
 
-	/* a file at the limits of the budget (its defaults scaled down): no
-	 * second search */
-	o.file_defaults = 2 * SOLVE_BUDGET_FILE;
-	solve_tile(open2, geom, &o, &s);
-	assert_int_equal(s.work_budget, solve_default_budget(open2) / 2);
-	assert_true(solve_unproven(&s));
-	solve_free(&s);
+	/* a file at the limits of the budget (its defaults scaled down, here
+	 * by a tile of 262144 instructions, 32 of them distinct): no second
+	 * search */
+	Run *rb = run("tile big { shape 32 x 32; dtype f32; arch sm_90;\n"
+	              "  access a: load { for i in 0..65536; row = lane; col = i % 32; }\n"
+	              "  access b: load { for i in 0..65536; row = lane; col = i % 32; }\n"
+	              "  access c: load { for i in 0..65536; row = lane; col = i % 32; }\n"
+	              "  access d: load { for i in 0..65536; row = lane; col = i % 32; } }");
+	assert_true(rb->ok);
+	Tile pair[2] = {*open2, rb->unit.tiles[0]};
+	Unit big = {r->unit.src, pair, 2};
+	int64_t scaled = solve_budget_of(open2, &(SolveOpts){
+	                                 .file_defaults = solve_file_defaults(&big)});
+	assert_true(scaled < solve_default_budget(open2));
+	Solution bs[2];
+	assert_true(solve_unit(&big, r->unit.src, stderr, geom, &o, NULL, bs));
+	assert_int_equal(bs[0].work_budget, scaled);
+	assert_true(solve_unproven(&bs[0]));
+	solve_free(&bs[0]);
+	solve_free(&bs[1]);
+	run_free(rb);
 	run_free(r);
 }
 
