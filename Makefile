@@ -347,29 +347,36 @@ $(B)/bankcConfig.cmake: cmake/bankcConfig.cmake.in FORCE | $(B)
 $(B)/bankcConfigVersion.cmake: cmake/bankcConfigVersion.cmake.in compiler/bankc.h | $(B)
 	@sed -e 's|@VERSION@|$(VERSION)|' cmake/bankcConfigVersion.cmake.in >$@
 
+# sq: its text as one shell word (single quotes, a quote inside as '\''),
+# so that a DESTDIR with a space (or quote) is one folder, never two words;
+# sqin: the same inside quotes already (say's); D: $(DESTDIR) so quoted,
+# put before each installed path.
+sqin = $(subst ','\'',$(1))
+sq = '$(call sqin,$(1))'
+D = $(call sq,$(DESTDIR))
 install: $(BIN) $(B)/bankc.pc $(B)/bankcConfig.cmake $(B)/bankcConfigVersion.cmake
-	$(call say,INSTALL,$(DESTDIR)$(prefix))$(INSTALL) -d $(DESTDIR)$(bindir) \
-		$(DESTDIR)$(includedir)/bankc $(DESTDIR)$(pkgconfigdir) $(DESTDIR)$(cmakedir) \
-		$(DESTDIR)$(man1dir) $(DESTDIR)$(docdir)/examples/cmake $(DESTDIR)$(docdir)/schema
-	$(Q)$(INSTALL_PROGRAM) $(BIN) $(DESTDIR)$(bindir)/bankc
+	$(call say,INSTALL,$(call sqin,$(DESTDIR)$(prefix)))$(INSTALL) -d $(D)$(bindir) \
+		$(D)$(includedir)/bankc $(D)$(pkgconfigdir) $(D)$(cmakedir) \
+		$(D)$(man1dir) $(D)$(docdir)/examples/cmake $(D)$(docdir)/schema
+	$(Q)$(INSTALL_PROGRAM) $(BIN) $(D)$(bindir)/bankc
 	$(Q)$(INSTALL_DATA) runtime/bankc_runtime.h runtime/bankc_check.cuh \
-		runtime/bankc_wgmma.cuh $(DESTDIR)$(includedir)/bankc/
-	$(Q)$(INSTALL_DATA) $(B)/bankc.pc $(DESTDIR)$(pkgconfigdir)/bankc.pc
+		runtime/bankc_wgmma.cuh $(D)$(includedir)/bankc/
+	$(Q)$(INSTALL_DATA) $(B)/bankc.pc $(D)$(pkgconfigdir)/bankc.pc
 	$(Q)$(INSTALL_DATA) $(B)/bankcConfig.cmake $(B)/bankcConfigVersion.cmake \
-		cmake/BankcTiles.cmake $(DESTDIR)$(cmakedir)/
-	$(Q)$(INSTALL_DATA) docs/bankc.1 $(DESTDIR)$(man1dir)/bankc.1
-	$(Q)$(INSTALL_DATA) $(DOCS) $(DESTDIR)$(docdir)/
-	$(Q)$(INSTALL_DATA) $(SCHEMAS) $(DESTDIR)$(docdir)/schema/
+		cmake/BankcTiles.cmake $(D)$(cmakedir)/
+	$(Q)$(INSTALL_DATA) docs/bankc.1 $(D)$(man1dir)/bankc.1
+	$(Q)$(INSTALL_DATA) $(DOCS) $(D)$(docdir)/
+	$(Q)$(INSTALL_DATA) $(SCHEMAS) $(D)$(docdir)/schema/
 	$(Q)$(INSTALL_DATA) examples/cmake/CMakeLists.txt examples/cmake/demo.tile \
-		examples/cmake/main.c $(DESTDIR)$(docdir)/examples/cmake/
+		examples/cmake/main.c $(D)$(docdir)/examples/cmake/
 
 # Removes what install wrote, and the folders of bankc's own that it made
 # when they are left empty.
 uninstall:
-	$(call say,RM,$(addprefix $(DESTDIR),$(prefix)))rm -f $(addprefix $(DESTDIR),$(INSTALLED))
-	$(Q)for d in $(DESTDIR)$(includedir)/bankc $(DESTDIR)$(cmakedir) \
-		$(DESTDIR)$(docdir)/examples/cmake $(DESTDIR)$(docdir)/examples \
-		$(DESTDIR)$(docdir)/schema $(DESTDIR)$(docdir); do \
+	$(call say,RM,$(call sqin,$(DESTDIR)$(prefix)))for f in $(INSTALLED); do rm -f $(D)"$$f"; done
+	$(Q)for d in $(D)$(includedir)/bankc $(D)$(cmakedir) \
+		$(D)$(docdir)/examples/cmake $(D)$(docdir)/examples \
+		$(D)$(docdir)/schema $(D)$(docdir); do \
 		if [ -d "$$d" ]; then rmdir "$$d" 2>/dev/null || true; fi; done
 
 # Solver timing: the specs corpus (median of 21 runs per tile) and a sweep.

@@ -14,12 +14,16 @@
 #
 # For every FILE.tile the build runs
 #
-#     <bankc> build FILE.tile -o <dir>/<stem> -MD -MF <dir>/<stem>.d
-#             -MQ <dir>/<stem>.stamp --path-prefix-map <top source dir>/=
+#     <bankc> build FILE.tile -o <dir>/<stem> -MD -MF <dir>/<stem>/.bankc-deps.d
+#             -MQ <dir>/<stem>/.bankc-stamp --path-prefix-map <top source dir>/=
 #
-# and then touches <dir>/<stem>.stamp.  <stem> is the file's name without
-# its last extension (tiles/gemm.tile -> gemm).  For every tile NAME in the
-# file, bankc writes
+# and then touches <dir>/<stem>/.bankc-stamp.  <stem> is the file's name
+# without its last extension (tiles/gemm.tile -> gemm).  The stamp and the
+# depfile live inside the file's own folder, under names no tile's output
+# can have (a tile name is an identifier), so no two files' stems clash
+# with each other's files: a.tile and a.d.tile get the folders a and a.d,
+# where a.tile's depfile was once a.d.  For every tile NAME in the file,
+# bankc writes
 #
 #     <dir>/<stem>/NAME.cuh         the layout as macros (NAME in upper case:
 #                                   NAME_ROWS, NAME_IDX(r, c), ...), C11 and CUDA
@@ -39,7 +43,7 @@
 #
 # While configuring, `bankc build --list-outputs` names each file's outputs,
 # and the command declares them as BYPRODUCTS (its OUTPUT is the stamp
-# <dir>/<stem>.stamp).  Every generator then knows where the headers come
+# <dir>/<stem>/.bankc-stamp).  Every generator then knows where the headers come
 # from: Ninja checks, after bankc ran, the objects whose compiler depfiles
 # name a header, and recompiles those and only those in the same build,
 # whichever target the sources belong to (an INTERFACE library's users,
@@ -62,7 +66,7 @@
 #   - only where BANKC is an executable target of this project (which
 #     cannot run while configuring, so the outputs are not listed): makes
 #     the sources <target> has when bankc_add_tiles is called depend
-#     (OBJECT_DEPENDS) on <dir>/<stem>.changed, a file touched only when
+#     (OBJECT_DEPENDS) on <dir>/<stem>/.bankc-changed, a file touched only when
 #     bankc actually changed one of <dir>/<stem>'s files, since Ninja would
 #     otherwise see a changed header only on the next build; then call
 #     bankc_add_tiles after the target's sources are listed.  Sources of
@@ -110,7 +114,7 @@
 #               tile's own arch (sm_80 -> 80, which CMake compiles to sm_80
 #               code and compute_80 PTX, so it also runs on later GPUs).
 #
-# Dependency files: bankc's depfile <dir>/<stem>.d has the stamp as its one
+# Dependency files: bankc's depfile <dir>/<stem>/.bankc-deps.d has the stamp as its one
 # target (-MQ, quoted as GCC quotes it), the command's declared output, as
 # Ninja wants, and is the command's DEPFILE, used by the Makefile and
 # Ninja generators (and from CMake 3.21 on by Visual Studio and Xcode; with
@@ -132,7 +136,8 @@ endif()
 # outputs' names could not be listed while configuring (BANKC a target of
 # this project):
 #   BANKC_TILES_STEP=after-build  OUT  CHANGED
-# touches CHANGED when a file in OUT is newer than it.
+# touches CHANGED when one of bankc's outputs in OUT is newer than it (not
+# the module's own .bankc-* files there: the depfile is written every run).
 if(CMAKE_SCRIPT_MODE_FILE AND BANKC_TILES_STEP STREQUAL "after-build")
   set(changed FALSE)
   if(NOT EXISTS "${CHANGED}")
@@ -140,6 +145,10 @@ if(CMAKE_SCRIPT_MODE_FILE AND BANKC_TILES_STEP STREQUAL "after-build")
   else()
     file(GLOB outputs LIST_DIRECTORIES false "${OUT}/*")
     foreach(f IN LISTS outputs)
+      get_filename_component(name "${f}" NAME)
+      if(name MATCHES "^\\.bankc")
+        continue()
+      endif()
       if("${f}" IS_NEWER_THAN "${CHANGED}")
         set(changed TRUE)
         break()
@@ -400,15 +409,22 @@ function(bankc_add_tiles)
     get_filename_component(src "${tile}" ABSOLUTE
       BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     get_filename_component(stem "${src}" NAME_WLE)
+    # the stamp, depfile and marker inside the file's folder: names of
+    # their own there, where beside it a.tile's a.d was a.d.tile's folder
     set(out "${dir}/${stem}")
-    set(stamp "${dir}/${stem}.stamp")
-    set(depfile "${dir}/${stem}.d")
-    set(changed "${dir}/${stem}.changed")
+    set(stamp "${out}/.bankc-stamp")
+    set(depfile "${out}/.bankc-deps.d")
+    set(changed "${out}/.bankc-changed")
     if(stamp IN_LIST stamps)
       message(FATAL_ERROR
         "bankc_add_tiles: two files named '${stem}.*' would share "
         "'${out}'; give them different names or call bankc_add_tiles "
         "once per OUTPUT_DIR")
+    endif()
+    if(stem STREQUAL "" OR stem STREQUAL "." OR stem STREQUAL "..")
+      message(FATAL_ERROR
+        "bankc_add_tiles: '${tile}' has no name before its extension for "
+        "its output folder; rename it")
     endif()
     if(stamp IN_LIST taken)
       message(FATAL_ERROR

@@ -634,6 +634,12 @@ typedef struct {
  * tile's default is scaled down in proportion (SolveOpts.file_defaults),
  * so that a file of many tiles stays within seconds. */
 #define SOLVE_BUDGET_FILE (1LL << 23)
+/* The adaptive budget (solve/solve_budget.c): a search that ends on its
+ * base budget above its bound is run again with up to this many units
+ * (a second or so of CPU); a file whose defaults fit SOLVE_BUDGET_FILE
+ * spends at most SOLVE_BUDGET_TOTAL on its searches, both passes. */
+#define SOLVE_BUDGET_TILE_CAP (1LL << 22)
+#define SOLVE_BUDGET_TOTAL (1LL << 24)
 
 __extension__ typedef unsigned __int128 SolveCount128;
 
@@ -673,10 +679,25 @@ typedef struct {
 	Tile *fold;         /* 1-D tiles: the 2-D fold the layout is of */
 } Solution;
 
-/* Choose t's layout: a 1-D tile gets the best of its 2-D folds, in
- * s->fold; use solution_tile() for the tile the layout is of. */
+/* Choose t's layout in one search, with o->budget or, without it, its
+ * base budget (solve_budget_of): a 1-D tile gets the best of its 2-D
+ * folds, in s->fold; use solution_tile() for the tile the layout is of.
+ * The commands solve a file's tiles with solve_unit. */
 void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
                 Solution *s);
+/* The tiles of u that want marks (NULL: every one) solved into sol[i]
+ * (the others zeroed), with the file's adaptive budget
+ * (solve/solve_budget.c): every tile searched with its base budget, then
+ * those that search left open searched again with an equal share of the
+ * file's extension; with o->budget, one search each with it.  A tile
+ * with no legal layout gets its error on diag; false then.  o's
+ * file_defaults is u's own.  sol[i] is to be freed (solve_free). */
+bool solve_unit(const Unit *u, const Src *src, FILE *diag, const Geom *g,
+                const SolveOpts *o, const bool *want, Solution *sol);
+/* The error of a tile that has no legal layout (s: its solution), on
+ * diag at the tile; false. */
+bool solve_report_none(const Tile *t, const Src *src, FILE *diag,
+                       const Solution *s);
 /* solve_tile, and when t has no legal layout, the error that says so and
  * why (at the tile, in src) on diag: the one place every command reports
  * it.  False then; s is to be freed either way. */
@@ -706,6 +727,12 @@ typedef struct {
 
 int baseline_all(const Tile *t, const Geom *g, int64_t budget,
                  Baseline out[MAX_BASELINES]);
+/* The same, where known[i] (nknown of them) is costed already, its
+ * instructions' wavefronts in wave[i] (the accesses' in order): a
+ * baseline of that layout is not simulated again. */
+int baseline_all_costed(const Tile *t, const Geom *g, int64_t budget,
+                        const Layout *known, const int *const *wave,
+                        int nknown, Baseline out[MAX_BASELINES]);
 
 /* ---- emit/dump.c: checked tiles as canonical text and JSON ------------ */
 
@@ -720,19 +747,47 @@ void emit_upper(char *dst, size_t n, const char *s);
 /* What a view VIEW defines in its tile's header: VIEW_ROWS, ...; NULL
  * ends it. */
 extern const char *const emit_view_macros[];
+/* Every instruction's wavefronts (the accesses' instructions in order)
+ * under the chosen layout, row-major and the extra layouts asked for
+ * (the baselines'), for the check program, the picture and the report:
+ * emit/emit_costs.c simulates each instruction once under each. */
+enum { EMIT_MAX_EXTRA = 4 };
+typedef struct {
+	int *wave, *ideal;          /* under s->best.l */
+	int *wave_rm, *ideal_rm;    /* under row-major */
+	int *wave_packed;           /* row-major with the stages packed (the
+	                             * check's; wave_rm unless an access walks
+	                             * the stages) */
+	int nextra;
+	Layout extra[EMIT_MAX_EXTRA];
+	int *wave_extra[EMIT_MAX_EXTRA];
+} EmitCosts;
+/* The extra layouts must be legal for t. */
+void emit_costs(EmitCosts *c, const Geom *g, const Tile *t, const Solution *s,
+                const Layout *extra, int nextra);
+void emit_costs_free(EmitCosts *c);
+/* What emit_check reads kept (wave, wave_packed), the rest freed. */
+void emit_costs_check_only(EmitCosts *c);
 /* NAME.cuh; its comment names the spec file `spec` and the geometry g. */
 void emit_header(FILE *f, const Geom *g, const Tile *t, const Solution *s,
                  const char *spec);
-void emit_check(FILE *f, const Geom *g, const Tile *t,
-                const Solution *s);                      /* NAME_check.cu */
-void emit_svg(FILE *f, const Geom *g, const Tile *t,
-              const Solution *s);                        /* NAME.svg */
+/* NAME_check.cu of tile t under layout l (its chosen). */
+void emit_check(FILE *f, const Tile *t, const Layout *l, const EmitCosts *c);
+void emit_svg(FILE *f, const Geom *g, const Tile *t, const Solution *s,
+              const EmitCosts *c);                       /* NAME.svg */
 
 /* ---- emit/report.c: the JSON documents' shared parts ------------------ */
 
 struct json_t;
 /* A new document: {"schema": BANKC_JSON_SCHEMA, "bankc": BANKC_VERSION}. */
 struct json_t *report_new(void);
+/* s, any bytes (a path), as a JSON string: JSON holds UTF-8, so each
+ * byte of a malformed sequence becomes U+FFFD (esc_utf8).  Never NULL. */
+struct json_t *report_string(const char *s);
+/* report_new() with body's keys added; takes body's reference.  A NULL
+ * body (a part json_pack could not make) is bankc's bug, never a
+ * document with parts missing. */
+struct json_t *report_doc(struct json_t *body);
 /* doc indented, keys sorted, then a newline; takes the reference. */
 void report_write(FILE *f, struct json_t *doc);
 struct json_t *report_geometry(const Geom *g);           /* "geometry" */
@@ -750,6 +805,11 @@ typedef struct {
 	size_t len;
 	const char *spec;   /* the spec it comes from, for the manifest */
 	char *tmp;          /* its temporary while being written */
+	/* or, data NULL: its bytes are made by render(f, arg) while the
+	 * commit writes its temporary, never held in memory (a check program
+	 * of a tile at the limits is 82 MB); render can only fail to write */
+	void (*render)(FILE *f, void *arg);
+	void *arg;
 } OutFile;
 
 typedef struct {
@@ -760,6 +820,10 @@ typedef struct {
 /* Add DIR/FILE (FILE alone when dir is NULL), taking ownership of data. */
 void outs_add(Outs *o, const char *dir, const char *file, char *data,
               size_t len, const char *spec);
+/* Add DIR/FILE, whose bytes render(f, arg) writes at the commit. */
+void outs_add_render(Outs *o, const char *dir, const char *file,
+                     void (*render)(FILE *f, void *arg), void *arg,
+                     const char *spec);
 void outs_free(Outs *o);
 /* Write every output into dir (made if missing), the manifest and the
  * depfile (if not NULL) all or nothing; specs are the manifest keys of

@@ -149,6 +149,23 @@ cp specs/seeds.tile "$tmp/$(printf 'l\377')/s.tile"
 rm -rf "$o" && "$bankc" build "$tmp/$(printf 'l\377')/s.tile" -o "$o" || failed "build of a Latin-1 path"
 if grep -q "\"spec\": \"$tmp/l$(printf '\357\277\275')/s.tile\"" "$o/column_read.json"; then ok
 else failed "a non-UTF-8 spec path: $(head -c 80 "$o/column_read.json")"; fi
+# ... and every other JSON document of that spec whole: dump's "file",
+# compare's and explain's "spec" with U+FFFD, all three tiles there (an
+# empty "tiles" with status 0 once made the CMake module build nothing)
+l1="$tmp/$(printf 'l\377')/s.tile" u8="$tmp/l$(printf '\357\277\275')/s.tile"
+for c in "dump --json:file" "compare --json:spec" "compare --json --top 1:spec" "explain --json:spec"; do
+	cmd=${c%:*} key=${c##*:}
+	# shellcheck disable=SC2086
+	"$bankc" $cmd "$l1" >"$tmp/out" 2>"$tmp/err" || { failed "$cmd of a Latin-1 path: status $?"; continue; }
+	n=$(grep -c "^      \"name\": \"\(transpose_f32\|column_read\|set_row_read_col\)\"" "$tmp/out")
+	k=$(grep -c "\"$key\": \"$u8\"" "$tmp/out")
+	if [ "$n" -eq 3 ] && [ "$k" -ge 1 ] && tail -n 1 "$tmp/out" | grep -qx '}'; then ok
+	else failed "$cmd of a Latin-1 path: $n of 3 tiles, $k \"$key\"s with U+FFFD"; fi
+	if have python3; then
+		if python3 -c 'import json, sys; d = json.load(open(sys.argv[1], encoding="utf-8")); assert len(d["tiles"]) == 3' "$tmp/out" 2>"$tmp/err"; then ok
+		else failed "$cmd of a Latin-1 path: not a whole JSON document"; fi
+	fi
+done
 
 # 8. an old lock file's name as a dangling symlink: the folder itself is
 # locked, the link removed, nothing made through it

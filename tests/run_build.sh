@@ -53,6 +53,51 @@ echo partial >"$tmp/k/.bankc-tmp.999999999.aaaaaa"
 expect 0 "" -- "$bankc" build specs/seeds.tile -o "$tmp/k"
 if [ -e "$tmp/k/.bankc-tmp.999999999.aaaaaa" ]; then failed "stale temporary kept"; else ok; fi
 
+# ---- ... whatever its PID: the folder's lock proves it dead.  In a CI
+# container every run may have the same PID, and a killed run's
+# temporaries were kept as the next run's own, forever.
+# killed_build DIR [RUNNER...]: a build of $tmp/p.tile into DIR killed
+# (SIGKILL) after its temporaries were written, then one that is not
+killed_build() {
+	d=$1
+	shift
+	rm -rf "$d" && tile p 32 >"$tmp/p.tile" && "$@" "$bankc" build "$tmp/p.tile" -o "$d" || failed "build for the kill"
+	tile p 64 >"$tmp/p.tile"
+	{ BANKC_TEST_COMMIT=kill:1 "$@" "$bankc" build "$tmp/p.tile" -o "$d"; } 2>/dev/null
+	nleft=$(ls -A "$d" | grep -c '^\.bankc-tmp\.')
+}
+killed_build "$tmp/pid"
+if [ "$nleft" -gt 0 ]; then ok; else failed "the killed build left no temporary to test with"; fi
+# the PID in their names made a live process's (this shell's)
+for f in "$tmp/pid"/.bankc-tmp.*; do mv "$f" "$tmp/pid/.bankc-tmp.$$.${f##*.}"; done
+expect 0 "" -- "$bankc" build "$tmp/p.tile" -o "$tmp/pid"
+if ls -A "$tmp/pid" | grep -q bankc-tmp; then failed "temporaries of a live PID kept: $(ls -A "$tmp/pid" | grep bankc-tmp | tr '\n' ' ')"; else ok; fi
+grep -q "64 x 32 f32" "$tmp/pid/p.cuh" && ok || failed "the build after the kill did not write p.cuh"
+# every run of one PID, each in a PID namespace of its own (where one can
+# be made): a shell as its PID 1 (which no signal of its own kills), bankc
+# its child, PID 2 every time
+if unshare --pid --fork true 2>/dev/null; then ns="unshare --pid --fork"
+elif unshare --user --map-root-user --pid --fork true 2>/dev/null; then ns="unshare --user --map-root-user --pid --fork"
+else ns=; fi
+# shellcheck disable=SC2086,SC2016
+pidns() { $ns sh -c '"$@"; exit $?' sh "$@"; }
+if [ -n "$ns" ]; then
+	killed_build "$tmp/ns" pidns
+	[ "$nleft" -gt 0 ] && ok || failed "the killed build (PID 2) left no temporary to test with"
+	pidns "$bankc" build "$tmp/p.tile" -o "$tmp/ns" 2>"$tmp/err" || failed "the build after the kill, PID 2"
+	if ls -A "$tmp/ns" | grep -q bankc-tmp; then failed "a killed run's temporaries kept by a run of the same PID"; else ok; fi
+else
+	skip "runs of one PID (no PID namespace: unshare)"
+fi
+# a depfile outside the output folder: its temporaries are written
+# without that folder's lock, so a live process's stay there
+mkdir -p "$tmp/dep"
+echo partial >"$tmp/dep/.bankc-tmp-pid.$$.aaaaaa"
+echo partial >"$tmp/dep/.bankc-tmp-pid.999999999.aaaaaa"
+expect 0 "" -- "$bankc" build "$tmp/p.tile" -o "$tmp/pid" -MD -MF "$tmp/dep/p.d"
+if [ -e "$tmp/dep/.bankc-tmp-pid.$$.aaaaaa" ] && [ ! -e "$tmp/dep/.bankc-tmp-pid.999999999.aaaaaa" ]; then ok
+else failed "beside a depfile: a live process's temporary must stay, a dead one's go"; fi
+
 # ---- renaming a tile removes its old outputs; other specs' stay
 tile old >"$tmp/r.tile"
 tile other >"$tmp/other.tile"
@@ -223,5 +268,58 @@ mkdir -p "$tmp/lockd" && : >"$tmp/lockd/.bankc-lock"
 tile lk >"$tmp/lk.tile"
 "$bankc" build "$tmp/lk.tile" -o "$tmp/lockd" || failed "build into a folder with an old lock file"
 if ls -A "$tmp/lockd" "$tmp/many" | grep -q '^\.bankc-lock$'; then failed "a lock file left: $(ls -A "$tmp/lockd")"; else ok; fi
+
+# ---- the worst inputs within the limits, several at once: four files of
+# 524288 instructions (tests/data/limits.tile, its tiles renamed) in one
+# build under 10 s of CPU and 1 GiB (before: 21 s and 1.36 GB, every
+# file's units and 82 MB check programs held at once), and the same as
+# four builds of one; explain --json of one (1.9 GB of JSON) under 10 s
+# (before: 30 s), the document whole
+if [ -x /usr/bin/time ]; then
+	for i in 1 2 3 4; do
+		mkdir -p "$tmp/lim$i"
+		sed "s/limit\([01]\)/limit\1_$i/" tests/data/limits.tile >"$tmp/lim$i/l.tile"
+	done
+	# a loaded machine is slower: there the build may take as long as 5.5
+	# times checking the four files takes on it (about 4 on an idle one;
+	# before, 8), and 10 s where the checks take 1.8 s or less
+	/usr/bin/time -f '%U %S' -o "$tmp/time" "$bankc" check "$tmp"/lim?/l.tile 2>"$tmp/err"
+	ref=$(awk '{ printf "%.2f", $1 + $2 }' "$tmp/time")
+	/usr/bin/time -f '%U %S %M' -o "$tmp/time" "$bankc" build "$tmp"/lim?/l.tile -o "$tmp/lim" 2>"$tmp/err"
+	st=$?
+	set -- $(cat "$tmp/time")
+	cpu=$(echo "$1 $2" | awk '{ printf "%.1f", $1 + $2 }')
+	n=$(ls "$tmp/lim" | wc -l)
+	if [ "$st" -ne 0 ] || [ "$n" -ne 32 ]; then failed "build of four limits files: status $st, $n outputs"
+	elif [ "$3" -gt 1048576 ]; then bad "build of four limits files: max RSS $3 KB, over 1 GiB"
+	elif awk "BEGIN { exit !($cpu >= 10 && $cpu > 5.5 * $ref) }"; then
+		bad "build of four limits files: $cpu s of CPU (checking them: $ref s)"
+	else ok; fi
+	# the check programs made at the commit are the same bytes as one
+	# file's build makes, and an unchanged build rewrites none of them
+	"$bankc" build "$tmp/lim2/l.tile" -o "$tmp/lim2o" || failed "build of one limits file"
+	if cmp -s "$tmp/lim/limit1_2_check.cu" "$tmp/lim2o/limit1_2_check.cu" &&
+		[ "$(wc -c <"$tmp/lim2o/limit1_2_check.cu")" -gt 80000000 ]; then ok
+	else bad "the check program of limit1_2 differs between a build of four files and of one"; fi
+	touch -d '1 hour ago' "$tmp/lim2o/limit1_2_check.cu"
+	"$bankc" build "$tmp/lim2/l.tile" -o "$tmp/lim2o" || failed "second build of one limits file"
+	if [ -z "$(find "$tmp/lim2o" -name limit1_2_check.cu -newermt '10 minutes ago')" ]; then ok
+	else bad "an unchanged check program was rewritten"; fi
+	rm -rf "$tmp/lim" "$tmp/lim2o"
+	/usr/bin/time -f '%U %S %M' -o "$tmp/time" "$bankc" explain --json "$tmp/lim1/l.tile" 2>"$tmp/err" |
+		tee >(tail -c 3 >"$tmp/end") | grep -c '^ *"index": 65535,$' >"$tmp/last"
+	wait $!     # the process substitution's tail
+	set -- $(cat "$tmp/time")
+	cpu=$(echo "$1 $2" | awk '{ printf "%.1f", $1 + $2 }')
+	if [ "$(cat "$tmp/last")" != 8 ] || [ "$(od -An -c "$tmp/end" | tr -d ' ')" != '\n}\n' ]; then
+		failed "explain --json of a limits file: $(cat "$tmp/last") accesses' last instruction, the end '$(cat "$tmp/end")'"
+	elif [ "$3" -gt 1048576 ]; then bad "explain --json of a limits file: max RSS $3 KB"
+	elif awk "BEGIN { exit !($cpu >= 10 && $cpu > 22 * $ref / 4) }"; then
+		bad "explain --json of a limits file: $cpu s of CPU (checking four: $ref s)"
+	else ok; fi
+	rm -rf "$tmp"/lim?
+else
+	skip "the time of four limits files (no GNU time at /usr/bin/time)"
+fi
 
 summary build

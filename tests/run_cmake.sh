@@ -18,6 +18,10 @@
 #     absolute path;
 #   - one tile name in two files of one call (tests/cmake/names): an error
 #     at configure time naming both, file:line:col;
+#   - files whose stems are another's with an extension (tests/cmake/stems:
+#     a.tile, a.d.tile, a.stamp.tile, a.changed.tile): each its own folder,
+#     stamp and depfile; builds, a no-op rebuild, an edit of one reruns
+#     bankc for that one only;
 #   - the README's "Using bankc in a CMake project": its CMakeLists.txt,
 #     taken from the README, on the installed package: builds and runs;
 # and with the CUDA compiler, for the package and in place: CHECK_PROGRAMS,
@@ -110,10 +114,10 @@ run_sequence() {
 	for f in demo.cuh demo_check.cu demo.json demo.svg; do
 		[ -f "$out/$f" ] || missing="$missing $f"
 	done
-	if [ -z "$missing" ] && grep -q "demo\.tile" "$b/bankc/demo/demo.d" 2>/dev/null; then
+	if [ -z "$missing" ] && grep -q "demo\.tile" "$out/.bankc-deps.d" 2>/dev/null; then
 		ok
 	else
-		bad "$tag bankc build outputs: missing$missing in $out, or demo.d does not name demo.tile"
+		bad "$tag bankc build outputs: missing$missing in $out, or its .bankc-deps.d does not name demo.tile"
 	fi
 
 	# Nothing changed: nothing runs.
@@ -272,6 +276,38 @@ run_names() {
 	else bad_log "$tag the error should name b.tile:4:6 and a.tile:3:6" "$w/configure.log"; fi
 }
 
+# run_stems GENERATOR DIR: a.tile beside a.d.tile, a.stamp.tile and
+# a.changed.tile, each spec's tile named after its file (t_a, t_a_d, ...).
+run_stems() {
+	w=$2 tag="[stems that extend another's, $1]"
+	b=$w/build
+	mkdir -p "$w/src"
+	cp "$root/tests/cmake/stems/CMakeLists.txt" "$root/tests/cmake/stems/main.c" "$w/src/"
+	for s in a a.d a.stamp a.changed; do
+		sed "s/^tile demo {/tile t_$(echo "$s" | tr . _) {/" "$root/examples/cmake/demo.tile" >"$w/src/$s.tile"
+	done
+	build() { cmake --build "$b" --parallel 2 >"$w/$1.log" 2>&1; }
+	if cmake -G "$1" -S "$w/src" -B "$b" -DBANKC_SOURCE_DIR="$root" -DBANKC="$bankc" \
+		>"$w/configure.log" 2>&1 && build first && "$b/app" >"$w/run.out" 2>&1 &&
+		[ "$(cat "$w/run.out")" = "32 32 32 32" ]; then ok
+	else bad_log "$tag configure, build and run (four headers, 32 rows each)" "$w/first.log"; return; fi
+	for s in a a.d a.stamp a.changed; do
+		t=t_$(echo "$s" | tr . _) missing=
+		for f in "$t.cuh" "${t}_check.cu" "$t.json" "$t.svg" .bankc-stamp .bankc-deps.d; do
+			[ -f "$b/bankc/app/$s/$f" ] || missing="$missing $f"
+		done
+		if [ -z "$missing" ] && grep -q "$s\.tile" "$b/bankc/app/$s/.bankc-deps.d"; then ok
+		else bad "$tag $s.tile's folder: missing$missing, or its depfile does not name $s.tile"; fi
+	done
+	if build noop && ! grep -q "bankc build\|Building C" "$w/noop.log"; then ok
+	else bad_log "$tag a second build with nothing changed should do nothing" "$w/noop.log"; fi
+	sleep 1
+	sed -i 's/shape 32 x 32;/shape 64 x 32;/' "$w/src/a.d.tile"
+	if build edit && "$b/app" >"$w/run.out" 2>&1 && [ "$(cat "$w/run.out")" = "32 64 32 32" ] &&
+		[ "$(grep -c "bankc build" "$w/edit.log")" -eq 1 ] && grep -q "bankc build a\.d\.tile" "$w/edit.log"; then ok
+	else bad_log "$tag a.d.tile's shape edited: bankc for it alone, the program sees 64 rows" "$w/edit.log"; fi
+}
+
 # run_readme_project GENERATOR DIR: the README's CMake project, as written.
 run_readme_project() {
 	w=$2 tag="[README's CMake project, $1]"
@@ -339,6 +375,7 @@ for g in "Unix Makefiles" Ninja; do
 	run_sequence intree "$g" "$tmp/$n-intree"
 	run_stale "$g" "$tmp/$n-stale"
 	run_names "$g" "$tmp/$n-names"
+	run_stems "$g" "$tmp/$n-stems"
 	if [ -n "$prefix" ]; then
 		run_sequence package "$g" "$tmp/$n-package"
 		run_readme_project "$g" "$tmp/$n-readme"

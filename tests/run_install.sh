@@ -15,7 +15,9 @@
 #     treat them;
 #   - folders set one by one (bindir, includedir, mandir ...) are used, and
 #     the CMake package finds them; PREFIX still works;
-#   - make uninstall removes every file install wrote.
+#   - make uninstall removes every file install wrote;
+#   - a DESTDIR with a space and a quote is one folder to install and
+#     uninstall, nothing written outside it.
 # usage: run_install.sh
 . "$(dirname "$0")/lib.sh"
 # bad_log WHAT LOG: a failure, with the end of LOG (a build's last steps)
@@ -178,6 +180,23 @@ fi
 if m uninstall DESTDIR="$d" prefix="$P" >"$tmp/uninstall.log" 2>&1 &&
 	[ -z "$(find "$d" -type f)" ] && [ ! -e "$d$P/include/bankc" ] && [ ! -e "$d$P/lib/cmake/bankc" ]
 then ok; else bad_log "make uninstall left: $(find "$d" -type f -o -name bankc | tr '\n' ' ')" "$tmp/uninstall.log"; fi
+
+# DESTDIR with a space and a quote: one folder, never split into words
+# (once "$tmp/s p" installed into "$tmp/s" and a folder "p" here).
+sd="$tmp/s p'q" sP=/opt/bankc
+m install DESTDIR="$sd" prefix="$sP" >"$tmp/install-sp.log" 2>&1
+st=$?
+nf=0 missing=
+for f in $files; do
+	if [ -f "$sd$sP/$f" ]; then nf=$((nf + 1)); else missing="$missing $f"; fi
+done
+if [ "$st" -eq 0 ] && [ -z "$missing" ] && [ "$("$sd$sP/bin/bankc" --version)" = "bankc $version" ]; then ok
+else bad_log "make install DESTDIR='$sd': status $st, missing:$missing" "$tmp/install-sp.log"; fi
+if [ ! -e "$tmp/s" ] && [ ! -e "p'q" ] && [ ! -e "p" ]; then ok
+else bad "make install DESTDIR='$sd' wrote outside it: $(ls -d "$tmp/s" "p'q" p 2>/dev/null | tr '\n' ' ')"; fi
+if m uninstall DESTDIR="$sd" prefix="$sP" >"$tmp/uninstall-sp.log" 2>&1 &&
+	[ -z "$(find "$sd" -type f)" ] && [ ! -e "$sd$sP/include/bankc" ]; then ok
+else bad_log "make uninstall DESTDIR='$sd' left: $(find "$sd" -type f | tr '\n' ' ')" "$tmp/uninstall-sp.log"; fi
 
 # Folders one by one, outside the prefix too; and the older PREFIX.
 q=$tmp/q

@@ -73,6 +73,28 @@ for k in column_0_tile:64 column_1_tile:33 copy4_s:6; do
 	fi
 done
 
+# 1c'. kernels and arrays whose names join alike (conv + in_tile, conv_in
+#      + tile; k + the module's a_b, k_a + b): a spec each, never one file
+#      written twice, each named by its tile and saying whose it is
+rm -rf "$tmp/spec"
+"$bankc" scan tests/ptx/joins.ptx --block 32 --emit-spec "$tmp/spec" >/dev/null 2>&1 ||
+	bad "scan --emit-spec of tests/ptx/joins.ptx"
+if [ "$(ls "$tmp/spec" | wc -l)" -eq 4 ]; then ok
+else bad "--emit-spec of tests/ptx/joins.ptx wrote $(ls "$tmp/spec" | tr '\n' ' '), want 4 specs"; fi
+for ka in conv:in_tile conv_in:tile k:a_b k_a:b; do
+	n=0
+	for s in "$tmp/spec"/*.tile; do
+		head -n 2 "$s" | tr '\n' ' ' | grep -q "kernel ${ka%%:*}, .* shared array '${ka#*:}'" || continue
+		n=$((n + 1))
+		t=${s##*/}
+		t=${t%.tile}
+		case $t in "${ka%%:*}_${ka#*:}_"????????) ;; *) bad "the spec of ${ka%%:*}'s '${ka#*:}' is named $t" ;; esac
+		if "$bankc" check "$s" 2>/dev/null && grep -q "^tile $t {" "$s"; then ok
+		else bad "$t.tile: not a spec of tile $t"; fi
+	done
+	[ "$n" -eq 1 ] && ok || bad "kernel ${ka%%:*}, array '${ka#*:}': $n specs"
+done
+
 # 1d. the fixes: the diffs apply, the emitted spec agrees with the note
 if have patch; then
 	mkdir -p "$tmp/fx/tests/ptx" "$tmp/fx/tests/gpu/scan_kernels"

@@ -8,8 +8,11 @@
  * of memory half way through its report leaves none of it buffered to go
  * out.  A build has written nothing by then but temporaries, which the
  * next build into the folder removes (emit/outputs.c). */
+#define _DEFAULT_SOURCE     /* madvise */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "bankc.h"
@@ -22,12 +25,28 @@ static _Noreturn void xoom(void)
 	_exit(1);
 }
 
+/* Blocks of megabytes (a large tile's instruction classes, its costs)
+ * ask for huge pages where the system has them: fewer faults and TLB
+ * misses on arrays that each pass of the search walks whole. */
+static void *huge(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+	if (n >= (size_t)4 << 20) {
+		uintptr_t a = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+		madvise((void *)a, n - 4096, MADV_HUGEPAGE);
+	}
+#else
+	(void)n;
+#endif
+	return p;
+}
+
 void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 	if (!p)
 		xoom();
-	return p;
+	return huge(p, n);
 }
 
 void *xcalloc(size_t n, size_t size)
@@ -35,7 +54,7 @@ void *xcalloc(size_t n, size_t size)
 	void *p = calloc(n ? n : 1, size ? size : 1);
 	if (!p)
 		xoom();
-	return p;
+	return huge(p, n * size);
 }
 
 void *xrealloc(void *p, size_t n)

@@ -12,8 +12,10 @@
 
 static const char budget_help[] =
 "  --search-budget N       work units each tile's search may spend (default\n"
-"                          32768 + 32 per warp instruction); a search that\n"
-"                          ends on it says \"not proven optimal\"\n";
+"                          32768 + 32 per warp instruction, and a search\n"
+"                          that ends on it unproven is run again with up\n"
+"                          to 4194304); a search that ends on its budget\n"
+"                          says \"not proven optimal\"\n";
 
 static const char geom_help[] =
 "  --banks N               number of banks, a power of two from 1 to 64\n"

@@ -3,10 +3,12 @@
  *
  * Every file is checked, every name checked against every other, every
  * tile solved and every output rendered in memory before the first byte
- * is written; outputs.c then writes them all or nothing.  So a spec with
- * an error, a name clash or a failed build gate leaves the folder as it
- * was. */
-#define _XOPEN_SOURCE 700	/* realpath */
+ * is written, but the check programs, which only their own tables fill
+ * and so can only fail to be written: outputs.c makes those while it
+ * writes the temporaries, and writes everything all or nothing.  So a
+ * spec with an error, a name clash or a failed build gate leaves the
+ * folder as it was. */
+#define _GNU_SOURCE    /* realpath; fopencookie, for mem_open */
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
@@ -16,19 +18,49 @@
 
 #include "bankc.h"
 #include "cmd/cmd.h"
+#include "solve/solve.h"        /* fold_make: a 1-D tile's rows again */
 
 /* An output rendered into memory before anything is written. */
 typedef struct {
 	FILE *f;
 	char *buf;
-	size_t len;
+	size_t len, cap;
 } Mem;
 
-/* In place: the stream keeps pointers to m's buffer and length. */
+/* The stream's writes, appended to the buffer, which at least doubles
+ * as it grows and is never cleared: open_memstream zeroed every new part
+ * and copied the old one, a third of a build's time on the check
+ * programs of a file at the limits (82 MB each). */
+static ssize_t mem_write(void *cookie, const char *p, size_t n)
+{
+	Mem *m = cookie;
+	if (m->len + n + 1 > m->cap) {
+		size_t cap = m->cap < 65536 ? 65536 : 2 * m->cap;
+		while (cap < m->len + n + 1)
+			cap *= 2;
+		m->buf = xrealloc(m->buf, cap);
+		m->cap = cap;
+	}
+	memcpy(m->buf + m->len, p, n);
+	m->len += n;
+	m->buf[m->len] = 0;
+	return (ssize_t)n;
+}
+
+/* In place: the stream keeps a pointer to m.  Once closed, m->buf holds
+ * m->len bytes and a NUL (open_memstream's contract). */
 static FILE *mem_open(Mem *m)
 {
 	*m = (Mem){0};
-	m->f = xmemstream(&m->buf, &m->len);
+	m->buf = xmalloc(1);
+	m->buf[0] = 0;
+	m->f = fopencookie(m, "w", (cookie_io_functions_t){.write = mem_write});
+	if (!m->f) {                /* out of memory: xmemstream says so */
+		free(m->buf);
+		m->buf = NULL;
+		m->f = xmemstream(&m->buf, &m->len);
+	}
+	setvbuf(m->f, NULL, _IOFBF, 65536);
 	return m->f;
 }
 
@@ -41,13 +73,37 @@ static void add_mem(Outs *o, const char *dir, const char *name,
 	outs_add(o, dir, file, m->buf, m->len, spec);
 }
 
+/* A tile's check program, made while the commit writes it (outs_add_render):
+ * 82 MB for a tile at the limits, which held in memory with every other
+ * file's took a build of four such files past 1 GiB.  A 1-D tile's fold
+ * is made again then, not kept (a copy of the tile's instructions). */
+typedef struct {
+	const Tile *t;      /* the spec's tile */
+	int fold_cols;      /* a 1-D tile's rows: its chosen fold's columns */
+	Layout l;           /* the chosen layout */
+	EmitCosts c;        /* wave and wave_packed: the tables' */
+} CheckJob;
+
+static void check_render(FILE *f, void *arg)
+{
+	CheckJob *j = arg;
+	Tile *fold = j->fold_cols ? fold_make(j->t, j->fold_cols) : NULL;
+	emit_check(f, fold ? fold : j->t, &j->l, &j->c);
+	fold_free(fold);
+}
+
+typedef struct {
+	CheckJob **v;
+	int n, cap;
+} CheckJobs;
+
 typedef struct {
 	Geom g;
 	const char *dir;
 	bool require_optimal;
 	long max_excess;            /* -1: no limit */
 	int64_t work;               /* --search-budget; 0: the default */
-	int64_t file_defaults;      /* SolveOpts.file_defaults of the file */
+	CheckJobs jobs;             /* the check programs, for the commit */
 } BuildOpts;
 
 /* The build gate: a layout above its bound by more than allowed fails
@@ -75,19 +131,12 @@ enum { TILE_OUTPUTS = 4 };     /* per tile, the header first */
 static const char *const tile_suffixes[TILE_OUTPUTS] = {".cuh", "_check.cu",
                                                         ".json", ".svg"};
 
-/* Render one tile's four outputs into memory; false if it has no layout
- * or fails the gate.  spec: the spec's path as the outputs record it
- * (--path-prefix-map applied). */
-static bool render_tile(Outs *o, const BuildOpts *bo, const Tile *t,
+/* Render one tile's four outputs into memory from its solution (s,
+ * freed here); false if it fails the gate.  spec: the spec's path as the
+ * outputs record it (--path-prefix-map applied). */
+static bool render_tile(Outs *o, BuildOpts *bo, const Tile *t, Solution s,
                         const Src *src, const char *key, const char *spec)
 {
-	SolveOpts opts = {.top = 1, .budget = bo->work,
-	                  .file_defaults = bo->file_defaults};
-	Solution s;
-	if (!solve_tile_or_report(t, src, stderr, &bo->g, &opts, &s)) {
-		solve_free(&s);
-		return false;
-	}
 	const Tile *ot = t;
 	t = solution_tile(&s, t);       /* a 1-D tile: the view chosen */
 	if (!gate_ok(bo, t, src, &s)) {
@@ -108,31 +157,68 @@ static bool render_tile(Outs *o, const BuildOpts *bo, const Tile *t,
 	emit_header(mem_open(&m), &bo->g, t, &s, spec);
 	add_mem(o, bo->dir, t->name, ".cuh", &m, key);
 
-	emit_check(mem_open(&m), &bo->g, t, &s);
-	add_mem(o, bo->dir, t->name, "_check.cu", &m, key);
+	CheckJob *job = xcalloc(1, sizeof *job);
+	*job = (CheckJob){ot, s.fold ? s.fold->cols : 0, s.best.l, {0}};
+	/* the baselines' layouts costed with the others (emit_costs): those
+	 * that are legal, as baseline_all judges them, and not row-major or
+	 * the chosen one, which are costed anyway */
+	Layout bl[MAX_BASELINES], extra[MAX_BASELINES];
+	int nbl = baseline_layouts(t, bl), nextra = 0;
+	Tile free_t = *t;
+	free_t.allow = XF_ALL;
+	free_t.tma = false;
+	Layout rm = layout_rowmajor(t);
+	for (int i = 0; i < nbl; i++) {
+		const char *why;
+		bool dup = layout_same(&bl[i], &rm) || layout_same(&bl[i], &s.best.l);
+		for (int k = 0; k < nextra; k++)
+			dup |= layout_same(&bl[i], &extra[k]);
+		if (!dup && layout_legal(&bl[i], &free_t, s.budget, &why))
+			extra[nextra++] = bl[i];
+	}
+	EmitCosts c;
+	emit_costs(&c, &bo->g, t, &s, extra, nextra);
+	char file[NAME_MAX + 1];
+	snprintf(file, sizeof file, "%s_check.cu", t->name);
+	outs_add_render(o, bo->dir, file, check_render, job, key);
+	CheckJobs *js = &bo->jobs;
+	if (js->n == js->cap) {
+		js->cap = js->cap ? 2 * js->cap : 16;
+		js->v = xrealloc(js->v, (size_t)js->cap * sizeof *js->v);
+	}
+	js->v[js->n++] = job;
 
+	/* every baseline's layout is costed already (emit_costs) */
 	Baseline b[MAX_BASELINES];
-	int nb = baseline_all(t, &bo->g, s.budget, b);
+	Layout known[2 + EMIT_MAX_EXTRA] = {rm, s.best.l};
+	const int *waves[2 + EMIT_MAX_EXTRA] = {c.wave_rm, c.wave};
+	for (int i = 0; i < c.nextra; i++) {
+		known[2 + i] = c.extra[i];
+		waves[2 + i] = c.wave_extra[i];
+	}
+	int nb = baseline_all_costed(t, &bo->g, s.budget, known, waves,
+	                             2 + c.nextra, b);
 	json_t *root = report_new();
-	/* JSON holds UTF-8: a path's other bytes as U+FFFD (esc_utf8) */
-	char *uspec = esc_utf8(spec);
-	json_t *body = json_pack("{s:s, s:o, s:o, s:o}", "spec", uspec, "geometry",
+	json_t *body = json_pack("{s:o, s:o, s:o, s:o}", "spec",
+	                         report_string(spec), "geometry",
 	                         report_geometry(&bo->g), "tile", dump_tile_json(ot),
 	                         "solution", report_solution(t, &s, b, nb));
-	free(uspec);
 	if (!body || json_object_update_new(root, body) != 0) {
 		/* never a report with parts missing */
 		fprintf(stderr, "bankc: error: tile '%s': its JSON report cannot be "
 		        "made\n", t->name);
 		json_decref(root);
 		solve_free(&s);
+		emit_costs_free(&c);
 		return false;
 	}
 	report_write(mem_open(&m), root);
 	add_mem(o, bo->dir, t->name, ".json", &m, key);
 
-	emit_svg(mem_open(&m), &bo->g, t, &s);
+	emit_svg(mem_open(&m), &bo->g, t, &s, &c);
 	add_mem(o, bo->dir, t->name, ".svg", &m, key);
+	job->c = c;
+	emit_costs_check_only(&job->c);     /* kept to the commit */
 	solve_free(&s);
 	return true;
 }
@@ -454,7 +540,7 @@ int cmd_build(int argc, char **argv)
 	DepTargets dt = {xcalloc((size_t)argc + 1, sizeof *dt.name),
 	                 xcalloc((size_t)argc + 1, sizeof *dt.quote), 0};
 	PathMap pm = {0};
-	BuildOpts bo = {sim_geom_default, NULL, false, -1, 0, 0};
+	BuildOpts bo = {sim_geom_default, NULL, false, -1, 0, {0}};
 	Cli cl = {"build", argc, argv, ":ho:", lo, .geom = &bo.g,
 	          .work = &bo.work, .as_given = gcc_given};
 	const char *mf = NULL, *mp = NULL;
@@ -546,11 +632,20 @@ int cmd_build(int argc, char **argv)
 	}
 	for (int i = 0; rc == 0 && !list && i < nfiles; i++) {
 		char *shown = path_map_apply(&pm, src[i].name);
-		bo.file_defaults = solve_file_defaults(&u[i]);
-		for (int k = 0; k < u[i].ntiles; k++)
-			if (!render_tile(&out, &bo, &u[i].tiles[k], &src[i], keys[i],
-			                 shown))
+		/* a file's tiles share its adaptive budget: solved together */
+		SolveOpts opts = {.top = 1, .budget = bo.work};
+		Solution *sol = xcalloc((size_t)u[i].ntiles + 1, sizeof *sol);
+		bool solved = solve_unit(&u[i], &src[i], stderr, &bo.g, &opts, NULL, sol);
+		for (int k = 0; k < u[i].ntiles; k++) {
+			if (!sol[k].found)
+				solve_free(&sol[k]);
+			else if (!render_tile(&out, &bo, &u[i].tiles[k], sol[k], &src[i],
+			                      keys[i], shown))
 				rc = 1;
+		}
+		if (!solved)
+			rc = 1;
+		free(sol);
 		free(shown);     /* the outputs hold copies */
 	}
 	if (rc == 0 && !list && !macros_ok(&out, all, ntiles, TILE_OUTPUTS))
@@ -571,6 +666,11 @@ int cmd_build(int argc, char **argv)
 		free(d.buf);
 	}
 	outs_free(&out);
+	for (int i = 0; i < bo.jobs.n; i++) {
+		emit_costs_free(&bo.jobs.v[i]->c);
+		free(bo.jobs.v[i]);
+	}
+	free(bo.jobs.v);
 	for (int i = 0; i < nfiles; i++) {
 		src_free(&src[i]);
 		free(keys[i]);

@@ -264,30 +264,30 @@ int cmd_compare(int argc, char **argv)
 	if (rc == 0) {
 		json_t *tiles = json ? json_array() : NULL;
 		SolveOpts o = {.top = (int)top, .budget = work};
-		for (int i = 0; i < nfiles; i++)
+		for (int i = 0; i < nfiles; i++) {
+			/* a file's tiles share its adaptive budget: solved together */
+			Solution *sol = xcalloc((size_t)u[i].ntiles + 1, sizeof *sol);
+			if (!solve_unit(&u[i], &src[i], stderr, &g, &o, NULL, sol))
+				rc = 1;
 			for (int k = 0; k < u[i].ntiles; k++) {
-				const Tile *t = &u[i].tiles[k];
-				o.file_defaults = solve_file_defaults(&u[i]);
-				Solution s;
+				Solution *s = &sol[k];
 				Baseline b[MAX_BASELINES];
-				if (!solve_tile_or_report(t, &src[i], stderr, &g, &o, &s))
-					rc = 1;
-				const Tile *vt = solution_tile(&s, t);
-				int nb = baseline_all(vt, &g, s.budget, b);
+				const Tile *vt = solution_tile(s, &u[i].tiles[k]);
+				int nb = baseline_all(vt, &g, s->budget, b);
 				if (json) {
-					json_t *tj = report_solution(vt, &s, b, nb);
-					json_object_set_new(tj, "spec", json_string(src[i].name));
+					json_t *tj = report_solution(vt, s, b, nb);
+					json_object_set_new(tj, "spec", report_string(src[i].name));
 					json_array_append_new(tiles, tj);
 				}
 				else
-					print_tile(vt, &s, b, nb, top);
-				solve_free(&s);
+					print_tile(vt, s, b, nb, top);
+				solve_free(s);
 			}
+			free(sol);
+		}
 		if (json) {
-			json_t *root = report_new();
-			json_object_update_new(root, json_pack("{s:o, s:o}", "geometry",
-			                       report_geometry(&g), "tiles", tiles));
-			report_write(stdout, root);
+			report_write(stdout, report_doc(json_pack("{s:o, s:o}",
+			             "geometry", report_geometry(&g), "tiles", tiles)));
 		}
 	}
 	for (int i = 0; i < nfiles; i++)

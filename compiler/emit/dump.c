@@ -206,8 +206,6 @@ void dump_json(FILE *f, const Unit *u)
 	json_t *tiles = json_array();
 	for (int i = 0; i < u->ntiles; i++)
 		json_array_append_new(tiles, dump_tile_json(&u->tiles[i]));
-	json_t *root = report_new();
-	json_object_update_new(root, json_pack("{s:s, s:o}", "file", u->src->name,
-	                       "tiles", tiles));
-	report_write(f, root);
+	report_write(f, report_doc(json_pack("{s:o, s:o}", "file",
+	             report_string(u->src->name), "tiles", tiles)));
 }

@@ -249,16 +249,14 @@ static void layout_draw(FILE *f, const Geom *g, const Layout *l,
 	}
 }
 
-/* The totals of an access over all its instructions, under l. */
-static void access_totals(const Geom *g, const Layout *l, const Tile *t,
-                          const Access *a, int64_t *wave, int64_t *ideal)
+/* The totals of an access's n instructions from its first's costs. */
+static void access_totals(const int *wave, const int *ideal, int n,
+                          int64_t *tw, int64_t *ti)
 {
-	*wave = *ideal = 0;
-	for (int i = 0; i < a->ninst; i++) {
-		SimResult r;
-		layout_sim_inst(g, l, t, a, &a->inst[i], &r);
-		*wave += r.wavefronts;
-		*ideal += r.ideal;
+	*tw = *ti = 0;
+	for (int i = 0; i < n; i++) {
+		*tw += wave[i];
+		*ti += ideal[i];
 	}
 }
 
@@ -293,7 +291,8 @@ static int draw_head(FILE *f, const Geom *g, const Tile *t, const char *lname)
 	return 84;
 }
 
-void emit_svg(FILE *f, const Geom *g, const Tile *t, const Solution *s)
+void emit_svg(FILE *f, const Geom *g, const Tile *t, const Solution *s,
+              const EmitCosts *c)
 {
 	Layout rm = layout_rowmajor(t);
 	char lname[160];
@@ -316,19 +315,16 @@ void emit_svg(FILE *f, const Geom *g, const Tile *t, const Solution *s)
 	Panel pr[MAX_ACCESSES], pc[MAX_ACCESSES];
 	int pick[MAX_ACCESSES];
 	int height = 84 + LABEL + lay_height(t) + GAP;
-	for (int j = 0; j < t->nacc; j++) {
+	for (int j = 0, first = 0; j < t->nacc; first += t->acc[j++].ninst) {
 		const Access *a = &t->acc[j];
 		int nw = 2 * GAP + 9 * (int)(strlen(a->name) + 48);
 		if (width < nw)
 			width = nw;
 		/* the instruction row-major serves worst, the first on ties */
 		int best = 0, bw = -1;
-		for (int i = 0; i < a->ninst; i++) {
-			SimResult r;
-			layout_sim_inst(g, &rm, t, a, &a->inst[i], &r);
-			if (r.wavefronts > bw)
-				bw = r.wavefronts, best = i;
-		}
+		for (int i = 0; i < a->ninst; i++)
+			if (c->wave_rm[first + i] > bw)
+				bw = c->wave_rm[first + i], best = i;
 		pick[j] = best;
 		panel_prepare(g, &rm, t, a, &a->inst[best], &pr[j]);
 		panel_prepare(g, &s->best.l, t, a, &a->inst[best], &pc[j]);
@@ -358,15 +354,15 @@ void emit_svg(FILE *f, const Geom *g, const Tile *t, const Solution *s)
 	layout_draw(f, g, &rm, t, GAP, y, "row-major");
 	layout_draw(f, g, &s->best.l, t, 3 * GAP + pw, y, lname);
 	y += lay_height(t) + GAP;
-	for (int j = 0; j < t->nacc; j++) {
+	for (int j = 0, first = 0; j < t->nacc; first += t->acc[j++].ninst) {
 		const Access *a = &t->acc[j];
 		char op[32];
 		tab_op_name(a->op, op, sizeof op);
 		/* the ideal (a wavefront per phase with a lane) is the same
 		 * under both layouts */
 		int64_t rw, ri, cw, ci;
-		access_totals(g, &rm, t, a, &rw, &ri);
-		access_totals(g, &s->best.l, t, a, &cw, &ci);
+		access_totals(c->wave_rm + first, c->ideal_rm + first, a->ninst, &rw, &ri);
+		access_totals(c->wave + first, c->ideal + first, a->ninst, &cw, &ci);
 		const char *unit = a->op.kind == OP_CPASYNC ? (rw == 1 ? "segment" : "segments")
 		                   : rw == 1 ? "wavefront" : "wavefronts";
 		fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"t\">access %s: %s, %d "

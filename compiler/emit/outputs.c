@@ -1,7 +1,10 @@
 /* Writing a build's outputs, all or nothing.
  *
  * Everything an invocation writes (every tile's files, the manifest, the
- * depfile) has been rendered into memory before this stage starts.  Then:
+ * depfile) has been rendered into memory before this stage starts, but
+ * for outputs made by a render function (outs_add_render: the check
+ * programs, 82 MB each at the limits), which can only fail to write and
+ * are made straight into their temporaries in step 3.  Then:
  *
  *   1. the output folder is made, parents included (a concurrent creator
  *      is no error), and locked (flock on the folder itself, so that no
@@ -18,8 +21,9 @@
  *
  * A signal before step 4 removes the temporaries and leaves the folder as
  * it was; SIGKILL can leave temporaries, which the next run's step 2
- * removes.  An output whose contents did not change is not rewritten, so
- * make and Ninja see an unchanged time stamp. */
+ * removes: the lock proves the folder's own dead, whatever their PID.
+ * An output whose contents did not change is not rewritten, so make and
+ * Ninja see an unchanged time stamp. */
 #define _XOPEN_SOURCE 700   /* realpath, S_ISVTX */
 #define _DEFAULT_SOURCE     /* flock(2): BSD's and Linux's, not POSIX's */
 #include <dirent.h>
@@ -37,7 +41,11 @@
 #include "bankc.h"
 #include "emit/manifest.h"
 
+/* Temporaries: TMP_PREFIX in the locked output folder, where only
+ * holders of its lock write them; TMP_PID_PREFIX beside a depfile in any
+ * other folder, written without that folder's lock (see remove_stale). */
 #define TMP_PREFIX ".bankc-tmp."
+#define TMP_PID_PREFIX ".bankc-tmp-pid."
 #define MANIFEST ".bankc-manifest"
 #define LOCK ".bankc-lock"   /* the lock file of bankc 0.1.0's builds */
 
@@ -57,6 +65,17 @@ void outs_add(Outs *o, const char *dir, const char *file, char *data,
 	x->len = len;
 	x->spec = spec;
 	x->tmp = NULL;
+	x->render = NULL;
+	x->arg = NULL;
+}
+
+void outs_add_render(Outs *o, const char *dir, const char *file,
+                     void (*render)(FILE *f, void *arg), void *arg,
+                     const char *spec)
+{
+	outs_add(o, dir, file, NULL, 0, spec);
+	o->v[o->n - 1].render = render;
+	o->v[o->n - 1].arg = arg;
 }
 
 void outs_free(Outs *o)
@@ -173,25 +192,52 @@ static bool make_dirs(const char *dir)
 	return true;
 }
 
-/* Temporaries are named .bankc-tmp.PID.XXXXXX: one whose process is gone,
- * or that is a day old, was left by a run that was killed. */
+/* The output folder this run holds the lock of (take_lock). */
+static dev_t locked_dev;
+static ino_t locked_ino;
+static bool locked_set;
+
+/* Is dir the folder whose lock this run holds? */
+static bool is_locked(const char *dir)
+{
+	struct stat st;
+	return locked_set && stat(dir, &st) == 0 && st.st_dev == locked_dev &&
+	       st.st_ino == locked_ino;
+}
+
+/* Temporaries a killed run left.  .bankc-tmp.PID.XXXXXX are written only
+ * into a folder by the holder of its lock, so while this run holds it
+ * every one there is dead, whatever its PID: in a CI container every run
+ * may have the same PID, and such a run's temporaries were once kept as
+ * if they were its own.  .bankc-tmp-pid.PID.XXXXXX (beside a depfile
+ * outside the output folder, written without that folder's lock) are
+ * dead when their process is gone; those of this run's PID are kept, as
+ * another container's may be alive.  Either kind is dead once a day old. */
 static void remove_stale(const char *dir)
 {
 	DIR *d = opendir(dir);
 	if (!d)
 		return;
+	bool locked = is_locked(dir);
 	struct dirent *e;
-	size_t np = strlen(TMP_PREFIX);
+	size_t np = strlen(TMP_PREFIX), npp = strlen(TMP_PID_PREFIX);
 	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, TMP_PREFIX, np) != 0)
+		bool ours = strncmp(e->d_name, TMP_PREFIX, np) == 0;
+		if (!ours && strncmp(e->d_name, TMP_PID_PREFIX, npp) != 0)
 			continue;
-		long pid = strtol(e->d_name + np, NULL, 10);
 		char path[PATH_MAX];
 		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
 		struct stat st;
-		bool old = stat(path, &st) == 0 && time(NULL) - st.st_mtime > 86400;
-		bool gone = pid <= 0 || (kill((pid_t)pid, 0) != 0 && errno == ESRCH);
-		if ((old || gone) && pid != (long)getpid())
+		bool old = lstat(path, &st) == 0 && time(NULL) - st.st_mtime > 86400;
+		bool dead;
+		if (ours) {
+			dead = locked;
+		} else {
+			long pid = strtol(e->d_name + npp, NULL, 10);
+			dead = pid != (long)getpid() &&
+			       (pid <= 0 || (kill((pid_t)pid, 0) != 0 && errno == ESRCH));
+		}
+		if (dead || old)
 			unlink(path);
 	}
 	closedir(d);
@@ -211,9 +257,10 @@ static bool chmod_plain(const char *path)
 static char *pending_name(const char *target)
 {
 	char *dir = dir_of(target);
-	size_t n = strlen(dir) + sizeof TMP_PREFIX + 32;
+	size_t n = strlen(dir) + sizeof TMP_PID_PREFIX + 32;
 	char *t = xmalloc(n);
-	snprintf(t, n, "%s/" TMP_PREFIX "%ld.XXXXXX", dir, (long)getpid());
+	snprintf(t, n, "%s/%s%ld.XXXXXX", dir,
+	         is_locked(dir) ? TMP_PREFIX : TMP_PID_PREFIX, (long)getpid());
 	free(dir);
 	pending[npending] = t;
 	npending++;
@@ -250,6 +297,64 @@ static bool write_tmp(const char *target, const char *data, size_t len,
 		fprintf(stderr, "bankc: error: cannot write '%s': %s\n", esc_shown(target),
 		        strerror(saved ? saved : EIO));
 	return ok;
+}
+
+/* Are the files a and b the same bytes? */
+static bool same_files(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (stat(a, &sa) != 0 || stat(b, &sb) != 0 || sa.st_size != sb.st_size)
+		return false;
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	bool same = fa && fb;
+	static char x[65536], y[65536];
+	size_t n;
+	while (same && (n = fread(x, 1, sizeof x, fa)) > 0)
+		same = fread(y, 1, n, fb) == n && memcmp(x, y, n) == 0;
+	same = same && !ferror(fa) && !ferror(fb);
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+/* An output made by its render function, straight into a new temporary
+ * beside its target (*tmp); where that is the target's bytes already,
+ * the temporary goes (*tmp NULL), so the target keeps its time stamp. */
+static bool render_tmp(const OutFile *x, char **tmp)
+{
+	char *t = pending_name(x->path);
+	*tmp = t;
+	int fd = mkstemp(t);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		fprintf(stderr, "bankc: error: cannot create a file beside '%s': %s\n",
+		        x->path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	static char buf[1 << 20];
+	setvbuf(f, buf, _IOFBF, sizeof buf);
+	x->render(f, x->arg);
+	int saved = fflush(f) != 0 || ferror(f) ? errno : 0;
+	if (fclose(f) != 0 && !saved)
+		saved = errno ? errno : EIO;
+	if (!saved && !chmod_plain(t))
+		saved = errno;
+	if (saved) {
+		fprintf(stderr, "bankc: error: cannot write '%s': %s\n", x->path,
+		        strerror(saved));
+		return false;
+	}
+	if (same_files(x->path, t)) {
+		unlink(t);
+		pending[npending - 1] = NULL;   /* the handler's last name: t */
+		free(t);
+		*tmp = NULL;
+	}
+	return true;
 }
 
 /* ---- the manifest's outputs ------------------------------------------------------ */
@@ -497,6 +602,12 @@ static int take_lock(const char *dir)
 	}
 	while (flock(lock, LOCK_EX) != 0 && errno == EINTR)
 		;
+	struct stat st;
+	if (fstat(lock, &st) == 0) {
+		locked_dev = st.st_dev;
+		locked_ino = st.st_ino;
+		locked_set = true;
+	}
 	/* the lock file of bankc 0.1.0's builds goes; a symlink planted under
 	 * its name is removed, never followed */
 	char old[PATH_MAX];
@@ -584,7 +695,9 @@ bool outs_commit(Outs *o, const char *dir, char **specs, int nspecs,
 		OutFile *x = &o->v[i];
 		if (i == nout && same_both)
 			continue;   /* nothing to remove: the final manifest will do */
-		if (!same_contents(x->path, x->data, x->len))
+		if (x->render)
+			ok = render_tmp(x, &x->tmp);
+		else if (!same_contents(x->path, x->data, x->len))
 			ok = write_tmp(x->path, x->data, x->len, &x->tmp);
 	}
 	for (int i = 0; ok && i < o->n; i++)
@@ -632,6 +745,7 @@ bool outs_commit(Outs *o, const char *dir, char **specs, int nspecs,
 	man_free(&old);
 	man_free(&next);
 	man_free(&both);
+	locked_set = false;
 	close(lock);
 	return ok;
 }

@@ -5,6 +5,7 @@
  * the text indented, so that outputs diff well and never depend on the
  * order a document was built in. */
 #include <jansson.h>
+#include <stdlib.h>
 
 #include "bankc.h"
 
@@ -12,6 +13,24 @@ json_t *report_new(void)
 {
 	return json_pack("{s:i, s:s}", "schema", BANKC_JSON_SCHEMA, "bankc",
 	                 BANKC_VERSION);
+}
+
+json_t *report_string(const char *s)
+{
+	char *u = esc_utf8(s);
+	json_t *j = json_string(u);
+	free(u);
+	return j;
+}
+
+json_t *report_doc(json_t *body)
+{
+	json_t *root = report_new();
+	/* json_pack gives NULL for a part it cannot make: never a document
+	 * with parts missing (a user's text goes through report_string) */
+	if (!body || json_object_update_new(root, body) != 0)
+		internal_error("a JSON document with a part missing");
+	return root;
 }
 
 void report_write(FILE *f, json_t *doc)

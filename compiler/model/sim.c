@@ -54,7 +54,8 @@ static bool set_insert(int64_t w)
 
 /* Count, per bank, the distinct words the lanes of one phase want
  * (rule 7: a sub-word access touches the word holding its bytes); the
- * largest count and the lowest bank that has it come back. */
+ * largest count and the lowest bank that has it come back.  count holds
+ * zeros for the geometry's banks on entry. */
 static inline int count_words(const Geom *g, int bytes, uint32_t lanes,
                               const int64_t *addr, int count[64], int *bank)
 {
@@ -64,16 +65,75 @@ static inline int count_words(const Geom *g, int bytes, uint32_t lanes,
 	/* addresses are not negative, and the geometry is powers of two */
 	int sh = g->bank_bytes == 8 ? 3 : 2;
 	int64_t bmask = g->banks - 1;
+	/* an aligned access covers an aligned run of k words, so two lanes'
+	 * runs are one or disjoint: a run's first word stands for it in the
+	 * set (one insertion a lane, not one a word), and its words are
+	 * counted in the order they always were */
+	int k = bytes > g->bank_bytes ? bytes >> sh : 1;
 	for (uint32_t m = lanes; m; m &= m - 1) {
 		int n = __builtin_ctz(m);
 		int64_t w0 = addr[n] >> sh;
-		int64_t w1 = (addr[n] + bytes - 1) >> sh;
-		for (int64_t w = w0; w <= w1; w++) {
-			if (!set_insert(w))
-				continue;
-			int b = (int)(w & bmask);
-			if (++count[b] > most || (count[b] == most && b < *bank))
-				most = count[b], *bank = b;
+		if (!set_insert(w0))
+			continue;
+		for (int i = 0; i < k; i++)
+			count[(w0 + i) & bmask]++;
+	}
+	/* the most words in one bank, and the lowest bank that has them */
+	for (int b = 0; b < g->banks; b++)
+		if (count[b] > most)
+			most = count[b], *bank = b;
+	return most;
+}
+
+/* count_words for 8 banks or more, its counts kept a byte per bank, 8
+ * banks to a word: the search's inner loop.  A lane's run of k <= 4 words
+ * is aligned, so its banks are k neighbours of one group of 8: one add.
+ * A bank counts at most one word of each lane (k <= banks), at most 32:
+ * seven bits, so bytes compare by subtraction without a borrow. */
+#define ONES 0x0101010101010101ull
+#define HIGH 0x8080808080808080ull
+
+static inline uint64_t bytes_max(uint64_t x, uint64_t y)
+{
+	uint64_t ge = (((x | HIGH) - y) & HIGH) >> 7;   /* 1 where x >= y */
+	uint64_t m = ge * 0xff;
+	return (x & m) | (y & ~m);
+}
+
+static int count_words_packed(const Geom *g, int bytes, uint32_t lanes,
+                              const int64_t *addr, int *bank)
+{
+	uint64_t c[8] = {0};
+	int sh = g->bank_bytes == 8 ? 3 : 2;
+	int64_t bmask = g->banks - 1;
+	int k = bytes > g->bank_bytes ? bytes >> sh : 1;
+	uint64_t run = k == 1 ? 1 : k == 2 ? 0x0101 : 0x01010101;
+	set_clear();
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		int64_t w0 = addr[__builtin_ctz(m)] >> sh;
+		if (!set_insert(w0))
+			continue;
+		int b = (int)(w0 & bmask);
+		c[b >> 3] += run << (8 * (b & 7));
+	}
+	int ng = g->banks / 8;
+	uint64_t mx = c[0];
+	for (int i = 1; i < ng; i++)
+		mx = bytes_max(mx, c[i]);
+	mx = bytes_max(mx, mx >> 32);
+	mx = bytes_max(mx, mx >> 16);
+	mx = bytes_max(mx, mx >> 8);
+	int most = (int)(mx & 0xff);
+	*bank = -1;
+	if (!most)
+		return 0;
+	/* the lowest bank holding `most`: the first zero byte of c ^ most */
+	for (int i = 0; i < ng; i++) {
+		uint64_t v = c[i] ^ (ONES * (uint64_t)most);
+		uint64_t z = (v - ONES) & ~v & HIGH;
+		if (z) {
+			*bank = 8 * i + __builtin_ctzll(z) / 8;
+			break;
 		}
 	}
 	return most;
@@ -84,12 +144,16 @@ static inline int count_words(const Geom *g, int bytes, uint32_t lanes,
 static void cost_phase(const Geom *g, int bytes, uint32_t lanes,
                        const int64_t *addr, Phase *ph)
 {
+	ph->lanes = lanes;
+	ph->ideal = lanes != 0;
+	if (g->banks >= 8) {
+		ph->wavefronts = count_words_packed(g, bytes, lanes, addr, &ph->bank);
+		return;
+	}
 	int count[64];
 	/* only the banks in use: on narrow geometries a warp has 16 or 32
 	 * phases, and clearing all 64 each time was most of their cost */
 	memset(count, 0, (size_t)g->banks * sizeof *count);
-	ph->lanes = lanes;
-	ph->ideal = lanes != 0;
 	ph->wavefronts = count_words(g, bytes, lanes, addr, count, &ph->bank);
 }
 

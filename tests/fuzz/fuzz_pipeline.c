@@ -25,8 +25,11 @@ static void emit_all(const Tile *t, const Src *src, double insts)
 	solve_tile(t, g, &o, &s);
 	if (s.found) {
 		emit_header(sink, g, t, &s, src->name);
-		emit_check(sink, g, t, &s);
-		emit_svg(sink, g, t, &s);
+		EmitCosts c;
+		emit_costs(&c, g, t, &s, NULL, 0);
+		emit_check(sink, t, &s.best.l, &c);
+		emit_svg(sink, g, t, &s, &c);
+		emit_costs_free(&c);
 		Baseline b[MAX_BASELINES];
 		int nb = baseline_all(t, g, s.budget, b);
 		json_t *j = report_solution(t, &s, b, nb);

@@ -198,6 +198,37 @@ T.append(tile("cpasync3_rand_f64", ["shape 32 x 16", "dtype f64", "arch sm_90", 
     acc("read", "load", "        for s in 0..3, k in 0..16;\n        row = lane; col = k; stage = s;\n"),
 ], "A DGEMM operand of gathered rows in three stages, read a column at a time by 8-byte loads."))
 
+# ---- scatters of graph networks and hash joins (added after the rest, so
+# the tables drawn before them stay the same) ---------------------------------
+T.append(tile("gnn_scatter_add", ["shape 64 x 32", "dtype f32", "arch sm_90"], [
+    acc("scatter", "red.add", table("dst", rnd(256, 64)) +
+        "        for e in 0..8, k in 0..4;\n        row = dst[32 * e + lane]; col = 8 * k + e % 8;\n", " weight 4"),
+    acc("drain", "load vec 4", "        for i in 0..16;\n        row = 4 * i + lane / 8; col = 4 * (lane % 8);\n"),
+], "A graph network's aggregation: a lane per edge adds its message into the destination node's features (red.add through the edge table), then the sums are read out."))
+
+T.append(tile("gnn_scatter_halfwarp", ["shape 128 x 32", "dtype f32", "arch sm_90"], [
+    acc("scatter", "atom.add", table("dst", rnd(128, 128)) +
+        "        for e in 0..64, k in 0..2;\n        row = dst[2 * e + lane / 16]; col = 16 * k + lane % 16;\n"),
+    acc("norm", "load", table("deg", rnd(64, 128)) +
+        "        for i in 0..2, c in 0..8;\n        row = deg[32 * i + lane]; col = 4 * c + i;\n"),
+], "Messages added a half-warp per edge (16 features each), two edges an instruction, then a degree normalisation gathered by node."))
+
+T.append(tile("hash_join_kv64", ["shape 512 x 2", "dtype u64", "arch sm_90"], [
+    acc("build", "atom.cas", table("h", rnd(256, 512)) +
+        "        for i in 0..8, p in 0..2;\n        row = (h[32 * i + lane] + p) % 512; col = 0;\n        weight = 2 - p;\n"),
+    acc("payload", "store", table("h", rnd(256, 512)) +
+        "        for i in 0..8;\n        row = h[32 * i + lane]; col = 1;\n"),
+    acc("probe", "load vec 2", table("q", rnd(256, 512)) +
+        "        for i in 0..8, p in 0..2;\n        row = (q[32 * i + lane] + p) % 512; col = 0;\n        weight = 2 - p;\n"),
+], "A hash join's table of (key, payload) slots, 16 bytes each: the build side claims keys by 64-bit compare-and-swap with linear probing, the probe side reads key and payload at once."))
+
+T.append(tile("hash_join_buckets", ["shape 64 x 16", "dtype u64", "arch sm_90"], [
+    acc("build", "atom.cas", table("b", rnd(256, 64)) + table("s", rnd(256, 16)) +
+        "        for i in 0..8;\n        row = b[32 * i + lane]; col = s[32 * i + lane];\n"),
+    acc("probe", "load vec 2", table("b", rnd(128, 64)) +
+        "        for i in 0..4, j in 0..8;\n        row = b[32 * i + lane / 8 + 4 * j % 32]; col = 2 * (lane % 8);\n"),
+], "A bucketed hash join of 8-byte keys: 64 buckets of 16 slots claimed by compare-and-swap, probed a bucket per 8 lanes in 16-byte reads."))
+
 print("# Hard tiles (tests/hard/gen_hard.py writes this file): addresses from")
 print("# data (index tables, hashes, radix digits), 1-D strided buffers and")
 print("# pipelines of gathered rows.  tests/hard/run_hard.sh measures the")

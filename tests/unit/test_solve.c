@@ -1141,6 +1141,146 @@ static void test_file_budget(void **state)
 	run_free(r);
 }
 
+/* The same search as an explicit budget of `budget` units, by layout,
+ * cost, ranking and units spent. */
+static void same_as_budget(const Tile *t, const Solution *s, int top,
+                           int64_t budget)
+{
+	SolveOpts o = {.top = top, .budget = budget};
+	Solution e;
+	solve_tile(t, geom, &o, &e);
+	assert_true(e.found && s->found);
+	assert_true(layout_same(&s->best.l, &e.best.l));
+	assert_int_equal(s->best.wave, e.best.wave);
+	assert_int_equal(s->ntop, e.ntop);
+	for (int k = 0; k < e.ntop; k++)
+		assert_true(layout_same(&s->top[k].l, &e.top[k].l));
+	assert_int_equal(s->budget_reached, e.budget_reached);
+	assert_true(s->work >= e.work);
+	solve_free(&e);
+}
+
+/* t solved as a file of that one tile (solve_unit). */
+static void alone(const Tile *t, const SolveOpts *o, Solution *s)
+{
+	Unit one = {NULL, (Tile *)t, 1};
+	assert_true(solve_unit(&one, NULL, stderr, geom, o, NULL, s));
+}
+
+/* The adaptive budget (solve_budget.c): a tile its base budget decides
+ * is searched once, as an explicit budget of its default; a tile it
+ * leaves open is searched again, exactly as `--search-budget SHARE`,
+ * SHARE the file's extension split equally among its open tiles, at most
+ * SOLVE_BUDGET_TILE_CAP; a ranking longer than one chooses what the
+ * ranking of one does; a file whose defaults pass SOLVE_BUDGET_FILE gets
+ * no extension; and the result is the same on every run. */
+static void test_adaptive_budget(void **state)
+{
+	(void)state;
+	Run *r = run_file("tests/hard/hard.tile");
+	Tile *proven = tile_named(r, "gnn_gather");
+	Tile *open2 = tile_named(r, "hash_cas64_2d");
+	Tile *open1 = tile_named(r, "feature_gather_1d");
+	SolveOpts o = {.top = 1};
+	Solution s;
+
+	/* alone: proven by the base, or searched again with the whole share;
+	 * solve_tile is the one search */
+	alone(proven, &o, &s);
+	assert_false(s.budget_reached);
+	assert_int_equal(s.work_budget, solve_default_budget(proven));
+	same_as_budget(proven, &s, 1, solve_default_budget(proven));
+	solve_free(&s);
+	const Tile *opens[2] = {open2, open1};
+	for (int k = 0; k < 2; k++) {
+		const Tile *t = opens[k];
+		int64_t d = solve_default_budget(t);
+		Solution base;
+		SolveOpts b = {.top = 1, .budget = d};
+		solve_tile(t, geom, &b, &base);
+		assert_true(solve_unproven(&base));
+		int64_t share = SOLVE_BUDGET_TOTAL - d < SOLVE_BUDGET_TILE_CAP
+		              ? SOLVE_BUDGET_TOTAL - d : SOLVE_BUDGET_TILE_CAP;
+		Solution s2, once;
+		alone(t, &o, &s);
+		alone(t, &o, &s2);
+		solve_tile(t, geom, &o, &once);
+		assert_true(layout_same(&once.best.l, &base.best.l));
+		assert_int_equal(once.work, base.work);
+		solve_free(&once);
+		assert_int_equal(s.work_budget, d + share);
+		same_as_budget(t, &s, 1, share);
+		assert_true(s.best.wave < base.best.wave);
+		assert_false(s.budget_reached);     /* these two: proven then */
+		assert_true(layout_same(&s.best.l, &s2.best.l));
+		assert_int_equal(s.work, s2.work);
+		/* a ranking of three: the same choice, from the same budget */
+		SolveOpts three = {.top = 3};
+		Solution t3;
+		alone(t, &three, &t3);
+		assert_true(layout_same(&t3.best.l, &s.best.l));
+		assert_int_equal(t3.work_budget, d + share);
+		same_as_budget(t, &t3, 3, share);
+		solve_free(&t3);
+		solve_free(&s2);
+		solve_free(&s);
+		solve_free(&base);
+	}
+
+	/* a file of five, four open: each of those gets a quarter of the
+	 * extension, under the cap, whichever of them a command shows */
+	Tile tiles[5] = {*proven, *open2, *open1, *open2, *open1};
+	Unit u = {r->unit.src, tiles, 5};
+	Solution sol[5], one[5];
+	int64_t sum = solve_file_defaults(&u);
+	int64_t share = (SOLVE_BUDGET_TOTAL - sum) / 4;
+	assert_true(share < SOLVE_BUDGET_TILE_CAP);
+	assert_true(solve_unit(&u, r->unit.src, stderr, geom, &o, NULL, sol));
+	bool want[5] = {false, false, true, false, false};
+	assert_true(solve_unit(&u, r->unit.src, stderr, geom, &o, want, one));
+	assert_false(one[0].found || one[1].found);
+	int64_t total = 0;
+	for (int i = 0; i < 5; i++) {
+		total += sol[i].work_budget;
+		if (i == 0) {
+			assert_int_equal(sol[i].work_budget, solve_default_budget(&tiles[i]));
+			continue;
+		}
+		assert_int_equal(sol[i].work_budget, solve_default_budget(&tiles[i]) + share);
+		same_as_budget(&tiles[i], &sol[i], 1, share);
+	}
+	assert_true(total <= SOLVE_BUDGET_TOTAL);
+	assert_true(layout_same(&one[2].best.l, &sol[2].best.l));
+	assert_int_equal(one[2].work, sol[2].work);
+	for (int i = 0; i < 5; i++) {
+		solve_free(&sol[i]);
+		solve_free(&one[i]);
+	}
+
+	/* a file at the limits of the budget (its defaults scaled down, here
+	 * by a tile of 262144 instructions, 32 of them distinct): no second
+	 * search */
+	Run *rb = run("tile big { shape 32 x 32; dtype f32; arch sm_90;\n"
+	              "  access a: load { for i in 0..65536; row = lane; col = i % 32; }\n"
+	              "  access b: load { for i in 0..65536; row = lane; col = i % 32; }\n"
+	              "  access c: load { for i in 0..65536; row = lane; col = i % 32; }\n"
+	              "  access d: load { for i in 0..65536; row = lane; col = i % 32; } }");
+	assert_true(rb->ok);
+	Tile pair[2] = {*open2, rb->unit.tiles[0]};
+	Unit big = {r->unit.src, pair, 2};
+	int64_t scaled = solve_budget_of(open2, &(SolveOpts){
+	                                 .file_defaults = solve_file_defaults(&big)});
+	assert_true(scaled < solve_default_budget(open2));
+	Solution bs[2];
+	assert_true(solve_unit(&big, r->unit.src, stderr, geom, &o, NULL, bs));
+	assert_int_equal(bs[0].work_budget, scaled);
+	assert_true(solve_unproven(&bs[0]));
+	solve_free(&bs[0]);
+	solve_free(&bs[1]);
+	run_free(rb);
+	run_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1167,6 +1307,7 @@ int main(void)
 		cmocka_unit_test(test_xor_pigeon),
 		cmocka_unit_test(test_skew_period),
 		cmocka_unit_test(test_file_budget),
+		cmocka_unit_test(test_adaptive_budget),
 	};
 	/* BANKC_TEST=NAME runs the tests matching NAME only */
 	if (getenv("BANKC_TEST"))
