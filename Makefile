@@ -315,7 +315,7 @@ DOCS += docs/sarif.md
 SCHEMAS = $(wildcard docs/schema/*.json)
 INSTALLED = $(bindir)/bankc $(includedir)/bankc/bankc_runtime.h \
 	$(includedir)/bankc/bankc_check.cuh $(includedir)/bankc/bankc_wgmma.cuh \
-	$(pkgconfigdir)/bankc.pc \
+	$(includedir)/bankc/bankc_umma.cuh $(pkgconfigdir)/bankc.pc \
 	$(cmakedir)/bankcConfig.cmake $(cmakedir)/bankcConfigVersion.cmake \
 	$(cmakedir)/BankcTiles.cmake $(man1dir)/bankc.1 \
 	$(addprefix $(docdir)/,$(notdir $(DOCS))) $(docdir)/examples/cmake/CMakeLists.txt \
@@ -351,7 +351,7 @@ install: $(BIN) $(B)/bankc.pc $(B)/bankcConfig.cmake $(B)/bankcConfigVersion.cma
 		$(DESTDIR)$(man1dir) $(DESTDIR)$(docdir)/examples/cmake $(DESTDIR)$(docdir)/schema
 	$(Q)$(INSTALL_PROGRAM) $(BIN) $(DESTDIR)$(bindir)/bankc
 	$(Q)$(INSTALL_DATA) runtime/bankc_runtime.h runtime/bankc_check.cuh \
-		runtime/bankc_wgmma.cuh $(DESTDIR)$(includedir)/bankc/
+		runtime/bankc_wgmma.cuh runtime/bankc_umma.cuh $(DESTDIR)$(includedir)/bankc/
 	$(Q)$(INSTALL_DATA) $(B)/bankc.pc $(DESTDIR)$(pkgconfigdir)/bankc.pc
 	$(Q)$(INSTALL_DATA) $(B)/bankcConfig.cmake $(B)/bankcConfigVersion.cmake \
 		cmake/BankcTiles.cmake $(DESTDIR)$(cmakedir)/
