@@ -119,15 +119,12 @@ static void check_vec(Diag *d, const Tile *t, Access *a)
 		           op_min_cc(a->op), ar->name);
 	if (op_is_matrix(a->op) && a->op.shape != MAT_M8N8) {
 		/* PTX ISA: the 8-bit forms exist on sm_100a, sm_103a and sm_120a
-		 * (and their families), for bytes */
+		 * (and their families); like m8n8, they move rows of 16 bytes
+		 * whatever the tile's element type */
 		if (!ar->matrix_b8)
 			diag_error(d, a->op_pos, "%s needs sm_100a, sm_103a or sm_120a (the "
 			           "8-bit matrix forms are architecture-specific), not %s",
 			           opn, ar->name);
-		if (tile_elem_bits(t) != 8)
-			diag_error(d, a->op_pos, "%s moves 8-bit elements (6- and 4-bit "
-			           "data in 8-bit containers): the tile's dtype must be a "
-			           "1-byte type, not %s", opn, tab_dtype[t->dtype].name);
 	}
 	if (op_is_mma(a->op)) {
 		/* a descriptor reads the tile: no lanes, no vectors (16 bytes a

@@ -223,7 +223,7 @@ typedef struct {
 	char index[2][128];     /* NAME[I][J] as the statement writes it, or "" */
 	int nindex;             /* 2, or 1 for NAME[I] (index[1] ""), or 0 */
 	char rewrite[2048];      /* the same under the fix, or "" */
-	char op[16];            /* load, store, atomic, ldmatrix, ... */
+	char op[32];            /* load, store, atomic, ldmatrix.x4.trans, ... */
 } ScanStmt;
 
 typedef struct {
