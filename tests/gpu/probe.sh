@@ -6,8 +6,8 @@
 # instruction as last column (NA where the probe could not run the row).
 # Comments are kept.
 #
-# Environment: PROBE_ARCH (nvcc -arch; default this GPU's own, sm_100 on a
-# B200, sm_120 on an RTX 50, as nvidia-smi names it, else sm_90), NVCC,
+# Environment: PROBE_ARCH (nvcc -arch; default this GPU's own, sm_100a on a
+# B200, sm_120a on an RTX 50, as nvidia-smi names it, else sm_90), NVCC,
 # NCU, and PROBE_KEEP=1 to keep the build, ncu report and CSV (path
 # printed).
 set -euo pipefail
@@ -22,6 +22,8 @@ out=$2
 here=$(cd "$(dirname "$0")" && pwd)
 cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. ') || cap=
 case $cap in [0-9][0-9] | [0-9][0-9][0-9]) ;; *) cap=90 ;; esac
+# Blackwell's "a" targets have the 8-bit ldmatrix and stmatrix forms
+[ "$cap" -ge 100 ] && cap=${cap}a
 arch=${PROBE_ARCH:-sm_$cap}
 nvcc=${NVCC:-nvcc}
 ncu=${NCU:-ncu}
