@@ -439,6 +439,13 @@ static void check_umma_operand(Diag *d, const Tile *t, const Access *a)
 		diag_error(d, t->key[K_SHAPE], "%s: the tile's columns are K, which "
 		           "tcgen05.mma takes 32 bytes at a time; rows of %lld bytes "
 		           "are not a multiple of 32", opn, (long long)rb);
+	/* MN-major tf32 has one layout, the 128-byte swizzle on 32-byte atoms,
+	 * whose pattern starts on 1024-byte boundaries (model/umma.c) */
+	if (a->op.mn_major && dt == DT_TF32 && t->align < 1024)
+		diag_error(d, t->key[K_ALIGN], "%s of tf32, MN-major, is read in the "
+		           "128-byte swizzle on 32-byte atoms alone, whose pattern starts "
+		           "on a 1024-byte boundary: align %d is below it", opn,
+		           t->align);
 	if (a->op.mn_major && t->rows % (32 / es))
 		diag_error(d, t->key[K_SHAPE], "%s: the tile's rows are K, which "
 		           "tcgen05.mma takes %lld at a time for %s; %d is not a "
