@@ -391,7 +391,7 @@ void layout_c_expr(const Layout *l, const Tile *t, const char *r,
 	case L_SWIZZLE: {
 		/* Swizzle<B,M,S> on the byte offset o within a box; box b holds
 		 * columns b * pitch .. and starts at element b * rows * pitch */
-		char o[512], in[256], box[256] = "", sw[1200];
+		char o[512], in[256], box[256] = "", sw[1800];
 		if (l->boxes > 1) {
 			snprintf(in, sizeof in, "%s %% %d", sc, l->pitch);
 			snprintf(box, sizeof box, "%s / %d * %d + ", sc, l->pitch,
