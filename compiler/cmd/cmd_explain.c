@@ -130,7 +130,7 @@ static void summary_access(const Geom *g, const Layout *l, const Tile *t,
 	}
 	char opn[32];
 	tab_op_name(a->op, opn, sizeof opn);
-	printf("%-18s %-16s %-18s %6d %10lld %8lld %7.2fx\n", t->name, a->name,
+	printf("%-18s %-16s %-24s %6d %10lld %8lld %7.2fx\n", t->name, a->name,
 	       opn, a->ninst, (long long)tw, (long long)ti,
 	       ti ? (double)tw / (double)ti : 1.0);
 }
@@ -351,7 +351,7 @@ int cmd_explain(int argc, char **argv)
 	if (nfiles == 0)
 		return cli_usage_error("%s", "explain needs a FILE");
 	if (summary && !json)
-		printf("%-18s %-16s %-18s %6s %10s %8s %8s\n", "tile", "access", "op",
+		printf("%-18s %-16s %-24s %6s %10s %8s %8s\n", "tile", "access", "op",
 		       "insts", "wavefronts", "ideal", "ratio");
 	/* the document is written as it is made, into a temporary file,
 	 * and copied out only when every file went well: no partial output */
