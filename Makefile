@@ -317,7 +317,7 @@ DOCS += docs/sarif.md
 SCHEMAS = $(wildcard docs/schema/*.json)
 INSTALLED = $(bindir)/bankc $(includedir)/bankc/bankc_runtime.h \
 	$(includedir)/bankc/bankc_check.cuh $(includedir)/bankc/bankc_wgmma.cuh \
-	$(pkgconfigdir)/bankc.pc \
+	$(includedir)/bankc/bankc_umma.cuh $(pkgconfigdir)/bankc.pc \
 	$(cmakedir)/bankcConfig.cmake $(cmakedir)/bankcConfigVersion.cmake \
 	$(cmakedir)/BankcTiles.cmake $(man1dir)/bankc.1 \
 	$(addprefix $(docdir)/,$(notdir $(DOCS))) $(docdir)/examples/cmake/CMakeLists.txt \
@@ -360,7 +360,7 @@ install: $(BIN) $(B)/bankc.pc $(B)/bankcConfig.cmake $(B)/bankcConfigVersion.cma
 		$(D)$(man1dir) $(D)$(docdir)/examples/cmake $(D)$(docdir)/schema
 	$(Q)$(INSTALL_PROGRAM) $(BIN) $(D)$(bindir)/bankc
 	$(Q)$(INSTALL_DATA) runtime/bankc_runtime.h runtime/bankc_check.cuh \
-		runtime/bankc_wgmma.cuh $(D)$(includedir)/bankc/
+		runtime/bankc_wgmma.cuh runtime/bankc_umma.cuh $(D)$(includedir)/bankc/
 	$(Q)$(INSTALL_DATA) $(B)/bankc.pc $(D)$(pkgconfigdir)/bankc.pc
 	$(Q)$(INSTALL_DATA) $(B)/bankcConfig.cmake $(B)/bankcConfigVersion.cmake \
 		cmake/BankcTiles.cmake $(D)$(cmakedir)/

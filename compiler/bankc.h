@@ -268,8 +268,8 @@ typedef struct {
 } DtypeInfo;
 
 typedef enum { ARCH_SM70, ARCH_SM75, ARCH_SM80, ARCH_SM86, ARCH_SM89,
-	ARCH_SM90, ARCH_SM90A, ARCH_SM100, ARCH_SM100A, ARCH_SM120,
-	ARCH_SM120A, ARCH_COUNT } Arch;
+	ARCH_SM90, ARCH_SM90A, ARCH_SM100, ARCH_SM100A, ARCH_SM103,
+	ARCH_SM103A, ARCH_SM120, ARCH_SM120A, ARCH_COUNT } Arch;
 
 typedef struct {
 	const char *name;
@@ -281,10 +281,19 @@ typedef struct {
 	int blocks_sm;              /* resident blocks per SM */
 	bool specific;              /* an "a" target: wgmma and setmaxnreg */
 	bool measured;              /* the bank model was measured on it */
+	bool tcgen05;               /* tcgen05.mma (UMMA) and tensor memory */
+	bool matrix_b8;             /* the 8-bit ldmatrix and stmatrix forms */
 } ArchInfo;
 
 typedef enum { OP_LOAD, OP_STORE, OP_LDMATRIX, OP_STMATRIX, OP_CPASYNC,
-	OP_ATOM, OP_WGMMA } OpKind;
+	OP_ATOM, OP_WGMMA, OP_UMMA } OpKind;
+
+/* The matrix shapes of ldmatrix and stmatrix (PTX ISA): m8n8 of 16-bit
+ * elements; Blackwell's 8-bit m16n16 (ldmatrix, .trans), m8n16 (ldmatrix
+ * of 6- and 4-bit data in 16-byte containers) and m16n8 (stmatrix,
+ * .trans).  Every form moves rows of 16 bytes, 8 row addresses a phase;
+ * an m16n16 matrix has 16 of them. */
+typedef enum { MAT_M8N8, MAT_M16N16, MAT_M8N16, MAT_M16N8 } MatShape;
 
 /* Shared-memory atomics: the operation, which decides the cost only by
  * being a compare-and-swap or not (measured, tests/data/probe_h200_atom),
@@ -296,11 +305,13 @@ typedef enum { AOP_NONE, AOP_ADD, AOP_MIN, AOP_MAX, AOP_INC, AOP_DEC,
 typedef struct {
 	OpKind kind;
 	int nmat;           /* ldmatrix/stmatrix: 1, 2 or 4 */
+	MatShape shape;     /* ldmatrix/stmatrix */
 	bool trans;
 	bool red;           /* OP_ATOM: red (no value returned), not atom */
 	AtomOp aop;         /* OP_ATOM: the operation (AOP_NONE: unnamed) */
-	bool wg_b;          /* OP_WGMMA: operand B (else A) */
-	bool mn_major;      /* OP_WGMMA: M or N contiguous (else K) */
+	bool mma_b;         /* OP_WGMMA, OP_UMMA: operand B (else A) */
+	bool mn_major;      /* OP_WGMMA, OP_UMMA: M or N contiguous (else K) */
+	int cta_group;      /* OP_UMMA: 1, or 2 (a CTA pair's MMA) */
 } Op;
 
 extern const DtypeInfo tab_dtype[DT_COUNT];
@@ -311,7 +322,9 @@ bool tab_parse_op(const char *s, size_t n, Op *op);
 void tab_op_name(Op op, char *buf, size_t n);
 bool op_is_load(Op op);     /* reads shared memory (load, ldmatrix) */
 bool op_is_matrix(Op op);
-int op_lanes(Op op);        /* lanes that carry an address: 8*nmat or 32 */
+bool op_is_mma(Op op);      /* a tensor core's operand: wgmma, UMMA */
+int op_rows8(Op op);        /* matrix ops: phases of 8 row addresses */
+int op_lanes(Op op);        /* lanes that carry an address: 8*rows8 or 32 */
 int op_min_cc(Op op);       /* first compute capability that has it */
 
 /* ---- the checked tile (front/): the spine of the compiler ------------- */
@@ -341,7 +354,7 @@ typedef struct {
 enum { XF_PAD = 1, XF_SKEW = 2, XF_SWAP = 4, XF_SWIZZLE = 8,
 	XF_ALL = 15 };
 
-typedef enum { PL_ROW, PL_COL, PL_GENERAL, PL_WGMMA } Placement;
+typedef enum { PL_ROW, PL_COL, PL_GENERAL, PL_MMA } Placement;
 
 typedef struct {
 	char *name;
@@ -373,7 +386,8 @@ typedef struct Access {
 	int evec;           /* sub-byte types: the elements vec was given as */
 	Pos vec_pos;
 	bool vec_given;
-	bool major_given;   /* wgmma: `major k|mn` */
+	bool major_given;   /* wgmma, UMMA: `major k|mn` */
+	bool cta_group_given;   /* UMMA: `cta_group 1|2` */
 	int64_t weight;
 	Placement place;
 	Loop loops[MAX_LOOPS];
@@ -409,6 +423,8 @@ typedef struct {
 	int first, nacc;    /* its accesses in the tile's acc[] */
 } View;
 
+enum { TMA_LOAD = 1, TMA_STORE = 2 };
+
 /* Tile keys, for "given twice" and "missing" errors. */
 typedef enum { K_SHAPE, K_STAGES, K_DTYPE, K_ARCH, K_ALLOW, K_BUDGET, K_ALIGN,
 	K_TMA, K_THREADS, K_TRADEOFF, K_COUNT } TileKey;
@@ -429,7 +445,8 @@ typedef struct {
 	unsigned allow;     /* XF_* */
 	int64_t budget;     /* footprint limit in bytes; 0 = the arch's */
 	int align;          /* base alignment in bytes */
-	bool tma;
+	unsigned tma;       /* TMA_LOAD | TMA_STORE: the TMA engine fills the
+	                     * tile from global memory, or writes it there */
 	int threads;        /* block threads for occupancy; 0 = unknown */
 	int64_t tradeoff;   /* bytes worth one weighted wavefront; 0 = none:
 	                     * wavefronts first, then bytes, then arithmetic */
@@ -452,6 +469,9 @@ typedef struct {
 int64_t tile_elem_bytes(const Tile *t);
 int tile_elem_bits(const Tile *t);     /* 4 or 6 for sub-byte types */
 bool tile_wgmma(const Tile *t);        /* has a wgmma operand access */
+bool tile_umma(const Tile *t);         /* has a tcgen05.mma operand access */
+/* The tile's first wgmma or UMMA access, or NULL. */
+const Access *tile_mma(const Tile *t);
 /* Does an access reach past stage 0 (`stage =`, or a view)? */
 bool tile_walks_stages(const Tile *t);
 int64_t tile_bytes(const Tile *t);      /* row-major, all stages */
@@ -535,6 +555,9 @@ typedef struct {
 	int gran;           /* L_SKEW, L_XOR: elements per chunk */
 	int skew;           /* L_SKEW: chunks of rotation per row */
 	int B, M, S;        /* L_SWIZZLE */
+	bool flip;          /* L_SWIZZLE: the 8-byte halves of each 16 bytes
+	                     * swapped on odd 128-byte lines too (byte bit 3
+	                     * flipped by bit 7: TMA's 128B_ATOM_32B_FLIP_8B) */
 	int boxes;          /* L_SWIZZLE: column blocks of scols / boxes
 	                     * columns, one after another (TMA boxes); 1 for
 	                     * every other layout */
@@ -558,6 +581,9 @@ int layout_arith(const Layout *l);
  * from column 0; the columns after them keep their place. */
 int layout_xor_span(const Layout *l);
 int layout_xor_cols(const Layout *l);
+/* The CUtensorMapSwizzle mode (after CU_TENSOR_MAP_SWIZZLE_) that writes
+ * l, or NULL when TMA has none: "NONE", "32B", ..., "128B_ATOM_64B". */
+const char *layout_tma_mode(const Layout *l);
 /* "pad +4 (pitch 36)", "swizzle<3,4,3>", ... */
 void layout_describe(const Layout *l, const Tile *t, char *buf, size_t n);
 const char *layout_kind_name(const Layout *l);
@@ -595,6 +621,36 @@ typedef struct {
 /* The same for tile t, its operand and major axis from its wgmma access. */
 bool wgmma_tile_desc(const Tile *t, int B, int64_t stage_bytes,
                      WgmmaDesc *out, const char **why);
+
+/* ---- model/umma.c: the shared-memory descriptor of a tcgen05.mma operand */
+
+/* The fields of tcgen05.mma's shared-memory descriptor for a tile in one
+ * of the canonical layouts (wgmma's, model/mma_canon.c, and the 128-byte
+ * swizzle on 32-byte atoms, Swizzle<2,5,2> in boxes of 128 bytes). */
+typedef struct {
+	int B;              /* Swizzle<B,4,3> (0: none), or 2 with atom32 */
+	bool atom32;        /* the 128-byte swizzle on 32-byte atoms */
+	int layout_type;    /* bits 61-63: 0 none, 1 128B on 32B atoms, 2 128B,
+	                     * 4 64B, 6 32B */
+	int box_bytes;      /* W */
+	int lbo, sbo;       /* bytes, multiples of 16 */
+	bool lbo_used;      /* false: no instruction reads it (0 written, 16
+	                     * for K-major swizzled layouts, as CUTLASS) */
+	bool sbo_used;      /* false: no instruction reads it (0 written) */
+	int base_offset;    /* bits 49-51, the same in every stage */
+	bool operand_b, mn_major;
+	int cta_group;      /* 1, or 2: half of a CTA pair's operand */
+	int k_elems;        /* K of one instruction: 32 bytes of elements */
+	int m_cta;          /* operand A: M of one instruction in a CTA */
+} UmmaDesc;
+
+/* The same for tile t, its operand, major axis and CTA group from its
+ * UMMA access; B and atom32 its layout's swizzle. */
+bool umma_tile_desc(const Tile *t, int B, bool atom32, int64_t stage_bytes,
+                    UmmaDesc *out, const char **why);
+int umma_layout_type(int B, bool atom32);
+/* The 64-bit descriptor of a sub-block at shared address smem_addr. */
+uint64_t umma_desc_word(const UmmaDesc *d, uint32_t smem_addr);
 
 /* ---- solve/: the layout search's result ------------------------------- */
 

@@ -6,7 +6,10 @@
 # time and at run time, to NAME_IDX(r, c) for every (r, c), and that a CuTe
 # tensor over it writes each element where NAME_IDX says; and nvcc compiles
 # every layout in device code.  C++ without BANKC_CUTE needs no CuTe.  Every kind of layout, plain and with the
-# axis swap, must be among the tiles checked.
+# axis swap, must be among the tiles checked.  And the tcgen05.mma
+# descriptors of every legal (type, major, layout) and of the specs' UMMA
+# tiles against CuTe's UMMA::make_umma_desc, bit for bit
+# (tests/cute/umma_desc.sh).
 #
 # The headers are CUTLASS 4.7's in ../shared/vendor/cutlass-4.7 beside the
 # repository (never copied into it; CUTLASS_DIR overrides); without them
@@ -111,44 +114,52 @@ for h in "$tmp"/gen/*.cuh; do
 #define BANKC_CUTE
 #include "cute_all.hpp"
 #include "$h"
+/* a sub-byte tile's CuTe layout is by byte column, as NAME_BIDX */
+#ifdef ${N}_ELEM_BITS
+#define T_COLS (${N}_COLS * ${N}_ELEM_BITS / 8)
+#define T_IDX(r, c) ${N}_BIDX(r, c)
+#else
+#define T_COLS ${N}_COLS
+#define T_IDX(r, c) ${N}_IDX(r, c)
+#endif
 
 // Evaluated by CuTe while compiling: its size and its last element.
 constexpr auto layout = ${n}_cute_layout();
-static_assert(cute::size(layout) == ${N}_ROWS * ${N}_COLS, "size is ROWS x COLS");
-constexpr int last = layout(${N}_ROWS - 1, ${N}_COLS - 1);
+static_assert(cute::size(layout) == ${N}_ROWS * T_COLS, "size is ROWS x COLS");
+constexpr int last = layout(${N}_ROWS - 1, T_COLS - 1);
 
 int main()
 {
 	int bad = 0;
-	if (last != ${N}_IDX(${N}_ROWS - 1, ${N}_COLS - 1)) {
-		std::printf("compile-time layout(%d, %d) = %d, ${N}_IDX gives %d\n",
-		            ${N}_ROWS - 1, ${N}_COLS - 1, last,
-		            ${N}_IDX(${N}_ROWS - 1, ${N}_COLS - 1));
+	if (last != T_IDX(${N}_ROWS - 1, T_COLS - 1)) {
+		std::printf("compile-time layout(%d, %d) = %d, IDX gives %d\n",
+		            ${N}_ROWS - 1, T_COLS - 1, last,
+		            T_IDX(${N}_ROWS - 1, T_COLS - 1));
 		bad++;
 	}
 	for (int r = 0; r < ${N}_ROWS; r++)
-		for (int c = 0; c < ${N}_COLS; c++)
-			if (layout(r, c) != ${N}_IDX(r, c) && bad++ < 5)
-				std::printf("layout(%d, %d) = %d, ${N}_IDX gives %d\n", r, c,
-				            (int)layout(r, c), ${N}_IDX(r, c));
+		for (int c = 0; c < T_COLS; c++)
+			if (layout(r, c) != T_IDX(r, c) && bad++ < 5)
+				std::printf("layout(%d, %d) = %d, IDX gives %d\n", r, c,
+				            (int)layout(r, c), T_IDX(r, c));
 	// CuTe tensors over the layout, on a plain pointer and tagged as shared
 	// memory, put each element where the header says
 	for (int smem = 0; smem < 2; smem++) {
 		std::vector<int> mem(${N}_ELEMS, -1);
 		auto put = [&](auto t) {
 			for (int r = 0; r < ${N}_ROWS; r++)
-				for (int c = 0; c < ${N}_COLS; c++)
-					t(r, c) = r * ${N}_COLS + c;
+				for (int c = 0; c < T_COLS; c++)
+					t(r, c) = r * T_COLS + c;
 		};
 		if (smem)
 			put(cute::make_tensor(cute::make_smem_ptr(mem.data()), layout));
 		else
 			put(cute::make_tensor(mem.data(), layout));
 		for (int r = 0; r < ${N}_ROWS; r++)
-			for (int c = 0; c < ${N}_COLS; c++)
-				if (mem[${N}_IDX(r, c)] != r * ${N}_COLS + c && bad++ < 10)
-					std::printf("%s tensor(%d, %d) is not at ${N}_IDX(%d, %d) = %d\n",
-					            smem ? "smem" : "plain", r, c, r, c, ${N}_IDX(r, c));
+			for (int c = 0; c < T_COLS; c++)
+				if (mem[T_IDX(r, c)] != r * T_COLS + c && bad++ < 10)
+					std::printf("%s tensor(%d, %d) is not at T_IDX(%d, %d) = %d\n",
+					            smem ? "smem" : "plain", r, c, r, c, T_IDX(r, c));
 	}
 	if (bad) {
 		cute::print(layout);
@@ -203,6 +214,39 @@ if have nvcc; then
 	else bad_log "nvcc: the CuTe layouts in device code" "$tmp/device.log"; fi
 else
 	skip "the CuTe layouts in device code (no nvcc)"
+fi
+
+# tcgen05.mma's descriptors against CuTe's UMMA::make_umma_desc, bit for
+# bit (tests/cute/umma_desc.sh): every legal (type, major, layout) of
+# tests/wgmma/gen_umma.c and the UMMA tiles of specs/, in one program
+ucc="cc -std=c11 -D_POSIX_C_SOURCE=200809L -Icompiler"
+if $ucc -o "$tmp/genu" tests/wgmma/gen_umma.c compiler/model/umma.c compiler/model/mma_canon.c \
+	compiler/emit/emit_umma.c compiler/base/tables.c && "$tmp/genu" "$tmp/u" >"$tmp/ucases"; then
+	for h in "$tmp"/gen/*.cuh; do
+		n=$(basename "$h" .cuh)
+		N=$(echo "$n" | tr '[:lower:]' '[:upper:]')
+		lt=$(sed -n "s/^#define ${N}_UMMA_LAYOUT_TYPE \([0-9]\).*/\1/p" "$h")
+		[ -n "$lt" ] || continue
+		ty=$(sed -n "s/^ \* spec: .*, tile $n: [0-9]* x [0-9]* \([a-z0-9]*\).*/\1/p" "$h")
+		mj=$(sed -n "s/^#define ${N}_UMMA_MAJOR_MN \([01]\)$/\1/p" "$h")
+		[ "$mj" = 1 ] && mj=mn || mj=k
+		cp "$h" "$tmp/u/"
+		echo "$n $ty $mj $lt" >>"$tmp/ucases"
+	done
+	grep -q '^bw_' "$tmp/ucases" && ok || bad "no UMMA tile of specs/ among the descriptors compared"
+	sh tests/cute/umma_desc.sh "$tmp/ucases" >"$tmp/umma_desc.cpp"
+	nu=$(wc -l <"$tmp/ucases")
+	if $cxx -I"$tmp/u" -o "$tmp/umma_desc" "$tmp/umma_desc.cpp" >"$tmp/umma_desc.log" 2>&1; then
+		"$tmp/umma_desc" 2>/dev/null >"$tmp/umma_desc.out"
+		rc=$?
+		neq=$(grep -c ': equal$' "$tmp/umma_desc.out")
+		if [ "$rc" -eq 0 ] && [ "$neq" -eq "$nu" ]; then ok
+		else bad_log "tcgen05.mma descriptors: $neq of $nu equal to CuTe's" "$tmp/umma_desc.out"; fi
+	else
+		bad_log "the descriptor comparison against CuTe does not compile" "$tmp/umma_desc.log"
+	fi
+else
+	bad "gen_umma"
 fi
 
 summary cute

@@ -1,7 +1,8 @@
 #!/bin/sh
 # bankc build's outputs: deterministic, only rewritten when changed, every
 # header valid C11, every header and check program valid CUDA for each
-# target architecture, warnings as errors.
+# target architecture, warnings as errors, and a Blackwell tile's check
+# program compiled by ptxas for its own sm_100a, sm_103a or sm_120a.
 # usage: run_generated.sh BANKC
 . "$(dirname "$0")/lib.sh"
 bankc=${1:-./bankc}
@@ -99,6 +100,24 @@ else
 				head -c 2000 "$src.$arch.log" | indent
 			else ok; fi
 		done
+	done
+fi
+# Blackwell: each check program of an sm_100a, sm_103a or sm_120a tile
+# compiled by ptxas for its own target (-cubin: the device code alone),
+# warnings as errors; the tcgen05.mma check (bankc_umma.cuh) and the 8-bit
+# ldmatrix and stmatrix forms are built only there
+if have nvcc; then
+	for src in "$tmp"/a/*_check.cu; do
+		h=${src%_check.cu}.cuh
+		arch=$(sed -n 's/^ \* spec: .*, \(sm_1[0-9][0-9]a\)\(, .*\)\{0,1\}$/\1/p' "$h")
+		[ -n "$arch" ] || continue
+		if ! printf '%s\n' "$arches" | grep -qx "${arch%a}"; then
+			skip "$arch ($(nvcc --version | tail -n 1) has no ${arch%a})"
+			continue
+		fi
+		if nvcc -std=c++17 -arch="$arch" -cubin -Werror all-warnings -Iruntime \
+			-I"$tmp/a" -o "$src.$arch.cubin" "$src" >"$src.$arch.log" 2>&1; then ok
+		else bad "nvcc -arch=$arch -cubin $(basename "$src")"; head -c 2000 "$src.$arch.log" | indent; fi
 	done
 fi
 # the kernel templates, on the headers generated from specs/templates.tile

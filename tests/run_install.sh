@@ -71,7 +71,7 @@ else bad_log "the build after check-werror did something" "$tmp/after.log"; fi
 d=$tmp/stage P=/opt/bankc
 if m install DESTDIR="$d" prefix="$P" >"$tmp/install.log" 2>&1; then ok; else bad_log "make install" "$tmp/install.log"; fi
 files="bin/bankc include/bankc/bankc_runtime.h include/bankc/bankc_check.cuh
-	include/bankc/bankc_wgmma.cuh
+	include/bankc/bankc_wgmma.cuh include/bankc/bankc_umma.cuh
 	lib/pkgconfig/bankc.pc lib/cmake/bankc/bankcConfig.cmake
 	lib/cmake/bankc/bankcConfigVersion.cmake lib/cmake/bankc/BankcTiles.cmake
 	share/man/man1/bankc.1 share/doc/bankc/README.md share/doc/bankc/json.md

@@ -39,9 +39,9 @@ while IFS= read -r line; do
 done <tests/ptx/cases.txt
 
 # 1b. --emit-spec: the specs written, byte for byte
-for k in transpose_naive ldsm_rowmajor histogram_atom histogram_u64 fix_narrow; do
+for k in transpose_naive ldsm_rowmajor histogram_atom histogram_u64 fix_narrow fp8_tile; do
 	case $k in transpose*) f=transpose b=32,8 ;; ldsm*) f=ldmatrix b=32 ;; fix*) f=fix b=32 ;;
-	*) f=histogram b=256 ;; esac
+	fp8*) f=ldmatrix_b8 b=128 ;; *) f=histogram b=256 ;; esac
 	rm -rf "$tmp/spec"
 	"$bankc" scan "tests/ptx/$f.ptx" --block $b --kernel $k --emit-spec "$tmp/spec" \
 		--source-dir tests/gpu/scan_kernels >/dev/null 2>&1 || bad "scan --emit-spec $k"

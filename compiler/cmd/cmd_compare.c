@@ -154,7 +154,10 @@ static void print_tile(const Tile *t, const Solution *s, const Baseline *b,
 	}
 	text_wrap(stdout, head, col, TEXT_W, 4);
 	free(head);
-	if (!tab_arch[t->arch].measured)
+	if (tab_arch[t->arch].cc >= 100)
+		printf("  bank model: assumed: the sm_90 bank rules, measured on an "
+		       "H200 (no %s measured)\n", tab_arch[t->arch].name);
+	else if (!tab_arch[t->arch].measured)
 		printf("  bank model: assumed for %s (measured on sm_90)\n",
 		       tab_arch[t->arch].name);
 	if (!s->found) {

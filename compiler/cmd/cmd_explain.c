@@ -129,7 +129,7 @@ static void summary_access(const Geom *g, const Layout *l, const Tile *t,
 	}
 	char opn[32];
 	tab_op_name(a->op, opn, sizeof opn);
-	printf("%-18s %-16s %-18s %6d %10lld %8lld %7.2fx\n", t->name, a->name,
+	printf("%-18s %-16s %-24s %6d %10lld %8lld %7.2fx\n", t->name, a->name,
 	       opn, a->ninst, (long long)tw, (long long)ti,
 	       ti ? (double)tw / (double)ti : 1.0);
 }
@@ -153,14 +153,14 @@ static void text_room(Text *b, size_t more)
 	b->p = xrealloc(b->p, b->cap);
 }
 
-static void text_put(Text *b, const char *s, size_t k)
+static void text_add(Text *b, const char *s, size_t k)
 {
 	text_room(b, k);
 	memcpy(b->p + b->n, s, k);
 	b->n += k;
 }
 
-#define TEXT_LIT(b, s) text_put(b, s, sizeof s - 1)
+#define TEXT_LIT(b, s) text_add(b, s, sizeof s - 1)
 
 /* A newline, then depth levels of indent. */
 static void text_line(Text *b, int depth)
@@ -191,10 +191,10 @@ static void text_int(Text *b, long long v)
 static void text_key(Text *b, int depth, const char *key, bool first)
 {
 	if (!first)
-		text_put(b, ",", 1);
+		text_add(b, ",", 1);
 	text_line(b, depth);
-	text_put(b, "\"", 1);
-	text_put(b, key, strlen(key));
+	text_add(b, "\"", 1);
+	text_add(b, key, strlen(key));
 	TEXT_LIT(b, "\": ");
 }
 
@@ -224,7 +224,7 @@ static void inst_text(Text *b, int depth, const Geom *g, const Layout *l,
 	int bytes = (int)(a->vec * tile_elem_bytes(t));
 	int64_t addr[WARP];
 	layout_inst_addrs(l, t, &a->inst[i], addr);
-	text_put(b, "{", 1);
+	text_add(b, "{", 1);
 	text_key(b, depth + 1, "counted", true);
 	text_int(b, r->counted);
 	text_key(b, depth + 1, "ideal", false);
@@ -237,14 +237,14 @@ static void inst_text(Text *b, int depth, const Geom *g, const Layout *l,
 	else
 		TEXT_LIT(b, "false");
 	text_key(b, depth + 1, "phases", false);
-	text_put(b, "[", 1);
+	text_add(b, "[", 1);
 	for (int k = 0; k < r->nphase; k++) {
 		if (k)
-			text_put(b, ",", 1);
+			text_add(b, ",", 1);
 		text_line(b, depth + 2);
-		text_put(b, "{", 1);
+		text_add(b, "{", 1);
 		text_key(b, depth + 3, "conflicts", true);
-		text_put(b, "[", 1);
+		text_add(b, "[", 1);
 		int nc = 0;
 		if (a->op.kind != OP_CPASYNC && r->phase[k].wavefronts > 1) {
 			int count[64];
@@ -253,47 +253,47 @@ static void inst_text(Text *b, int depth, const Geom *g, const Layout *l,
 				if (count[bk] <= 1)
 					continue;
 				if (nc++)
-					text_put(b, ",", 1);
+					text_add(b, ",", 1);
 				text_line(b, depth + 4);
-				text_put(b, "{", 1);
+				text_add(b, "{", 1);
 				text_key(b, depth + 5, "bank", true);
 				text_int(b, bk);
 				text_key(b, depth + 5, "words", false);
 				text_int(b, count[bk]);
 				text_line(b, depth + 4);
-				text_put(b, "}", 1);
+				text_add(b, "}", 1);
 			}
 		}
 		if (nc)
 			text_line(b, depth + 3);
-		text_put(b, "]", 1);
+		text_add(b, "]", 1);
 		text_key(b, depth + 3, "ideal", false);
 		text_int(b, r->phase[k].ideal);
 		text_key(b, depth + 3, "lanes", false);
 		char lanes[16];
 		snprintf(lanes, sizeof lanes, "\"%08x\"", r->phase[k].lanes);
-		text_put(b, lanes, 10);
+		text_add(b, lanes, 10);
 		text_key(b, depth + 3, "wavefronts", false);
 		text_int(b, r->phase[k].wavefronts);
 		text_line(b, depth + 2);
-		text_put(b, "}", 1);
+		text_add(b, "}", 1);
 	}
 	if (r->nphase)
 		text_line(b, depth + 1);
-	text_put(b, "]", 1);
+	text_add(b, "]", 1);
 	text_key(b, depth + 1, "vars", false);
-	text_put(b, "{", 1);
+	text_add(b, "{", 1);
 	for (int v = 0; v < nvars; v++) {
 		text_key(b, depth + 2, a->loops[order[v]].name, v == 0);
 		text_int(b, a->inst[i].var[order[v]]);
 	}
 	if (nvars)
 		text_line(b, depth + 1);
-	text_put(b, "}", 1);
+	text_add(b, "}", 1);
 	text_key(b, depth + 1, "wavefronts", false);
 	text_int(b, r->wavefronts);
 	text_line(b, depth);
-	text_put(b, "}", 1);
+	text_add(b, "}", 1);
 }
 
 /* explain --json: the same facts as the text, per access (an object at
@@ -575,7 +575,7 @@ int cmd_explain(int argc, char **argv)
 	if (json)
 		return explain_json(&w, argv, nfiles);
 	if (w.summary)
-		printf("%-18s %-16s %-18s %6s %10s %8s %8s\n", "tile", "access", "op",
+		printf("%-18s %-16s %-24s %6s %10s %8s %8s\n", "tile", "access", "op",
 		       "insts", "wavefronts", "ideal", "ratio");
 	return explain_text(&w, argv, nfiles);
 }

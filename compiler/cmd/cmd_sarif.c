@@ -47,6 +47,8 @@ static const struct {
 	 "cannot know: both sides run, or the loop's body counts once."},
 	{"not-counted", "note", "A shared-memory instruction bankc does not count, counts "
 	 "one trip of, or a call taken to touch no shared memory."},
+	{"assumed-cost", "note", "An instruction costed by a documented rule that no "
+	 "measurement has confirmed yet (Blackwell's 8-bit ldmatrix and stmatrix)."},
 };
 enum { NRULES = sizeof rules / sizeof *rules };
 

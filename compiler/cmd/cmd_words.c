@@ -85,18 +85,19 @@ static void choices(const char *cls, const char *text)
 }
 
 /* Every spelling tab_op_name gives that tab_parse_op reads back as the
- * same operation: the kinds, with each matrix count and .trans. */
+ * same operation: the kinds, with each matrix shape, count and .trans. */
 static void operations(void)
 {
 	static const int nmats[] = {0, 1, 2, 4};
 	char seen[128][32];
 	int nseen = 0;
-	for (int kind = 0; kind <= OP_WGMMA; kind++)
-		for (int m = 0; m < 4 * AOP_COUNT * 2; m++)
+	for (int kind = 0; kind <= OP_UMMA; kind++)
+		for (int m = 0; m < 4 * AOP_COUNT * 2 * 4; m++)
 			for (int tr = 0; tr < 2; tr++) {
 				Op op = {.kind = (OpKind)kind, .nmat = nmats[m % 4],
 				         .trans = tr, .aop = (AtomOp)(m / 4 % AOP_COUNT),
-				         .red = m / 4 / AOP_COUNT, .wg_b = tr}, back;
+				         .red = m / 4 / AOP_COUNT % 2, .mma_b = tr,
+				         .shape = (MatShape)(m / 8 / AOP_COUNT)}, back;
 				char name[32] = "";
 				tab_op_name(op, name, sizeof name);
 				if (!name[0] || !tab_parse_op(name, strlen(name), &back) ||

@@ -11,9 +11,12 @@ static void dump_access(FILE *f, const Access *a)
 {
 	char op[32];
 	tab_op_name(a->op, op, sizeof op);
-	if (a->place == PL_WGMMA) {
-		fprintf(f, "    access %s: %s major %s weight %lld;\n", a->name, op,
-		        a->op.mn_major ? "mn" : "k", (long long)a->weight);
+	if (a->place == PL_MMA) {
+		fprintf(f, "    access %s: %s major %s", a->name, op,
+		        a->op.mn_major ? "mn" : "k");
+		if (a->op.kind == OP_UMMA)
+			fprintf(f, " cta_group %d", a->op.cta_group);
+		fprintf(f, " weight %lld;\n", (long long)a->weight);
 		return;
 	}
 	fprintf(f, "    access %s: %s vec %d weight %lld", a->name, op, a->evec,
@@ -79,7 +82,8 @@ void dump_text(FILE *f, const Unit *u)
 			fprintf(f, "    budget %lld;\n", (long long)t->budget);
 		fprintf(f, "    align %d;\n", t->align);
 		if (t->tma)
-			fputs("    tma yes;\n", f);
+			fprintf(f, "    tma %s;\n", t->tma == TMA_LOAD ? "load"
+			        : t->tma == TMA_STORE ? "store" : "load store");
 		if (t->threads)
 			fprintf(f, "    threads %d;\n", t->threads);
 		if (t->tradeoff)
@@ -128,8 +132,13 @@ static json_t *access_json(const Access *a)
 	                      (json_int_t)a->weight, "placement",
 	                      a->place == PL_ROW ? "row" :
 	                      a->place == PL_COL ? "col" :
-	                      a->place == PL_WGMMA ? "wgmma" : "general",
+	                      a->place == PL_MMA ? (a->op.kind == OP_WGMMA ?
+	                      "wgmma" : "umma") : "general",
 	                      "instructions", a->ninst, "active_lanes", lanes);
+	if (a->place == PL_MMA)
+		json_object_set_new(j, "major", json_string(a->op.mn_major ? "mn" : "k"));
+	if (a->op.kind == OP_UMMA)
+		json_object_set_new(j, "cta_group", json_integer(a->op.cta_group));
 	if (a->place == PL_GENERAL) {
 		json_t *loops = json_array();
 		for (int i = 0; i < a->nloops; i++)
@@ -198,6 +207,10 @@ json_t *dump_tile_json(const Tile *t)
 		json_object_set_new(o, "threads", json_integer(t->threads));
 	if (t->tradeoff)
 		json_object_set_new(o, "tradeoff", json_integer(t->tradeoff));
+	if (t->tma)
+		json_object_set_new(o, "tma_direction", json_string(t->tma == TMA_LOAD
+		                    ? "load" : t->tma == TMA_STORE ? "store"
+		                    : "load store"));
 	return o;
 }
 

@@ -17,4 +17,11 @@ void wgmma_emit(FILE *f, const char *up, const char *lo, const WgmmaDesc *d);
 void wgmma_emit_check(FILE *f, const char *up, const char *lo, Dtype dt);
 const char *wgmma_check_type(Dtype dt);     /* "BANKC_WG_BF16", ...; NULL */
 
+/* The same for tcgen05.mma: NAME_UMMA_*, name_umma_desc(), and the
+ * include of runtime/bankc_umma.cuh with the tile's description, main
+ * returning bankc_umma_main<name_umma>(argc, argv) too. */
+void umma_emit(FILE *f, const char *up, const char *lo, const UmmaDesc *d);
+void umma_emit_check(FILE *f, const char *up, const char *lo, Dtype dt);
+const char *umma_check_type(Dtype dt);      /* "BANKC_WG_BF16", ...; NULL */
+
 #endif

@@ -14,7 +14,7 @@ static int op_code(Op op)
 	case OP_STMATRIX: return 3;
 	case OP_CPASYNC: return 4;
 	case OP_ATOM: return op.aop == AOP_CAS ? 6 : op.aop == AOP_ADD1 ? 8 : 5;
-	case OP_WGMMA: return 7;
+	case OP_WGMMA: case OP_UMMA: return 7;
 	}
 	return 0;
 }
@@ -96,6 +96,8 @@ void emit_check(FILE *f, const Tile *t, const Layout *l, const EmitCosts *c)
 	fprintf(f, "#include \"%s.cuh\"\n#include \"bankc_check.cuh\"\n", lo);
 	if (tile_wgmma(t))      /* and real wgmma through the descriptor */
 		wgmma_emit_check(f, up, lo, t->dtype);
+	if (tile_umma(t))       /* and real tcgen05.mma */
+		umma_emit_check(f, up, lo, t->dtype);
 	fputc('\n', f);
 	/* the tables count bytes for sub-byte elements: the byte index */
 	const char *idx = tile_elem_bits(t) < 8 ? "BIDX" : "IDX";
@@ -121,7 +123,8 @@ void emit_check(FILE *f, const Tile *t, const Layout *l, const EmitCosts *c)
 	for (int j = 0; j < t->nacc; j++) {
 		const Access *a = &t->acc[j];
 		fprintf(f, "\t{\"%s\", %d, %d, %d, %d, %d, %d, %d},\n", a->name,
-		        op_code(a->op), op_is_matrix(a->op) && a->op.kind != OP_WGMMA ? a->op.nmat : 0,
+		        op_code(a->op), op_is_matrix(a->op) && !op_is_mma(a->op) ?
+		        (int)a->op.shape << 4 | a->op.nmat : 0,
 		        a->op.trans, a->vec, (int)(a->vec * tile_elem_bytes(t)),
 		        a->ninst, first);
 		first += a->ninst;
@@ -171,20 +174,22 @@ void emit_check(FILE *f, const Tile *t, const Layout *l, const EmitCosts *c)
 	char call[512];
 	if (t->tma) {
 		fprintf(f, "\tbankc_tma m = {%s_TMA_BOX_ROWS, %s_TMA_BOX_COLS, %s_TMA_BOXES,\n"
-		        "\t\t%s_TMA_BOX_BYTES, %s_TMA_SWIZZLE, %s_ROWS};\n", up, up, up, up,
-		        up, up);
+		        "\t\t%s_TMA_BOX_BYTES, %s_TMA_SWIZZLE, %s_ROWS, %s_TMA_LOAD,\n"
+		        "\t\t%s_TMA_STORE};\n", up, up, up, up, up, up, up, up);
 		snprintf(call, sizeof call, "bankc_check_main_tma(t, %s_layout{}, m, "
 		         "argc, argv)", lo);
 	} else {
 		snprintf(call, sizeof call, "bankc_check_main(t, %s_layout{}, argc, "
 		         "argv)", lo);
 	}
-	if (tile_wgmma(t))
+	const char *mma = tile_wgmma(t) ? "wgmma" : tile_umma(t) ? "umma" : NULL;
+	if (mma)
 		fprintf(f, "\t/* --emulate: no GPU, the descriptors on the host model */\n"
 		        "\tif (argc > 1 && strcmp(argv[1], \"--emulate\") == 0)\n"
-		        "\t\treturn bankc_wgmma_main<%s_wgmma>(argc, argv);\n"
-		        "\tint rc = %s;\n\tint wg = bankc_wgmma_main<%s_wgmma>(argc, "
-		        "argv);\n\treturn rc ? rc : wg;\n", lo, call, lo);
+		        "\t\treturn bankc_%s_main<%s_%s>(argc, argv);\n"
+		        "\tint rc = %s;\n\tint mm = bankc_%s_main<%s_%s>(argc, "
+		        "argv);\n\treturn rc ? rc : mm;\n", mma, lo, mma, call, mma, lo,
+		        mma);
 	else
 		fprintf(f, "\treturn %s;\n", call);
 	fputs("}\n", f);

@@ -5,10 +5,13 @@
  * `#if defined(__cplusplus) && defined(BANKC_CUTE)`, so C code and C++ code
  * that does not ask for it see nothing and need no CuTe.
  *
+ * A tile of sub-byte elements is laid out byte by byte: its CuTe layout
+ * maps (r, byte column) to the byte, as NAME_BIDX does.
+ *
  * Row-major and padded layouts are plain CuTe Layouts (the swap is in the
  * strides); a swizzle is CuTe's own Swizzle, rescaled from bytes to
- * elements, composed with one.  Skew, xor, boxed swizzles and wgmma's
- * interleave have no CuTe form: they are a ComposedLayout of a small
+ * elements, composed with one.  Skew, xor, boxed swizzles, TMA's 8-byte
+ * flip and the tensor cores' interleave have no CuTe form: they are a ComposedLayout of a small
  * functor over the logical row-major offset, computing the same expression
  * as NAME_IDX, which CuTe evaluates like any of its own (tests/run_cute.sh
  * checks every kind against NAME_IDX with CUTLASS's headers). */
@@ -28,7 +31,7 @@ static void stored_layout(FILE *f, const Tile *t, const Layout *l)
 static bool native(const Layout *l)
 {
 	return l->kind == L_ROWMAJOR || l->kind == L_PAD ||
-	       (l->kind == L_SWIZZLE && l->boxes == 1 && l->B >= 1);
+	       (l->kind == L_SWIZZLE && l->boxes == 1 && l->B >= 1 && !l->flip);
 }
 
 void emit_cute(FILE *f, const Tile *t, const Layout *l)

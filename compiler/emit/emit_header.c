@@ -21,9 +21,14 @@ void emit_upper(char *dst, size_t n, const char *s)
 static void emit_tma(FILE *f, const Tile *t, const Layout *l, const char *up)
 {
 	int es = (int)tile_elem_bytes(t);
-	const char *mode = l->kind == L_SWIZZLE
-		? (l->B == 1 ? "32B" : l->B == 2 ? "64B" : "128B") : "NONE";
+	const char *mode = layout_tma_mode(l);
+	if (!mode)
+		internal_error("a TMA tile's layout has no TMA mode");
 	fprintf(f, "#define %s_TMA_SWIZZLE CU_TENSOR_MAP_SWIZZLE_%s\n", up, mode);
+	fprintf(f, "#define %s_TMA_LOAD %d\t/* the engine fills the tile */\n", up,
+	        (t->tma & TMA_LOAD) != 0);
+	fprintf(f, "#define %s_TMA_STORE %d\t/* the engine writes it out */\n", up,
+	        (t->tma & TMA_STORE) != 0);
 	fprintf(f, "#define %s_TMA_BOX_ROWS %d\n", up, l->srows);
 	fprintf(f, "#define %s_TMA_BOX_COLS %d\n", up, l->pitch);
 	fprintf(f, "#define %s_TMA_BOXES %d\t/* boxes per stage */\n", up,
@@ -69,7 +74,10 @@ static void account(FILE *f, const Geom *g, const Tile *t,
 		        text_plural(a->ninst), (long long)c->acc_wave[j],
 		        text_plural(c->acc_wave[j]), (long long)s->acc_ideal[j]);
 	}
-	if (!tab_arch[t->arch].measured)
+	if (tab_arch[t->arch].cc >= 100)
+		fprintf(f, " * bank model: assumed: the sm_90 bank rules, measured on "
+		        "an H200 (no %s measured)\n", tab_arch[t->arch].name);
+	else if (!tab_arch[t->arch].measured)
 		fprintf(f, " * bank model: assumed for %s (measured on sm_90)\n",
 		        tab_arch[t->arch].name);
 	fprintf(f, " * weighted wavefronts %lld, lower bound %lld: %s\n",
@@ -216,6 +224,16 @@ void emit_header(FILE *f, const Geom *g, const Tile *t, const Solution *s,
 			wgmma_emit(f, up, lo, &wd);
 		else
 			fprintf(f, "#error \"bankc: no wgmma descriptor: %s\"\n", why);
+	}
+	if (tile_umma(t)) {
+		/* and of a UMMA tile, the ones tcgen05.mma's descriptor reads */
+		UmmaDesc ud;
+		const char *why = "";
+		if (umma_tile_desc(t, l->B, l->M == 5, step, &ud, &why))
+			umma_emit(f, up, lo, &ud);
+		else
+			fprintf(f, "#error \"bankc: no tcgen05.mma descriptor: %s\"\n",
+			        why);
 	}
 	for (int k = 0; k < t->nviews; k++)
 		emit_view(f, t, l, &t->views[k], up);

@@ -59,6 +59,8 @@ json_t *report_layout(const Layout *l, const Tile *t)
 		json_object_set_new(p, "M", json_integer(l->M));
 		json_object_set_new(p, "S", json_integer(l->S));
 		json_object_set_new(p, "boxes", json_integer(l->boxes));
+		if (l->flip)
+			json_object_set_new(p, "flip", json_true());
 		break;
 	case L_XOR: {
 		json_t *x = json_array();
@@ -101,6 +103,26 @@ static json_t *count_json(SolveCount128 v)
 	return json_real((double)v);
 }
 
+/* A tcgen05.mma descriptor's fields (model/umma.c), as NAME.json's
+ * "descriptor": the word for shared address 0, to which a sub-block's
+ * (addr & 0x3FFFF) >> 4 is added. */
+static json_t *umma_json(const UmmaDesc *d)
+{
+	static const char *const sw[] = {"none", "128B_BASE32B", "128B", "", "64B",
+		"", "32B", ""};
+	char bits[32];
+	snprintf(bits, sizeof bits, "0x%016llx",
+	         (unsigned long long)umma_desc_word(d, 0));
+	return json_pack("{s:s, s:s, s:s, s:i, s:s, s:i, s:i, s:b, s:i, s:i, s:i, "
+	                 "s:i, s:s}", "instruction", "tcgen05.mma", "operand",
+	                 d->operand_b ? "b" : "a", "major", d->mn_major ? "mn" : "k",
+	                 "layout_type", d->layout_type, "swizzle",
+	                 sw[d->layout_type & 7], "lbo", d->lbo, "sbo", d->sbo,
+	                 "lbo_used", d->lbo_used, "base_offset", d->base_offset,
+	                 "version", 1, "cta_group", d->cta_group, "k", d->k_elems,
+	                 "bits", bits);
+}
+
 json_t *report_solution(const Tile *t, const Solution *s,
                         const Baseline *b, int nb)
 {
@@ -133,6 +155,18 @@ json_t *report_solution(const Tile *t, const Solution *s,
 	                      "xor_maps_searched", count_json(s->xor_searched));
 	json_object_set_new(o, "chosen", s->found ? cand_json(t, s, &s->best)
 	                                          : json_null());
+	if (s->found && t->tma) {
+		const char *mode = layout_tma_mode(&s->best.l);
+		if (mode)
+			json_object_set_new(o, "tma_swizzle", json_pack("s+",
+			                    "CU_TENSOR_MAP_SWIZZLE_", mode));
+	}
+	UmmaDesc ud;
+	const Layout *l = &s->best.l;
+	if (s->found && tile_umma(t) &&
+	    umma_tile_desc(t, l->B, l->M == 5, layout_stage_step(l, t) *
+	                   tile_elem_bytes(t), &ud, NULL))
+		json_object_set_new(o, "descriptor", umma_json(&ud));
 	return o;
 }
 

@@ -55,7 +55,7 @@ static void check_tile_keys(Diag *d, Tile *t)
 	/* the swizzles TMA writes and wgmma reads repeat every 256 to 1024
 	 * bytes, from an aligned base: such a tile without `align` gets the
 	 * alignment that lets the solver take any of them */
-	if (!(t->given & (1u << K_ALIGN)) && (t->tma || tile_wgmma(t)))
+	if (!(t->given & (1u << K_ALIGN)) && (t->tma || tile_mma(t)))
 		t->align = 1024;
 	if (!is_pow2(t->align) || t->align < es || t->align > 1024)
 		diag_error(d, t->key[K_ALIGN], "alignment %d must be a power of two "
@@ -110,9 +110,30 @@ static void check_vec(Diag *d, const Tile *t, Access *a)
 	char opn[32];
 	tab_op_name(a->op, opn, sizeof opn);
 	const ArchInfo *ar = &tab_arch[t->arch];
-	if (ar->cc < op_min_cc(a->op))
+	/* the architecture-specific ones say which targets they need below
+	 * (UMMA: expand_mma) */
+	bool specific = a->op.kind == OP_UMMA ||
+	                (op_is_matrix(a->op) && a->op.shape != MAT_M8N8);
+	if (ar->cc < op_min_cc(a->op) && !specific)
 		diag_error(d, a->op_pos, "%s needs sm_%d or later, not %s", opn,
 		           op_min_cc(a->op), ar->name);
+	if (op_is_matrix(a->op) && a->op.shape != MAT_M8N8) {
+		/* PTX ISA: the 8-bit forms exist on sm_100a, sm_103a and sm_120a
+		 * (and their families); like m8n8, they move rows of 16 bytes
+		 * whatever the tile's element type */
+		if (!ar->matrix_b8)
+			diag_error(d, a->op_pos, "%s needs sm_100a, sm_103a or sm_120a (the "
+			           "8-bit matrix forms are architecture-specific), not %s",
+			           opn, ar->name);
+	}
+	if (op_is_mma(a->op)) {
+		/* a descriptor reads the tile: no lanes, no vectors (16 bytes a
+		 * core-matrix row); the operand's own rules are expand_mma's */
+		a->vec = 16 / es;
+		a->evec = a->vec;
+		a->vec_pos = a->op_pos;
+		return;
+	}
 	if (!a->vec_given) {
 		if (op_is_matrix(a->op) || a->op.kind == OP_CPASYNC)
 			a->vec = 16 / es;
@@ -299,10 +320,9 @@ static void expand_sweep(Pool *p, Diag *d, const Tile *t, Access *a)
 	}
 }
 
-/* A wgmma operand: the instruction reads every core matrix (8 rows of
- * 16 bytes) of the tile; four make one instruction here, each one phase.
- * What it may be checked against: the operand's shape and type rules. */
-static void expand_wgmma(Pool *p, Diag *d, const Tile *t, Access *a)
+/* wgmma's operand rules (PTX ISA, wgmma.mma_async: its shapes, types and
+ * transposes). */
+static void check_wgmma_operand(Diag *d, const Tile *t, const Access *a)
 {
 	const ArchInfo *ar = &tab_arch[t->arch];
 	int64_t es = tile_elem_bytes(t), rb = t->cols * es;
@@ -312,6 +332,10 @@ static void expand_wgmma(Pool *p, Diag *d, const Tile *t, Access *a)
 	          dt == DT_U8;
 	char opn[32];
 	tab_op_name(a->op, opn, sizeof opn);
+	if (ar->cc >= 100 && ar->tcgen05)
+		diag_error(d, a->op_pos, "%s needs sm_90a, not %s: Blackwell's tensor "
+		           "cores take their operands through tcgen05.mma (umma.a, "
+		           "umma.b)", opn, ar->name);
 	if (ar->cc != 90 || !ar->specific)
 		diag_error(d, a->op_pos, "%s needs sm_90a (wgmma is Hopper's and "
 		           "architecture-specific), not %s", opn, ar->name);
@@ -328,11 +352,11 @@ static void expand_wgmma(Pool *p, Diag *d, const Tile *t, Access *a)
 		diag_error(d, t->key[K_SHAPE], "a wgmma operand is made of core "
 		           "matrices of 8 rows of 16 bytes: %d rows of %lld bytes are "
 		           "not", t->rows, (long long)rb);
-	if (!a->op.wg_b && !a->op.mn_major && t->rows % 64)
+	if (!a->op.mma_b && !a->op.mn_major && t->rows % 64)
 		diag_error(d, t->key[K_SHAPE], "wgmma.a major k: the tile's rows are "
 		           "M, which wgmma takes 64 at a time; %d is not a multiple of "
 		           "64", t->rows);
-	if (!a->op.wg_b && a->op.mn_major && t->cols % 64)
+	if (!a->op.mma_b && a->op.mn_major && t->cols % 64)
 		diag_error(d, t->key[K_SHAPE], "wgmma.a major mn: the tile's columns "
 		           "are M, which wgmma takes 64 at a time; %d is not a "
 		           "multiple of 64", t->cols);
@@ -346,6 +370,100 @@ static void expand_wgmma(Pool *p, Diag *d, const Tile *t, Access *a)
 		diag_error(d, t->key[K_SHAPE], "%s: the tile's rows are K, which "
 		           "wgmma takes 16 at a time; %d is not a multiple of 16", opn,
 		           t->rows);
+}
+
+/* tcgen05.mma's operand rules (PTX ISA, tcgen05: "Matrix Shape", the
+ * instruction descriptor's types and transpose bits): kind::f16 (f16,
+ * bf16), kind::tf32, kind::f8f6f4 (fp8 here; its 6- and 4-bit operands sit
+ * in 16-byte containers, a tile of bytes), kind::i8, all four K- or
+ * MN-major; kind::mxf4 (packed fp4e2m1), K-major only.  One instruction
+ * takes 32 bytes of K; M is 64 or 128 a CTA (128 for kind::mxf4 alone;
+ * a CTA pair's M of 128 or 256 is half in each); N a multiple of 8. */
+static void check_umma_operand(Diag *d, const Tile *t, const Access *a)
+{
+	const ArchInfo *ar = &tab_arch[t->arch];
+	int64_t es = tile_elem_bytes(t), rb = t->cols * es;
+	Dtype dt = t->dtype;
+	char opn[32];
+	tab_op_name(a->op, opn, sizeof opn);
+	if (!ar->tcgen05) {
+		if (ar->cc >= 120)
+			diag_error(d, a->op_pos, "%s needs tcgen05, which %s does not have "
+			           "(consumer Blackwell: no tcgen05, wgmma or tensor "
+			           "memory; its mma.sync reads registers, filled by "
+			           "ldmatrix): use sm_100a or sm_103a", opn, ar->name);
+		else if (ar->cc >= 100)
+			diag_error(d, a->op_pos, "%s needs sm_100a or sm_103a (tcgen05 is "
+			           "architecture-specific), not %s", opn, ar->name);
+		else
+			diag_error(d, a->op_pos, "%s needs sm_100a or sm_103a (tcgen05 is "
+			           "Blackwell's), not %s", opn, ar->name);
+	}
+	bool fp4 = dt == DT_FP4E2M1;
+	if (dt == DT_FP6E2M3 || dt == DT_FP6E3M2)
+		diag_error(d, a->op_pos, "%s reads 6-bit operands unpacked, 16 to a "
+		           "16-byte container (kind::f8f6f4; TMA's 16U6_ALIGN16B): "
+		           "describe such a tile as bytes (dtype u8, a byte per "
+		           "element)", opn);
+	if (dt != DT_F16 && dt != DT_BF16 && dt != DT_TF32 && dt != DT_FP8E4M3 &&
+	    dt != DT_FP8E5M2 && dt != DT_I8 && dt != DT_U8 && !fp4)
+		diag_error(d, a->op_pos, "%s takes f16, bf16, tf32, fp8e4m3, fp8e5m2, "
+		           "i8, u8 or (packed) fp4e2m1 operands, not %s", opn,
+		           tab_dtype[dt].name);
+	if (fp4 && a->op.mn_major)
+		diag_error(d, a->op_pos, "%s of packed fp4e2m1 (kind::mxf4) must be "
+		           "'major k': the instruction cannot transpose it", opn);
+	if (t->len)
+		diag_error(d, a->op_pos, "%s needs a tile with rows and columns",
+		           opn);
+	if (t->rows % 8 || rb % 16)
+		diag_error(d, t->key[K_SHAPE], "a tcgen05.mma operand is made of core "
+		           "matrices of 8 rows of 16 bytes: %d rows of %lld bytes are "
+		           "not", t->rows, (long long)rb);
+	int m = fp4 && a->op.cta_group == 1 ? 128 : 64;
+	int mn = a->op.mn_major ? t->ecols : t->rows;
+	if (!a->op.mma_b && mn % m)
+		diag_error(d, t->key[K_SHAPE], "umma.a major %s: the tile's %s are M, "
+		           "which tcgen05.mma%s takes %d at a time %s; %d is not a "
+		           "multiple of %d", a->op.mn_major ? "mn" : "k",
+		           a->op.mn_major ? "columns" : "rows", fp4 ? " (kind::mxf4)" : "",
+		           m, a->op.cta_group == 2 ? "in each CTA of the pair" : "in a CTA",
+		           mn, m);
+	if (a->op.mma_b && a->op.mn_major && t->ecols % 8)
+		diag_error(d, t->key[K_SHAPE], "umma.b major mn: the tile's columns are "
+		           "N, which tcgen05.mma takes in eights; %d is not a multiple "
+		           "of 8", t->ecols);
+	/* one instruction takes 32 bytes of K: k16 of 16-bit types, k8 of
+	 * tf32, k32 of 8-bit ones, k64 of packed fp4 */
+	if (!a->op.mn_major && rb % 32 == 16)
+		diag_error(d, t->key[K_SHAPE], "%s: the tile's columns are K, which "
+		           "tcgen05.mma takes 32 bytes at a time; rows of %lld bytes "
+		           "are not a multiple of 32", opn, (long long)rb);
+	/* MN-major tf32 has one layout, the 128-byte swizzle on 32-byte atoms,
+	 * whose pattern starts on 1024-byte boundaries (model/umma.c) */
+	if (a->op.mn_major && dt == DT_TF32 && t->align < 1024)
+		diag_error(d, t->key[K_ALIGN], "%s of tf32, MN-major, is read in the "
+		           "128-byte swizzle on 32-byte atoms alone, whose pattern starts "
+		           "on a 1024-byte boundary: align %d is below it", opn,
+		           t->align);
+	if (a->op.mn_major && t->rows % (32 / es))
+		diag_error(d, t->key[K_SHAPE], "%s: the tile's rows are K, which "
+		           "tcgen05.mma takes %lld at a time for %s; %d is not a "
+		           "multiple of %lld", opn, (long long)(32 / es),
+		           tab_dtype[dt].name, t->rows, (long long)(32 / es));
+}
+
+/* A tensor core's operand: the instruction reads every core matrix (8
+ * rows of 16 bytes) of the tile; four make one instruction here, each
+ * one phase.  What it may be checked against: the operand's shape and
+ * type rules. */
+static void expand_mma(Pool *p, Diag *d, const Tile *t, Access *a)
+{
+	if (a->op.kind == OP_WGMMA)
+		check_wgmma_operand(d, t, a);
+	else
+		check_umma_operand(d, t, a);
+	int64_t es = tile_elem_bytes(t), rb = t->cols * es;
 	int64_t n = (int64_t)t->stages * (t->rows / 8) * (rb / 16);
 	n = (n + 3) / 4;
 	if (n > MAX_INSTS)
@@ -353,17 +471,24 @@ static void expand_wgmma(Pool *p, Diag *d, const Tile *t, Access *a)
 		           a->name, (long long)n, MAX_INSTS);
 	a->ninst = (int)n;
 	a->inst = pool_alloc(p, (size_t)n * sizeof *a->inst);
-	int64_t k = 0, per_row = rb / 16;
+	/* a phase: a core matrix, 8 rows of 16 bytes; MN-major tf32, which
+	 * tcgen05.mma reads in 32-byte atoms (its one layout, Swizzle<2,5,2>),
+	 * 4 rows of 32 bytes */
+	bool atoms32 = a->op.kind == OP_UMMA && a->op.mn_major && es == 4;
+	int gr = atoms32 ? 4 : 8, gb = atoms32 ? 32 : 16;
+	int64_t k = 0, per_row = rb / gb;
 	for (int s = 0; s < t->stages; s++)
-		for (int g = 0; g < t->rows / 8; g++)
+		for (int g = 0; g < t->rows / gr; g++)
 			for (int64_t q = 0; q < per_row; q++, k++) {
 				Inst *in = &a->inst[k / 4];
 				in->weight = 1;
 				for (int i = 0; i < 8; i++) {
 					int lane = (int)(k % 4) * 8 + i;
+					int r = atoms32 ? i / 2 : i;
+					int64_t b = q * gb + (atoms32 ? 16 * (i % 2) : 0);
 					in->mask |= 1u << lane;
-					in->lane[lane] = (Coord){s * t->rows + 8 * g + i,
-					                         (int32_t)(q * 16 / es)};
+					in->lane[lane] = (Coord){s * t->rows + gr * g + r,
+					                         (int32_t)(b / es)};
 				}
 			}
 }
@@ -607,7 +732,7 @@ static void expand_general(Pool *p, Diag *d, const Tile *t, Access *a,
  * row address must have one. */
 static void check_matrix_lanes(Diag *d, const Access *a)
 {
-	if (!op_is_matrix(a->op) || a->op.kind == OP_WGMMA)
+	if (!op_is_matrix(a->op) || op_is_mma(a->op))
 		return;
 	int lanes = op_lanes(a->op);
 	uint32_t full = lanes == WARP ? 0xffffffffu : (1u << lanes) - 1;
@@ -691,8 +816,8 @@ static void check_access(Pool *p, Diag *d, Tile *t, Access *a, int64_t *work)
 	check_vec(d, t, a);
 	if (a->place == PL_GENERAL)
 		expand_general(p, d, t, a, work);
-	else if (a->place == PL_WGMMA)
-		expand_wgmma(p, d, t, a);
+	else if (a->place == PL_MMA)
+		expand_mma(p, d, t, a);
 	else
 		expand_sweep(p, d, t, a);
 	check_matrix_lanes(d, a);
@@ -719,13 +844,14 @@ static void check_job(Diag *d, AccessJob *j)
 		Tile *t = j->t;
 		View *v = &t->views[a->view - 1];
 		Tile vt = view_tile(d, t, v);
-		if (a->op.kind == OP_WGMMA) {
+		if (op_is_mma(a->op)) {
 			char opn[32];
 			tab_op_name(a->op, opn, sizeof opn);
-			diag_error(d, a->op_pos, "%s in view '%s': wgmma reads its "
+			diag_error(d, a->op_pos, "%s in view '%s': %s reads its "
 			           "operand through a descriptor of the tile's own rows "
 			           "and columns; give the access in tile '%s'", opn,
-			           v->name, t->name);
+			           v->name, a->op.kind == OP_WGMMA ? "wgmma" : "tcgen05.mma",
+			           t->name);
 		}
 		check_access(j->p, d, &vt, a, j->work);
 		view_to_tile(d, t, &vt, a);

@@ -712,8 +712,9 @@ static void body(Parser *ps, Access *a)
 		ps->cur->broken = true;
 }
 
-/* access = "access" NAME ":" OP ("vec" NUM | "weight" NUM)*
- *          ("along" ("row" | "col") ";" | body) */
+/* access = "access" NAME ":" OP ("vec" NUM | "weight" NUM | "major" ("k" |
+ *          "mn") | "cta_group" NUM)* ("along" ("row" | "col") ";" | body | ";")
+ * (";" alone, and "major" and "cta_group", for the tensor cores' operands) */
 static void access(Parser *ps, Tile *t)
 {
 	Tok name = expect_name(ps, "access");
@@ -750,10 +751,16 @@ static void access(Parser *ps, Tile *t)
 			"atom.inc", "atom.dec", "atom.and", "atom.or", "atom.xor",
 			"atom.exch", "atom.cas", "red", "red.add", "red.min", "red.max",
 			"red.inc", "red.dec", "red.and", "red.or", "red.xor", "wgmma.a",
-			"wgmma.b", NULL};
+			"wgmma.b", "umma.a", "umma.b", "ldmatrix.m16n16.x1.trans",
+			"ldmatrix.m16n16.x2.trans", "ldmatrix.m8n16.x1",
+			"ldmatrix.m8n16.x2", "ldmatrix.m8n16.x4",
+			"stmatrix.m16n8.x1.trans", "stmatrix.m16n8.x2.trans",
+			"stmatrix.m16n8.x4.trans", NULL};
 		unknown_of(ps, "operation", ops, "load, store, cp.async, "
 		           "ldmatrix/stmatrix .x1, .x2 or .x4 (optionally .trans), "
-		           "atom[.OP], red[.OP], wgmma.a or wgmma.b");
+		           "the 8-bit ldmatrix.m16n16, ldmatrix.m8n16 and "
+		           "stmatrix.m16n8 forms, atom[.OP], red[.OP], wgmma.a, "
+		           "wgmma.b, umma.a or umma.b");
 	}
 	next(ps);
 	bool weight_given = false;
@@ -776,9 +783,9 @@ static void access(Parser *ps, Tile *t)
 			a->weight = small_num(ps, "a weight");
 			weight_given = true;
 		} else if (is(ps, "major")) {
-			if (a->op.kind != OP_WGMMA)
-				diag_error(ps->d, kw.pos, "'major' is for the wgmma operands "
-				           "wgmma.a and wgmma.b");
+			if (!op_is_mma(a->op))
+				diag_error(ps->d, kw.pos, "'major' is for the tensor cores' "
+				           "operands wgmma.a, wgmma.b, umma.a and umma.b");
 			if (a->major_given)
 				diag_error(ps->d, kw.pos, "'major' given twice in access '%s'",
 				           a->name);
@@ -791,17 +798,32 @@ static void access(Parser *ps, Tile *t)
 				expected(ps, "'k' or 'mn' after 'major'");
 			a->major_given = true;
 			next(ps);
+		} else if (is(ps, "cta_group")) {
+			if (a->op.kind != OP_UMMA)
+				diag_error(ps->d, kw.pos, "'cta_group' is for tcgen05.mma's "
+				           "operands umma.a and umma.b");
+			if (a->cta_group_given)
+				diag_error(ps->d, kw.pos, "'cta_group' given twice in access "
+				           "'%s'", a->name);
+			next(ps);
+			if (ps->tok.kind != T_NUM ||
+			    (ps->tok.num != 1 && ps->tok.num != 2))
+				expected(ps, "1 or 2 after 'cta_group' (one CTA's MMA, or a "
+				         "CTA pair's)");
+			a->op.cta_group = (int)ps->tok.num;
+			a->cta_group_given = true;
+			next(ps);
 		} else {
 			break;
 		}
 	}
-	if (a->op.kind == OP_WGMMA) {
+	if (op_is_mma(a->op)) {
 		/* the instruction reads the whole tile, core matrix by core
 		 * matrix, through a descriptor: no lanes to describe */
 		if (!a->major_given)
 			expected(ps, "'major k' or 'major mn' (which dimension of the "
-			         "wgmma operand is contiguous)");
-		a->place = PL_WGMMA;
+			         "operand is contiguous)");
+		a->place = PL_MMA;
 		expect(ps, T_SEMI);
 		return;
 	}
@@ -818,7 +840,7 @@ static void access(Parser *ps, Tile *t)
 	} else if (ps->tok.kind == T_LBRACE) {
 		body(ps, a);
 	} else {
-		expected(ps, "'vec', 'weight', 'major', 'along' or '{'");
+		expected(ps, "'vec', 'weight', 'major', 'cta_group', 'along' or '{'");
 	}
 }
 
@@ -888,7 +910,8 @@ static void allow(Parser *ps, Tile *t)
 
 /* item = "shape" NUM "x" NUM ";" | "stages" NUM ";" | "dtype" NAME ";"
  *      | "arch" NAME ";" | allow | "budget" NUM ["B" | "KiB"] ";"
- *      | "align" NUM ";" | "tma" ("yes" | "no") ";" | "threads" NUM ";"
+ *      | "align" NUM ";" | "tma" ("yes" | "no" | "load" ["store"] | "store") ";"
+ *      | "threads" NUM ";"
  *      | "tradeoff" NUM ";" */
 static void item(Parser *ps, Tile *t)
 {
@@ -970,13 +993,19 @@ static void item(Parser *ps, Tile *t)
 		t->align = small_num(ps, "an alignment in bytes");
 		break;
 	case K_TMA:
-		if (is(ps, "yes"))
-			t->tma = true;
+		/* yes: the engine's load (global to shared), as on Hopper */
+		if (is(ps, "yes") || is(ps, "load"))
+			t->tma = TMA_LOAD;
 		else if (is(ps, "no"))
-			t->tma = false;
+			t->tma = 0;
+		else if (is(ps, "store"))
+			t->tma = TMA_STORE;
 		else
-			expected(ps, "'yes' or 'no'");
+			expected(ps, "'yes', 'no', 'load' or 'store'");
 		next(ps);
+		/* `load store`: the engine fills the tile and writes it back */
+		if (t->tma == TMA_LOAD && is(ps, "store"))
+			t->tma |= TMA_STORE, next(ps);
 		break;
 	case K_THREADS:
 		t->key[k] = ps->tok.pos;

@@ -22,6 +22,22 @@ bool tile_wgmma(const Tile *t)
 	return false;
 }
 
+bool tile_umma(const Tile *t)
+{
+	for (int j = 0; j < t->nacc; j++)
+		if (t->acc[j].op.kind == OP_UMMA)
+			return true;
+	return false;
+}
+
+const Access *tile_mma(const Tile *t)
+{
+	for (int j = 0; j < t->nacc; j++)
+		if (op_is_mma(t->acc[j].op))
+			return &t->acc[j];
+	return NULL;
+}
+
 bool tile_walks_stages(const Tile *t)
 {
 	if (t->stages == 1)

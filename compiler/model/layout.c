@@ -36,7 +36,7 @@ bool layout_same(const Layout *a, const Layout *b)
 	if (a->kind != b->kind || a->swap != b->swap || a->srows != b->srows ||
 	    a->scols != b->scols || a->pitch != b->pitch || a->gran != b->gran ||
 	    a->skew != b->skew || a->B != b->B || a->M != b->M || a->S != b->S ||
-	    a->boxes != b->boxes || a->nx != b->nx)
+	    a->flip != b->flip || a->boxes != b->boxes || a->nx != b->nx)
 		return false;
 	for (int i = 0; i < a->nx; i++)
 		if (a->x[i] != b->x[i])
@@ -108,7 +108,8 @@ int layout_arith(const Layout *l)
 	case L_ROWMAJOR: return 0;
 	case L_PAD: return is_pow2(l->pitch) ? 0 : 1;
 	case L_SKEW: return 3;
-	case L_SWIZZLE: return l->boxes > 1 ? 5 : 3;   /* a box: divide, rest */
+	case L_SWIZZLE:     /* a box: divide, rest; the flip: three more */
+		return (l->boxes > 1 ? 5 : 3) + (l->flip ? 3 : 0);
 	case L_XOR:
 		/* columns past the last whole block: one compare */
 		return layout_xor_map_arith(l) + (layout_xor_cols(l) < l->scols);
@@ -141,14 +142,16 @@ void layout_describe(const Layout *l, const Tile *t, char *buf, size_t n)
 		         (int)(l->gran * tile_elem_bytes(t)));
 		break;
 	case L_SWIZZLE:
-		if (l->B == 0)  /* wgmma's no-swizzle boxes */
+		if (l->B == 0)  /* the tensor cores' no-swizzle boxes */
 			snprintf(buf, n, "interleave in %d box%s of %d columns",
 			         l->boxes, l->boxes > 1 ? "es" : "", l->pitch);
 		else if (l->boxes > 1)
-			snprintf(buf, n, "swizzle<%d,%d,%d> in %d boxes of %d columns",
-			         l->B, l->M, l->S, l->boxes, l->pitch);
+			snprintf(buf, n, "swizzle<%d,%d,%d>%s in %d boxes of %d columns",
+			         l->B, l->M, l->S, l->flip ? " + flip8" : "", l->boxes,
+			         l->pitch);
 		else
-			snprintf(buf, n, "swizzle<%d,%d,%d>", l->B, l->M, l->S);
+			snprintf(buf, n, "swizzle<%d,%d,%d>%s", l->B, l->M, l->S,
+			         l->flip ? " + flip8" : "");
 		break;
 	case L_XOR: {
 		k = snprintf(buf, n, "xor %dB:", (int)(l->gran * tile_elem_bytes(t)));
@@ -169,11 +172,34 @@ static bool fail(const char **why, const char *msg)
 	return false;
 }
 
-/* TMA writes boxes of at most 256 x 256 elements whose rows are a
+const char *layout_tma_mode(const Layout *l)
+{
+	if (l->kind == L_ROWMAJOR)
+		return "NONE";
+	if (l->kind != L_SWIZZLE)
+		return NULL;
+	if (l->M == 4 && l->S == 3 && !l->flip)
+		return l->B == 1 ? "32B" : l->B == 2 ? "64B" : l->B == 3 ? "128B"
+		       : NULL;
+	if (l->B == 2 && l->M == 5 && l->S == 2)
+		return l->flip ? "128B_ATOM_32B_FLIP_8B" : "128B_ATOM_32B";
+	if (l->B == 1 && l->M == 6 && l->S == 1 && !l->flip)
+		return "128B_ATOM_64B";
+	return NULL;
+}
+
+/* TMA moves boxes of at most 256 x 256 elements whose rows are a
  * multiple of 16 bytes, densely, box after box: row-major in one box, or
- * its own swizzle modes (Swizzle<B,4,3>, B = 1, 2, 3) in boxes of exactly
- * the span's width, each box starting where the mode's pattern starts
- * (8 rows of the span; the base aligned to the pattern). */
+ * its own swizzle modes in boxes of exactly the span's width, each box
+ * starting where the mode's pattern starts (8 rows of the span; the base
+ * aligned to the pattern).  The modes (CUDA 13's cuda.h, CUtensorMapSwizzle;
+ * PTX ISA, "Swizzling Modes"): Swizzle<B,4,3>, B = 1, 2, 3 (32, 64 and
+ * 128 bytes, 16-byte atoms), and the 128-byte swizzle's sub-modes with
+ * 32-byte atoms (Swizzle<2,5,2>), 32-byte atoms with the 8-byte halves of
+ * odd lines swapped (loads only, global to shared), and 64-byte atoms
+ * (Swizzle<1,6,1>), which Blackwell has (sm_100 and later; on sm_120 its
+ * loads take no swizzle atomicity, PTX ISA, cp.async.bulk.tensor's
+ * restrictions for sm_120a, so there only a TMA store may use them). */
 static bool tma_ok(const Layout *l, const Tile *t)
 {
 	int64_t es = tile_elem_bytes(t);
@@ -181,21 +207,39 @@ static bool tma_ok(const Layout *l, const Tile *t)
 		return false;
 	if (l->kind == L_ROWMAJOR)
 		return l->scols <= 256 && l->scols * es % 16 == 0;
-	return l->kind == L_SWIZZLE && l->M == 4 && l->S == 3 && l->B >= 1 &&
-	       l->B <= 3 && l->pitch * es == (16 << l->B) &&
-	       t->align >= (128 << l->B) && (l->boxes == 1 || l->srows % 8 == 0);
+	const char *mode = layout_tma_mode(l);
+	if (!mode)
+		return false;
+	int span = l->M == 4 ? 16 << l->B : 128;
+	if (l->pitch * es != span || t->align < 8 * span ||
+	    (l->boxes > 1 && l->srows % 8))
+		return false;
+	if (l->M != 4) {
+		const ArchInfo *ar = &tab_arch[t->arch];
+		if (ar->cc < 100 || (ar->cc >= 120 && (t->tma & TMA_LOAD)))
+			return false;
+		/* the flip moves 8-byte halves: wider vectors break; a TMA
+		 * store cannot write it */
+		if (l->flip && ((t->tma & TMA_STORE) || tile_granule(t) > 8))
+			return false;
+	}
+	return true;
 }
 
-/* wgmma reads its canonical layouts (PTX ISA, the warpgroup MMA's shared
- * memory layouts): core matrices of 8 rows of 16 bytes in column blocks
- * of 16 << B bytes, each block in Swizzle<B,4,3> (B = 0: no swizzle, the
- * interleave), the tile aligned to the swizzle's repeat. */
-static bool wgmma_ok(const Layout *l, const Tile *t)
+/* The tensor cores read their canonical layouts (model/mma_canon.c):
+ * core matrices of 8 rows of 16 bytes in column blocks of 16 << B bytes,
+ * each block in Swizzle<B,4,3> (B = 0: no swizzle, the interleave), or,
+ * tcgen05.mma alone, in blocks of 128 bytes in Swizzle<2,5,2>; the tile
+ * aligned to the swizzle's repeat. */
+static bool mma_ok(const Layout *l, const Tile *t)
 {
 	int64_t es = tile_elem_bytes(t);
-	return !l->swap && l->kind == L_SWIZZLE && l->M == 4 && l->S == 3 &&
-	       l->B >= 0 && l->B <= 3 && l->pitch * es == (16 << l->B) &&
-	       t->align >= (l->B ? 128 << l->B : 16) && l->srows % 8 == 0;
+	if (l->swap || l->kind != L_SWIZZLE || l->flip || l->srows % 8)
+		return false;
+	if (l->M == 4 && l->S == 3 && l->B >= 0 && l->B <= 3)
+		return l->pitch * es == (16 << l->B);
+	return tile_umma(t) && l->B == 2 && l->M == 5 && l->S == 2 &&
+	       l->pitch * es == 128;
 }
 
 /* Swizzle<B,M,S> with S >= B flips bits M.. M+B-1 by bits M+S.., which
@@ -240,11 +284,14 @@ bool layout_legal(const Layout *l, const Tile *t, int64_t budget,
 			return fail(why, "bad skew");
 		break;
 	case L_SWIZZLE:
-		/* B = 0 only as wgmma's interleave: boxes of 16 bytes */
+		/* B = 0 only as the tensor cores' interleave: boxes of 16
+		 * bytes; the flip keeps 8-byte halves of 128-byte lines */
 		if (l->boxes < 1 || l->scols % l->boxes ||
 		    l->pitch != l->scols / l->boxes || (1 << l->M) < g ||
-		    l->B < (tile_wgmma(t) ? 0 : 1) || l->S < l->B ||
-		    l->M + l->S + l->B > 40)
+		    l->B < (tile_mma(t) ? 0 : 1) || l->S < l->B ||
+		    l->M + l->S + l->B > 40 ||
+		    (l->flip && (g > 8 || l->M + l->S != 7 ||
+		                 (l->pitch * es) % 128)))
 			return fail(why, "the swizzle breaks the vectors");
 		if (!swizzle_within(l, (int64_t)l->srows * l->pitch * es, es))
 			return fail(why, "the swizzle leaves the tile");
@@ -262,9 +309,15 @@ bool layout_legal(const Layout *l, const Tile *t, int64_t budget,
 		return fail(why, "not a layout TMA can write");
 	if (tile_wgmma(t)) {
 		WgmmaDesc wd;
-		if (!wgmma_ok(l, t) || !wgmma_tile_desc(t, l->B, layout_stage_step(l,
-		    t) * es, &wd, NULL))
+		if (!mma_ok(l, t) || l->M != 4 || !wgmma_tile_desc(t, l->B,
+		    layout_stage_step(l, t) * es, &wd, NULL))
 			return fail(why, "not a layout wgmma can read");
+	}
+	if (tile_umma(t)) {
+		UmmaDesc ud;
+		if (!mma_ok(l, t) || !umma_tile_desc(t, l->B, l->M == 5,
+		    layout_stage_step(l, t) * es, &ud, NULL))
+			return fail(why, "not a layout tcgen05.mma can read");
 	}
 	if (layout_bytes(l, t) > budget)
 		return fail(why, "over the footprint budget");
@@ -299,6 +352,8 @@ int64_t layout_offset(const Layout *l, const Tile *t, int r, int c)
 		int64_t box = sc / l->pitch, in = sc % l->pitch;
 		int64_t o = (sr * l->pitch + in) * es;
 		o ^= ((o >> (l->M + l->S)) & ((1 << l->B) - 1)) << l->M;
+		if (l->flip)
+			o ^= (o >> 7 & 1) << 3;
 		return box * l->srows * l->pitch + o / es;
 	}
 	case L_XOR: {
@@ -336,7 +391,7 @@ void layout_c_expr(const Layout *l, const Tile *t, const char *r,
 	case L_SWIZZLE: {
 		/* Swizzle<B,M,S> on the byte offset o within a box; box b holds
 		 * columns b * pitch .. and starts at element b * rows * pitch */
-		char o[512], in[256], box[256] = "", sw[1200];
+		char o[512], in[256], box[256] = "", sw[1800];
 		if (l->boxes > 1) {
 			snprintf(in, sizeof in, "%s %% %d", sc, l->pitch);
 			snprintf(box, sizeof box, "%s / %d * %d + ", sc, l->pitch,
@@ -349,8 +404,11 @@ void layout_c_expr(const Layout *l, const Tile *t, const char *r,
 			size_t k = strlen(o);
 			snprintf(o + k, sizeof o - k, " * %d", es);
 		}
-		if (l->B == 0)          /* wgmma's interleave: no swizzle */
+		if (l->B == 0)          /* the interleave: no swizzle */
 			snprintf(sw, sizeof sw, "(%s)", o);
+		else if (l->flip)       /* bit 7 also flips bit 3 */
+			snprintf(sw, sizeof sw, "(%s ^ ((%s >> %d & %d) << %d) ^ (%s >> 7 & "
+			         "1) << 3)", o, o, l->M + l->S, (1 << l->B) - 1, l->M, o);
 		else
 			snprintf(sw, sizeof sw, "(%s ^ ((%s >> %d & %d) << %d))", o, o,
 			         l->M + l->S, (1 << l->B) - 1, l->M);
@@ -448,7 +506,8 @@ static void addrs_in_stage(const Layout *l, const Tile *t, const Inst *in,
 		if (l->boxes == 1) {
 			int sh = l->M + l->S, mask = (1 << l->B) - 1, m0 = l->M;
 			for (int n = 0; n < WARP; n++)
-				addr[n] ^= ((addr[n] >> sh) & mask) << m0;
+				addr[n] ^= ((addr[n] >> sh) & mask) << m0 |
+				           (l->flip ? (addr[n] >> 7 & 1) << 3 : 0);
 			return;
 		}
 		break;

@@ -266,7 +266,7 @@ bool sim_inst(const Geom *g, Op op, int bytes, uint32_t mask,
 			return false;
 		}
 		/* rule 2: .x1 reads lanes 0-7's addresses, .x2 lanes 0-15's */
-		mask &= op.nmat == 4 ? 0xffffffffu : (1u << (8 * op.nmat)) - 1;
+		mask &= op_rows8(op) == 4 ? 0xffffffffu : (1u << (8 * op_rows8(op))) - 1;
 	} else if (op.kind == OP_ATOM) {
 		if (bytes != 4 && !(bytes == 8 && op.aop == AOP_CAS)) {
 			*err = "shared atomics are 4 bytes, or 8 for compare-and-swap";
@@ -313,7 +313,7 @@ bool sim_inst(const Geom *g, Op op, int bytes, uint32_t mask,
 		per = per * 2 > WARP ? WARP : per * 2;
 	}
 	/* per is a power of two no larger than the warp, so phases tile it */
-	int nph = op_is_matrix(op) ? op.nmat : WARP / per;
+	int nph = op_is_matrix(op) ? op_rows8(op) : WARP / per;
 	r->nphase = nph;
 	for (int k = 0; k < nph; k++) {
 		uint32_t lanes = (per == WARP ? 0xffffffffu
@@ -323,8 +323,9 @@ bool sim_inst(const Geom *g, Op op, int bytes, uint32_t mask,
 		r->wavefronts += ph->wavefronts;
 		r->ideal += ph->ideal;
 	}
-	/* wgmma reads through its own pipe: the LSU counters do not see it */
-	r->counted = op.kind == OP_WGMMA ? 0 : r->wavefronts;
+	/* the tensor cores read through their own pipe: the LSU counters do
+	 * not see wgmma or UMMA */
+	r->counted = op_is_mma(op) ? 0 : r->wavefronts;
 	return true;
 }
 

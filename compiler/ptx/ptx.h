@@ -95,6 +95,8 @@ enum {  /* PtxInst.mods */
 	M_CLAMP = 1 << 8, M_LEFT = 1 << 9, M_RIGHT = 1 << 10,
 	M_SHIFTAMT = 1 << 11, M_UNI = 1 << 12, M_FLOATOP = 1 << 13,
 	M_CAS = 1 << 14, M_BULK = 1 << 15, M_WAITOK = 1 << 16,
+	M_ASYNC_SMEM = 1 << 17,     /* reaches shared memory outside the LSU, a
+	                             * way bankc knows (ptx_op_async_note) */
 };
 
 typedef enum { CMP_NONE, CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE,
@@ -107,7 +109,10 @@ typedef struct {
 	uint32_t mods;
 	Space space;
 	uint8_t vec;        /* .v2/.v4/.v8: elements; else 1 */
-	uint8_t nmat;       /* ldmatrix/stmatrix .x1/.x2/.x4 */
+	uint8_t nmat;       /* ldmatrix/stmatrix: its row addresses / 8 (.x1,
+	                     * .x2, .x4; twice that for m16n16) */
+	uint8_t xnum;       /* ... the .x1/.x2/.x4 as written */
+	uint8_t mshape;     /* ... its shape, a MatShape (m8n8, m16n16, ...) */
 	uint8_t cmp, boolop;
 	uint8_t prmt_mode;  /* 0 default, 1 f4e, 2 b4e, 3 rc8, 4 ecl, 5 ecr, 6 rc16 */
 	uint8_t atom_op;    /* an index into ptx_atom_names, for messages */
@@ -116,6 +121,9 @@ typedef struct {
 /* Decode an opcode token such as "ld.shared.v4.f32"; false if it is not
  * an instruction name at all (a directive, a typo). */
 bool ptx_op_decode(const char *s, size_t n, PtxOpInfo *o);
+/* For an instruction decoded with M_ASYNC_SMEM: what it does to shared
+ * memory, to follow the opcode in a note ("reads its operands ..."). */
+const char *ptx_op_async_note(const char *s, size_t n);
 extern const char *const ptx_atom_names[];
 
 /* ---- ptx_read.c: the module ----------------------------------------------- */
@@ -229,6 +237,8 @@ typedef struct {
 	int64_t shared_static;  /* bytes of static shared memory laid out */
 	int64_t extern_base;    /* where extern (dynamic) shared arrays start */
 	int64_t local_bytes;    /* .local variables laid out (each thread's) */
+	int arch;               /* the .target as bankc's Arch, -1 if it names
+	                         * none bankc knows */
 } PtxModule;
 
 /* Read a whole PTX module; errors longjmp to d->jb. */

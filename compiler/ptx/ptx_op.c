@@ -69,6 +69,62 @@ static const struct { const char *name; PtxOpKind kind; } bases[] = {
 	{"mbarrier", PO_SHARED_OTHER},
 };
 
+/* tcgen05 (PTX ISA 9.0, "TensorCore 5th Generation Family Instructions"),
+ * by the word after "tcgen05.": what each does to shared memory.  ld, st,
+ * wait, fence, dealloc, relinquish_alloc_permit and shift move or order
+ * tensor memory and registers only; mma reads its operands (A from shared
+ * memory or tensor memory, B from shared memory) through descriptors, cp
+ * copies shared memory into tensor memory, both by the tensor cores'
+ * asynchronous proxy; alloc writes the address it allocated to a slot in
+ * shared memory, and commit makes an mbarrier in shared memory track the
+ * tcgen05 operations before it.  None of those is an LSU access: the
+ * wavefront counters see none of them. */
+static const struct {
+	const char *word;
+	PtxOpKind kind;         /* PO_SHARED_OTHER: shared memory, asynchronously */
+	const char *note;
+} tcgen05_ops[] = {
+	{"mma", PO_SHARED_OTHER, "reads its operands from shared memory through "
+	 "their descriptors, by the tensor cores (the asynchronous proxy), outside "
+	 "the LSU wavefront counters"},
+	{"cp", PO_SHARED_OTHER, "copies shared memory into tensor memory by the "
+	 "tensor cores (the asynchronous proxy), outside the LSU wavefront "
+	 "counters"},
+	{"alloc", PO_SHARED_OTHER, "writes the tensor memory it allocated to a slot "
+	 "in shared memory by the allocator, outside the LSU wavefront counters"},
+	{"commit", PO_SHARED_OTHER, "arrives on an mbarrier in shared memory when "
+	 "the tcgen05 operations before it complete, outside the LSU wavefront "
+	 "counters"},
+	{"ld", PO_OTHER, NULL},         /* tensor memory to registers */
+	{"st", PO_NOP, NULL},           /* registers to tensor memory */
+	{"wait", PO_NOP, NULL},
+	{"fence", PO_NOP, NULL},
+	{"dealloc", PO_NOP, NULL},
+	{"relinquish_alloc_permit", PO_NOP, NULL},
+	{"shift", PO_NOP, NULL},        /* rows of tensor memory, down one */
+};
+
+/* The tcgen05 entry of opcode s, or -1. */
+static int tcgen05_of(const char *s, size_t n)
+{
+	if (n < 8 || memcmp(s, "tcgen05.", 8) != 0)
+		return -1;
+	size_t e = 8;           /* the word: up to a '.' or a "::" */
+	while (e < n && s[e] != '.' && s[e] != ':')
+		e++;
+	for (size_t i = 0; i < sizeof tcgen05_ops / sizeof *tcgen05_ops; i++)
+		if (is(s + 8, e - 8, tcgen05_ops[i].word))
+			return (int)i;
+	return -1;
+}
+
+const char *ptx_op_async_note(const char *s, size_t n)
+{
+	int k = tcgen05_of(s, n);
+	return k >= 0 && tcgen05_ops[k].note ? tcgen05_ops[k].note
+	       : "reaches shared memory outside the LSU wavefront counters";
+}
+
 bool ptx_op_decode(const char *s, size_t n, PtxOpInfo *o)
 {
 	memset(o, 0, sizeof *o);
@@ -170,6 +226,13 @@ bool ptx_op_decode(const char *s, size_t n, PtxOpInfo *o)
 			o->nmat = (uint8_t)(g[1] - '0');
 			continue;
 		}
+		/* the matrix shapes of ldmatrix and stmatrix */
+		if (is(g, gn, "m8n8") || is(g, gn, "m16n16") || is(g, gn, "m8n16") ||
+		    is(g, gn, "m16n8")) {
+			o->mshape = is(g, gn, "m8n8") ? MAT_M8N8 : is(g, gn, "m16n16")
+			            ? MAT_M16N16 : is(g, gn, "m8n16") ? MAT_M8N16 : MAT_M16N8;
+			continue;
+		}
 		if (o->kind == PO_ATOM || o->kind == PO_RED) {
 			for (int i = 1; ptx_atom_names[i]; i++)
 				if (is(g, gn, ptx_atom_names[i]))
@@ -222,9 +285,25 @@ bool ptx_op_decode(const char *s, size_t n, PtxOpInfo *o)
 		o->kind = PO_OTHER;
 	if (o->kind == PO_OTHER && o->space == SP_SHARED)
 		o->kind = PO_SHARED_OTHER;
-	if ((o->kind == PO_OTHER) && (starts(s, n, "wgmma.mma_async") ||
-	                               starts(s, n, "tcgen05")))
+	if (o->kind == PO_OTHER && starts(s, n, "wgmma.mma_async"))
 		o->kind = PO_SHARED_OTHER;
+	if (o->kind == PO_OTHER || o->kind == PO_SHARED_OTHER) {
+		int k = tcgen05_of(s, n);
+		if (k >= 0) {
+			o->kind = tcgen05_ops[k].kind;
+			if (o->kind == PO_SHARED_OTHER)
+				o->mods |= M_ASYNC_SMEM;
+		} else if (starts(s, n, "tcgen05")) {
+			o->kind = PO_SHARED_OTHER;      /* one the ISA adds later */
+		}
+	}
+	/* ldmatrix and stmatrix: the row addresses, 8 a matrix, 16 an
+	 * m16n16 one (PTX ISA; lanes 0-15 for .x1, every lane for .x2) */
+	if (o->kind == PO_LDMATRIX || o->kind == PO_STMATRIX) {
+		o->xnum = o->nmat;
+		if (o->mshape == MAT_M16N16)
+			o->nmat = (uint8_t)(2 * o->nmat);
+	}
 	/* a plain ld/st/atom names no space: a generic address */
 	if ((o->kind == PO_LD || o->kind == PO_ST || o->kind == PO_ATOM ||
 	     o->kind == PO_RED) && o->space == SP_NONE)

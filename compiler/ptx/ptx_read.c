@@ -527,9 +527,21 @@ static void read_module(Reader *r)
 				rd_skip_braces(r);
 			} else if (rd_tok_is(&r->tok, ".version") || rd_tok_is(&r->tok, ".target") ||
 			           rd_tok_is(&r->tok, ".address_size")) {
-				/* values to the end of the directive's line */
+				/* values to the end of the directive's line; the target's
+				 * architecture kept (a family target, sm_100f, as its "a"
+				 * one) */
+				bool target = rd_tok_is(&r->tok, ".target");
 				int line = r->tok.pos.line;
 				rd_next(r);
+				if (target && r->tok.kind == PT_NAME && r->tok.n < 16 &&
+				    m->arch < 0) {
+					char a[16];
+					memcpy(a, r->tok.s, r->tok.n);
+					a[r->tok.n] = 0;
+					if (r->tok.n > 3 && a[r->tok.n - 1] == 'f')
+						a[r->tok.n - 1] = 'a';
+					m->arch = tab_find_arch(a, strlen(a));
+				}
 				while (r->tok.kind != PT_EOF && r->tok.pos.line == line)
 					rd_next(r);
 			} else {
@@ -578,6 +590,7 @@ static void read_module(Reader *r)
 void ptx_read(Pool *p, Diag *d, PtxModule *m)
 {
 	memset(m, 0, sizeof *m);
+	m->arch = -1;
 	Reader *r = xcalloc(1, sizeof *r);
 	r->d = d;
 	r->pool = p;

@@ -315,7 +315,7 @@ typedef struct {
 	int first, n;           /* its slots: ScanArray.slot[first .. first + n) */
 	int64_t wave, ideal, count;
 	int64_t after;          /* under the fix (scan_fix_prove) */
-	char op[16];            /* load, store, atomic, ldmatrix, ... */
+	char op[32];            /* load, store, atomic, ldmatrix.x4.trans, ... */
 } ScanStmt;
 
 /* A place in the source a form rewrites: its text before and after. */

@@ -88,6 +88,7 @@ static int stmt_key_cmp(const void *pa, const void *pb)
 	if (x->bytes != y->bytes) return x->bytes < y->bytes ? -1 : 1;
 	if (x->loop != y->loop) return x->loop ? 1 : -1;
 	if (x->op.nmat != y->op.nmat) return x->op.nmat < y->op.nmat ? -1 : 1;
+	if (x->op.shape != y->op.shape) return x->op.shape < y->op.shape ? -1 : 1;
 	if (x->op.trans != y->op.trans) return x->op.trans ? 1 : -1;
 	return (a->i > b->i) - (a->i < b->i);
 }

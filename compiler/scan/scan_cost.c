@@ -126,15 +126,27 @@ bool scan_op_of(const PtxInst *in, Op *op, int *bytes, const char **why)
 		*bytes = o->ty.bytes * o->vec;
 		break;
 	case PO_LDMATRIX:
-	case PO_STMATRIX:
-		if (!has(in->text, in->ntext, ".m8n8") || !o->nmat) {
-			*why = "only the m8n8 forms of ldmatrix and stmatrix are modelled";
+	case PO_STMATRIX: {
+		/* PTX ISA: m8n8, and Blackwell's 8-bit m16n16 (ldmatrix, .trans,
+		 * .x1 or .x2), m8n16 (ldmatrix, 6- and 4-bit data in 16-byte
+		 * containers) and m16n8 (stmatrix, .trans); every form moves rows
+		 * of 16 bytes, 8 row addresses a phase (the documented rule; the
+		 * 8-bit forms are unmeasured) */
+		bool ld = o->kind == PO_LDMATRIX, tr = (o->mods & M_TRANS) != 0;
+		MatShape sh = (MatShape)o->mshape;
+		bool known = o->xnum &&
+		             (sh == MAT_M8N8 ? has(in->text, in->ntext, ".m8n8")
+		              : sh == MAT_M16N16 ? ld && tr && o->xnum != 4
+		              : sh == MAT_M8N16 ? ld && !tr : !ld && tr);
+		if (!known) {
+			*why = "not an ldmatrix or stmatrix form of the PTX ISA";
 			return false;
 		}
-		*op = (Op){.kind = o->kind == PO_LDMATRIX ? OP_LDMATRIX : OP_STMATRIX,
-		           .nmat = o->nmat, .trans = (o->mods & M_TRANS) != 0};
+		*op = (Op){.kind = ld ? OP_LDMATRIX : OP_STMATRIX, .nmat = o->xnum,
+		           .shape = sh, .trans = tr};
 		*bytes = 16;
 		return true;
+	}
 	case PO_CPASYNC:
 		*op = (Op){.kind = OP_CPASYNC};
 		*bytes = in->nopd >= 3 && in->opd[2].kind == OPD_IMM ? (int)in->opd[2].imm : 0;

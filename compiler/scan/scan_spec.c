@@ -73,8 +73,7 @@ static void spec_op(const ScanAcc *a, bool loop_load, int elem, char *buf, size_
 		snprintf(v, sizeof v, " vec %d", vec);
 	switch (loop_load ? OP_LOAD : a->op.kind) {
 	case OP_LDMATRIX: case OP_STMATRIX:
-		snprintf(buf, n, "%s.x%d%s", a->op.kind == OP_LDMATRIX ? "ldmatrix"
-		         : "stmatrix", a->op.nmat, a->op.trans ? ".trans" : "");
+		tab_op_name(a->op, buf, n);
 		break;
 	case OP_CPASYNC: snprintf(buf, n, "cp.async%s", v); break;
 	case OP_LOAD: snprintf(buf, n, "load%s", v); break;
@@ -174,7 +173,7 @@ static bool access(Emit *e, const Ref *refs, int64_t n, int64_t nj, bool one, bo
 	const ScanAcc *a = refs[0].a;
 	char op[64];
 	spec_op(a, loop_load, e->elem, op, sizeof op);
-	int lanes = op_is_matrix(a->op) ? 8 * a->op.nmat : WARP;
+	int lanes = op_lanes(a->op);
 	uint32_t want = lanes == WARP ? 0xffffffffu : (1u << lanes) - 1;
 	int64_t b = 0, co[3];
 	bool affine = one && affine_in(e, refs, n, nj, lanes, &b, co);
@@ -429,9 +428,13 @@ int scan_spec_write(FILE *f, const PtxModule *m, const ScanKernel *k, const Scan
 		        text_plural(elems), a->elem, text_plural(a->elem),
 		        elems == 1 ? "is" : "are", a->cols, a->cols);
 	int threads = k->block[0] * k->block[1] * k->block[2];
-	fprintf(f, "tile %s {\n    shape %d x %d;\n    dtype %s;\n    arch sm_90;\n"
+	/* sm_90, whose bank rules were measured; a Blackwell PTX's own
+	 * target, whose instructions (the 8-bit matrix forms) sm_90 lacks */
+	const char *arch = m->arch >= 0 && tab_arch[m->arch].cc >= 100
+	                   ? tab_arch[m->arch].name : "sm_90";
+	fprintf(f, "tile %s {\n    shape %d x %d;\n    dtype %s;\n    arch %s;\n"
 	        "    threads %d;\n", tname, a->rows, a->cols, tab_dtype[a->dtype].name,
-	        threads < 32 ? 32 : (threads + 31) / 32 * 32);
+	        arch, threads < 32 ? 32 : (threads + 31) / 32 * 32);
 	Emit e = {f, a->elem, a->cols, a->base, a->base, a->base + a->bytes};
 	int nacc = accesses(&e, m, k, a);
 	fprintf(f, "}\n");

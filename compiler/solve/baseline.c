@@ -102,12 +102,25 @@ static int propose(const Tile *t, Baseline out[MAX_BASELINES])
 	b = &out[n++];
 	b->name = "CuTe";
 	int bits = rb % 128 == 0 ? 3 : rb % 64 == 0 ? 2 : rb % 32 == 0 ? 1 : 0;
-	if (tile_wgmma(t)) {
-		/* a GMMA operand: CUTLASS's atoms tiled down the rows first, then
-		 * along them, which are wgmma's canonical boxes (the interleave
-		 * where no swizzle atom divides the row) */
-		snprintf(b->note, sizeof b->note, bits ? "GMMA SW%d atom" :
-		         "GMMA INTER atom", 16 << bits);
+	const Access *mma = tile_mma(t);
+	if (mma && mma->op.kind == OP_UMMA && mma->op.mn_major &&
+	    tile_elem_bytes(t) == 4 && rb % 128 == 0) {
+		/* CUTLASS's sm100_smem_selector: an MN-major tf32 UMMA operand
+		 * has one layout, SW128_32B (Swizzle<2,5,2> on 128-byte boxes) */
+		snprintf(b->note, sizeof b->note, "UMMA SW128_32B atom");
+		b->c.l = layout_base(t, L_SWIZZLE, false);
+		b->c.l.M = 5, b->c.l.S = 2, b->c.l.B = 2;
+		b->c.l.boxes = (int)(rb / 128);
+		b->c.l.pitch = b->c.l.scols / b->c.l.boxes;
+	} else if (mma) {
+		/* a GMMA or UMMA operand: CUTLASS's atoms tiled down the rows
+		 * first, then along them, which are the canonical boxes (the
+		 * interleave where no swizzle atom divides the row) */
+		const char *who = mma->op.kind == OP_UMMA ? "UMMA" : "GMMA";
+		if (bits)
+			snprintf(b->note, sizeof b->note, "%s SW%d atom", who, 16 << bits);
+		else
+			snprintf(b->note, sizeof b->note, "%s INTER atom", who);
 		b->c.l = layout_base(t, L_SWIZZLE, false);
 		b->c.l.M = 4, b->c.l.S = 3, b->c.l.B = bits;
 		b->c.l.boxes = (int)(rb / (16 << bits));

@@ -73,7 +73,9 @@ static int key_of(const Tile *t, const Geom *g, SolveKey key, bool swap,
 	int64_t es = tile_elem_bytes(t);
 	int bytes = (int)(a->vec * es);
 	int n = 0;
-	b[n++] = a->op.kind | (op_is_matrix(a->op) ? a->op.nmat : 0) << 4 |
+	/* a matrix op's cost: its phases of 8 row addresses (an m16n16
+	 * matrix has two) */
+	b[n++] = a->op.kind | (op_is_matrix(a->op) ? op_rows8(a->op) : 0) << 4 |
 	         (int64_t)bytes << 8;
 	b[n++] = in->mask;
 	int64_t q = a->op.kind == OP_CPASYNC ? 128 : g->bank_bytes;

@@ -248,8 +248,8 @@ static bool wants(const SolveSearch *se, LayoutKind kind, bool swap)
 	/* TMA writes row-major or its swizzles, never swapped */
 	if (t->tma && (swap || (kind != L_ROWMAJOR && kind != L_SWIZZLE)))
 		return false;
-	/* wgmma reads its canonical layouts only: boxed swizzles */
-	if (tile_wgmma(t) && (swap || kind != L_SWIZZLE))
+	/* the tensor cores read their canonical layouts only: boxed swizzles */
+	if (tile_mma(t) && (swap || kind != L_SWIZZLE))
 		return false;
 	/* swapping moves single elements only */
 	return !swap || tile_granule(t) == tile_elem_bytes(t);
@@ -306,20 +306,33 @@ static void list_skew(SolveSearch *se, bool swap, List *ls)
 
 /* Swizzle<B,M,S>: 2^M at least the granule and M+B within the bank
  * window (the bits that pick banks), S >= B, the source bits inside the
- * stage.  TMA and wgmma tiles take the engines' own modes, in boxes of
- * the span. */
+ * stage.  TMA and tensor-core tiles take the engines' own modes, in boxes
+ * of the span: Swizzle<B,4,3>, and Blackwell's 128-byte swizzles on 32-
+ * and 64-byte atoms (layout_legal keeps those the engines and the arch
+ * have). */
 static void list_swizzle(SolveSearch *se, bool swap, List *ls)
 {
 	const Tile *t = se->t;
 	Layout l = layout_base(t, L_SWIZZLE, swap);
-	if (t->tma || tile_wgmma(t)) {
+	if (t->tma || tile_mma(t)) {
+		static const struct { int B, M, S; bool flip; } modes[] = {
+			{0, 4, 3, false}, {1, 4, 3, false}, {2, 4, 3, false},
+			{3, 4, 3, false}, {2, 5, 2, false}, {2, 5, 2, true},
+			{1, 6, 1, false},
+		};
 		int64_t rb = l.scols * tile_elem_bytes(t);
-		/* wgmma also reads the interleave (B = 0), TMA does not */
-		for (int b = t->tma ? 1 : 0; b <= 3; b++) {
-			int span = 16 << b;
+		for (size_t i = 0; i < sizeof modes / sizeof *modes; i++) {
+			/* the tensor cores also read the interleave (B = 0), TMA
+			 * does not; the 32-byte-atom swizzle is tcgen05's too */
+			if (modes[i].B == 0 && !tile_mma(t))
+				continue;
+			if (modes[i].M != 4 && tab_arch[t->arch].cc < 100)
+				continue;
+			int span = modes[i].M == 4 ? 16 << modes[i].B : 128;
 			if (rb % span)
 				continue;
-			l.M = 4, l.B = b, l.S = 3;
+			l.M = modes[i].M, l.B = modes[i].B, l.S = modes[i].S;
+			l.flip = modes[i].flip;
 			l.boxes = (int)(rb / span);
 			l.pitch = l.scols / l.boxes;
 			add(ls, &l);

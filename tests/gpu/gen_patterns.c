@@ -358,6 +358,40 @@ static void gen_matrix(const char *op, const char *tag, const unsigned *pitch,
     }
 }
 
+/* Blackwell's 8-bit forms (sm_100a, sm_103a, sm_120a): rows of 16 bytes
+ * as m8n8's, ldmatrix.m16n16 taking 16 row addresses a matrix (lanes 0-15
+ * for .x1, every lane for .x2), so that a B200 or an RTX 50 measures the
+ * rule bankc assumes for them. */
+static void gen_matrix_b8(void)
+{
+    static const struct {
+        const char *op, *tag;
+    } forms[] = {
+        {"ldmatrix.m16n16.x1.trans", "ldsm8_m16x1"},
+        {"ldmatrix.m16n16.x2.trans", "ldsm8_m16x2"},
+        {"ldmatrix.m8n16.x1", "ldsm8_m8x1"},
+        {"ldmatrix.m8n16.x2", "ldsm8_m8x2"},
+        {"ldmatrix.m8n16.x4", "ldsm8_m8x4"},
+        {"stmatrix.m16n8.x1.trans", "stsm8_x1"},
+        {"stmatrix.m16n8.x2.trans", "stsm8_x2"},
+        {"stmatrix.m16n8.x4.trans", "stsm8_x4"},
+    };
+    static const unsigned pitch[] = {16, 64, 128, 144};
+    char name[64];
+    unsigned off[LANES];
+    for (size_t f = 0; f < sizeof forms / sizeof *forms; ++f) {
+        for (size_t i = 0; i < sizeof pitch / sizeof *pitch; ++i) {
+            affine(off, 0, pitch[i]);
+            snprintf(name, sizeof name, "%s_pitch%u", forms[f].tag, pitch[i]);
+            emit(name, forms[f].op, 16, FULL, off);
+        }
+        for (unsigned l = 0; l < LANES; ++l)
+            off[l] = swz(128, l, 0);
+        snprintf(name, sizeof name, "%s_swz128", forms[f].tag);
+        emit(name, forms[f].op, 16, FULL, off);
+    }
+}
+
 static void gen_cp_async(void)
 {
     char name[64];
@@ -505,6 +539,7 @@ int main(void)
                ld_small, sizeof ld_small / sizeof *ld_small);
     gen_matrix("stmatrix", "stsm", st_pitch, sizeof st_pitch / sizeof *st_pitch,
                st_small, sizeof st_small / sizeof *st_small);
+    gen_matrix_b8();
     gen_cp_async();
     gen_atomics();
     fprintf(stderr, "gen_patterns: %d rows\n", n_rows);

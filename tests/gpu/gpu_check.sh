@@ -10,7 +10,10 @@
 # prints a summary; exits non-zero if anything failed.
 #
 # Environment: ARCH (nvcc -arch, default sm_90; sm_90a for tiles with a
-# wgmma access), NVCC, NCU, JOBS.
+# wgmma access), NVCC, NCU, JOBS.  A Blackwell tile (arch sm_100a, sm_103a,
+# sm_120a: its tcgen05.mma check, its 8-bit matrix forms) is built for its
+# own target and runs on that GPU alone: on another its program is said to
+# be skipped, and counts neither way.
 set -uo pipefail
 
 die() { echo "gpu_check.sh: $*" >&2; exit 1; }
@@ -28,10 +31,25 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 "$bankc" build "$@" -o "$tmp/gen" || die "bankc build failed"
-# a wgmma tile's program issues wgmma itself: sm_90a code
-ls "$tmp"/gen/*_check.cu | xargs -P "${JOBS:-8}" -I{} sh -c \
-	"a=$arch; grep -q bankc_wgmma.cuh {} && a=sm_90a; $nvcc -std=c++17 -O2 -arch=\$a -I$runtime -I$tmp/gen -o {}.bin {} || echo {} >>$tmp/build_failed"
+# a wgmma tile's program issues wgmma itself: sm_90a code; a Blackwell
+# tile's, its own target's (the header's comment names it)
+target() {
+	sed -n 's/^ \* spec: .*, \(sm_1[0-9][0-9]a\)\(, .*\)\{0,1\}$/\1/p' "${1%_check.cu}.cuh"
+}
+export -f target 2>/dev/null || true
+ls "$tmp"/gen/*_check.cu | xargs -P "${JOBS:-8}" -I{} bash -c \
+	"a=$arch; grep -q bankc_wgmma.cuh {} && a=sm_90a; b=\$(target {}); [ -n \"\$b\" ] && a=\$b; $nvcc -std=c++17 -O2 -arch=\$a -I$runtime -I$tmp/gen -o {}.bin {} || echo {} >>$tmp/build_failed"
 [ -f "$tmp/build_failed" ] && die "nvcc failed for: $(cat "$tmp/build_failed")"
+# this GPU's compute capability, as a target's digits (90, 100, 120)
+cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. ')
+for src in "$tmp"/gen/*_check.cu; do
+	b=$(target "$src")
+	if [ -n "$b" ] && [ "${b#sm_}" != "${cc}a" ]; then
+		echo "skipped: $(basename "$src" _check.cu) needs $b (this GPU: sm_${cc:-unknown})" |
+			tee -a "$outdir/skipped.log"
+		rm -f "$src.bin"
+	fi
+done
 
 fail=0
 : >"$outdir/checks.log"

@@ -188,6 +188,82 @@ DEF_ST(probe_st_v4, 16)
         PROBE_EPILOGUE;                                                      \
     }
 
+// The 8-bit forms (sm_100a, sm_103a, sm_120a): built for an "a" or "f"
+// target alone, which probe_b8_built tells the host (a launch of one
+// built without them would measure nothing).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 1000 &&                        \
+    (defined(__CUDA_ARCH_SPECIFIC__) || defined(__CUDA_ARCH_FAMILY_SPECIFIC__))
+#define PROBE_B8 1
+#else
+#define PROBE_B8 0
+#endif
+__device__ int probe_b8_built = PROBE_B8;
+
+#define DEF_LDSM8(name, ASM)                                                 \
+    extern "C" __global__ void name(PROBE_ARGS)                              \
+    {                                                                        \
+        PROBE_PROLOGUE;                                                      \
+        r[0] = r[1] = r[2] = r[3] = 0;                                       \
+        if constexpr (PROBE_B8)                                              \
+            asm volatile(ASM " {%0, %1, %2, %3}, [%4];"                      \
+                         : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])    \
+                         : "r"(addr) : "memory");                            \
+        PROBE_EPILOGUE;                                                      \
+    }
+#define DEF_LDSM8_1(name, ASM)                                               \
+    extern "C" __global__ void name(PROBE_ARGS)                              \
+    {                                                                        \
+        PROBE_PROLOGUE;                                                      \
+        r[0] = r[1] = r[2] = r[3] = 0;                                       \
+        if constexpr (PROBE_B8)                                              \
+            asm volatile(ASM " {%0}, [%1];" : "=r"(r[0]) : "r"(addr)         \
+                         : "memory");                                        \
+        PROBE_EPILOGUE;                                                      \
+    }
+#define DEF_LDSM8_2(name, ASM)                                               \
+    extern "C" __global__ void name(PROBE_ARGS)                              \
+    {                                                                        \
+        PROBE_PROLOGUE;                                                      \
+        r[0] = r[1] = r[2] = r[3] = 0;                                       \
+        if constexpr (PROBE_B8)                                              \
+            asm volatile(ASM " {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1])     \
+                         : "r"(addr) : "memory");                            \
+        PROBE_EPILOGUE;                                                      \
+    }
+#define DEF_STSM8(name, ASM)                                                 \
+    extern "C" __global__ void name(PROBE_ARGS)                              \
+    {                                                                        \
+        PROBE_PROLOGUE;                                                      \
+        if constexpr (PROBE_B8)                                              \
+            asm volatile(ASM " [%0], {%1, %2, %3, %4};"                      \
+                         :: "r"(addr), "r"(r[0]), "r"(r[1]), "r"(r[2]),      \
+                            "r"(r[3]) : "memory");                           \
+        PROBE_EPILOGUE;                                                      \
+    }
+
+DEF_LDSM8_2(probe_ldsm8_m16x1, "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8")
+DEF_LDSM8(probe_ldsm8_m16x2, "ldmatrix.sync.aligned.m16n16.x2.trans.shared.b8")
+DEF_LDSM8_1(probe_ldsm8_m8x1, "ldmatrix.sync.aligned.m8n16.x1.shared.b8x16.b6x16_p32")
+DEF_LDSM8_2(probe_ldsm8_m8x2, "ldmatrix.sync.aligned.m8n16.x2.shared.b8x16.b6x16_p32")
+DEF_LDSM8(probe_ldsm8_m8x4, "ldmatrix.sync.aligned.m8n16.x4.shared.b8x16.b6x16_p32")
+extern "C" __global__ void probe_stsm8_x1(PROBE_ARGS)
+{
+    PROBE_PROLOGUE;
+    if constexpr (PROBE_B8)
+        asm volatile("stmatrix.sync.aligned.m16n8.x1.trans.shared.b8 [%0], {%1};"
+                     :: "r"(addr), "r"(r[0]) : "memory");
+    PROBE_EPILOGUE;
+}
+extern "C" __global__ void probe_stsm8_x2(PROBE_ARGS)
+{
+    PROBE_PROLOGUE;
+    if constexpr (PROBE_B8)
+        asm volatile("stmatrix.sync.aligned.m16n8.x2.trans.shared.b8 [%0], {%1, %2};"
+                     :: "r"(addr), "r"(r[0]), "r"(r[1]) : "memory");
+    PROBE_EPILOGUE;
+}
+DEF_STSM8(probe_stsm8_x4, "stmatrix.sync.aligned.m16n8.x4.trans.shared.b8")
+
 DEF_LDSM(probe_ldsm_x1, 1, "")
 DEF_LDSM(probe_ldsm_x2, 2, "")
 DEF_LDSM(probe_ldsm_x4, 4, "")
@@ -346,9 +422,11 @@ struct Variant {
     kernel_t fn;
     int min_arch;  // lowest compute capability (major*10+minor)
     bool all_lanes; // .sync.aligned: mask must be ffffffff
+    bool b8;        // an 8-bit matrix form: an "a" or "f" build only
 };
 
-#define V(op, w, k, arch, all) {op, w, #k, k, arch, all}
+#define V(op, w, k, arch, all) {op, w, #k, k, arch, all, false}
+#define V8(op, k) {op, 16, #k, k, 100, true, true}
 static const Variant variants[] = {
     V("load", 1, probe_ld_u8, 0, false),
     V("load", 2, probe_ld_u16, 0, false),
@@ -372,6 +450,14 @@ static const Variant variants[] = {
     V("stmatrix.x1.trans", 16, probe_stsm_x1_trans, 90, true),
     V("stmatrix.x2.trans", 16, probe_stsm_x2_trans, 90, true),
     V("stmatrix.x4.trans", 16, probe_stsm_x4_trans, 90, true),
+    V8("ldmatrix.m16n16.x1.trans", probe_ldsm8_m16x1),
+    V8("ldmatrix.m16n16.x2.trans", probe_ldsm8_m16x2),
+    V8("ldmatrix.m8n16.x1", probe_ldsm8_m8x1),
+    V8("ldmatrix.m8n16.x2", probe_ldsm8_m8x2),
+    V8("ldmatrix.m8n16.x4", probe_ldsm8_m8x4),
+    V8("stmatrix.m16n8.x1.trans", probe_stsm8_x1),
+    V8("stmatrix.m16n8.x2.trans", probe_stsm8_x2),
+    V8("stmatrix.m16n8.x4.trans", probe_stsm8_x4),
     // cp.async defaults to .ca; .cg exists for 16 bytes only.
     V("cp.async", 4, probe_cpasync_ca4, 80, false),
     V("cp.async", 8, probe_cpasync_ca8, 80, false),
@@ -392,6 +478,7 @@ static const Variant variants[] = {
     V("atom.add.f32", 4, probe_atom_addf32, 0, false),
 };
 #undef V
+#undef V8
 static const int n_variants = (int)(sizeof variants / sizeof variants[0]);
 
 // The timed form of each atomic variant (probe --time).
@@ -631,6 +718,8 @@ int main(int argc, char **argv)
     CHECK(cudaMemcpy(d_offs, h_offs.data(), h_offs.size() * sizeof(unsigned),
                      cudaMemcpyHostToDevice));
 
+    int b8_built = 0;
+    CHECK(cudaMemcpyFromSymbol(&b8_built, probe_b8_built, sizeof b8_built));
     int skipped = 0;
     for (size_t i = 0; i < rows.size(); ++i) {
         const Row &row = rows[i];
@@ -639,7 +728,14 @@ int main(int argc, char **argv)
         cudaFuncAttributes attr;
         CHECK(cudaFuncGetAttributes(&attr, (const void *)row.v->fn));
         kernel_t fn = row.v->fn;
-        if (attr.ptxVersion < row.v->min_arch || dev_cc < row.v->min_arch) {
+        if (row.v->b8 && !b8_built && dev_cc >= row.v->min_arch) {
+            fprintf(stderr,
+                    "probe: %s:%d: %s: skipped, %s is built for an \"a\" "
+                    "target only (PROBE_ARCH=sm_%da)\n", path, row.line,
+                    row.name.c_str(), row.v->op, dev_cc);
+            fn = probe_skipped;
+            ++skipped;
+        } else if (attr.ptxVersion < row.v->min_arch || dev_cc < row.v->min_arch) {
             fprintf(stderr,
                     "probe: %s:%d: %s: skipped, %s needs sm_%d "
                     "(built for sm_%d, device is sm_%d)\n",

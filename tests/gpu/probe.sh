@@ -6,8 +6,10 @@
 # instruction as last column (NA where the probe could not run the row).
 # Comments are kept.
 #
-# Environment: PROBE_ARCH (nvcc -arch, default sm_90), NVCC, NCU, and
-# PROBE_KEEP=1 to keep the build, ncu report and CSV (path printed).
+# Environment: PROBE_ARCH (nvcc -arch; default this GPU's own, sm_100a on a
+# B200, sm_120a on an RTX 50, as nvidia-smi names it, else sm_90), NVCC,
+# NCU, and PROBE_KEEP=1 to keep the build, ncu report and CSV (path
+# printed).
 set -euo pipefail
 
 die() { echo "probe.sh: $*" >&2; exit 1; }
@@ -18,7 +20,11 @@ out=$2
 [ -r "$in" ] || die "cannot read $in"
 
 here=$(cd "$(dirname "$0")" && pwd)
-arch=${PROBE_ARCH:-sm_90}
+cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. ') || cap=
+case $cap in [0-9][0-9] | [0-9][0-9][0-9]) ;; *) cap=90 ;; esac
+# Blackwell's "a" targets have the 8-bit ldmatrix and stmatrix forms
+[ "$cap" -ge 100 ] && cap=${cap}a
+arch=${PROBE_ARCH:-sm_$cap}
 nvcc=${NVCC:-nvcc}
 ncu=${NCU:-ncu}
 metric=l1tex__data_pipe_lsu_wavefronts_mem_shared

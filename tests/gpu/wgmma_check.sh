@@ -39,12 +39,13 @@ trap 'rm -rf "$tmp"' EXIT
 say() { echo "$*"; echo "$*" >>"$out/summary.txt"; }
 start=$(date +%s)
 
-# the generator needs two of bankc's sources and a C compiler (nvcc's host
+# the generator needs four of bankc's sources and a C compiler (nvcc's host
 # compiler will do)
 cc=${CC:-cc}
 command -v "$cc" >/dev/null 2>&1 || cc=gcc
 "$cc" -std=c11 -D_POSIX_C_SOURCE=200809L -I"$root/compiler" -o "$tmp/gen_tiles" \
-	"$root/tests/wgmma/gen_tiles.c" "$root/compiler/model/wgmma.c" "$root/compiler/emit/emit_wgmma.c" \
+	"$root/tests/wgmma/gen_tiles.c" "$root/compiler/model/wgmma.c" "$root/compiler/model/mma_canon.c" \
+	"$root/compiler/emit/emit_wgmma.c" \
 	"$root/compiler/base/tables.c" || { echo "wgmma_check.sh: gen_tiles did not build" >&2; exit 1; }
 "$tmp/gen_tiles" "$tmp/tiles" >"$tmp/names" || exit 1
 cp "$tmp"/tiles/*.cuh "$out/tiles/"

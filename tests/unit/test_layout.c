@@ -131,7 +131,7 @@ static void test_addrs_match_offset(void **state)
 	             "  access x: load { for i in 0..64; row = (lane * 5 + i) % 64;\n"
 	             "    col = (lane * 11 + 3 * i) % 128; } }");
 	Tile *t = first_tile(r);
-	Layout ls[8];
+	Layout ls[12];
 	int n = 0;
 	ls[n++] = layout_rowmajor(t);
 	ls[n] = layout_base(t, L_PAD, true), ls[n].pitch += 3, n++;
@@ -141,6 +141,12 @@ static void test_addrs_match_offset(void **state)
 	ls[n].M = 1, ls[n].B = 3, ls[n].S = 6, n++;
 	ls[n] = layout_base(t, L_SWIZZLE, false);
 	ls[n].M = 4, ls[n].B = 3, ls[n].S = 3, ls[n].boxes = 2, ls[n].pitch = 64, n++;
+	ls[n] = layout_base(t, L_SWIZZLE, false);       /* TMA's 32-byte atoms */
+	ls[n].M = 5, ls[n].B = 2, ls[n].S = 2, n++;
+	ls[n] = ls[n - 1], ls[n].flip = true, n++;      /* ... with the 8-byte flip */
+	ls[n] = layout_base(t, L_SWIZZLE, false);       /* ... and 64-byte atoms */
+	ls[n].M = 6, ls[n].B = 1, ls[n].S = 1, ls[n].boxes = 2, ls[n].pitch = 64, n++;
+	ls[n] = ls[n - 3], ls[n].boxes = 2, ls[n].pitch = 64, ls[n].flip = true, n++;
 	ls[n] = layout_base(t, L_XOR, false), ls[n].nx = 6;
 	ls[n].x[0] = 31, ls[n].x[2] = 5, ls[n].x[5] = 17, n++;
 	ls[n] = layout_base(t, L_XOR, true), ls[n].nx = 7;
@@ -232,6 +238,73 @@ static void test_tma_boxes(void **state)
 	run_free(r);
 }
 
+/* Blackwell's TMA modes (CUDA 13): the 128-byte swizzle on 32-byte atoms
+ * (Swizzle<2,5,2>), with the 8-byte halves of odd lines swapped (loads
+ * only, vectors of at most 8 bytes), on 64-byte atoms (Swizzle<1,6,1>),
+ * each in boxes of 128 bytes; on sm_100 and later, on sm_120 for a store
+ * alone; and the header's name of each mode. */
+static void test_tma_blackwell(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *spec;
+		bool atom32, flip, atom64;      /* legal: ... */
+	} cases[] = {
+		{"tile e { shape 64 x 64; dtype f32; arch sm_100a; tma load;\n"
+		 "  access x: load vec 2 along row; }", true, true, true},
+		{"tile e { shape 64 x 64; dtype f32; arch sm_100a; tma store;\n"
+		 "  access x: store vec 2 along row; }", true, false, true},
+		{"tile e { shape 64 x 64; dtype f32; arch sm_100a; tma load;\n"
+		 "  access x: load vec 4 along row; }", true, false, true},
+		{"tile e { shape 64 x 64; dtype f32; arch sm_90a; tma load;\n"
+		 "  access x: load vec 2 along row; }", false, false, false},
+		{"tile e { shape 64 x 64; dtype f32; arch sm_120a; tma load;\n"
+		 "  access x: load vec 2 along row; }", false, false, false},
+		{"tile e { shape 64 x 64; dtype f32; arch sm_120a; tma store;\n"
+		 "  access x: store vec 2 along row; }", true, false, true},
+		{"tile e { shape 64 x 64; dtype f32; arch sm_100a; tma load; align 512;\n"
+		 "  access x: load vec 2 along row; }", false, false, false},
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+		Run *r = run(cases[k].spec);
+		Tile *t = first_tile(r);
+		const char *why;
+		Layout a = layout_base(t, L_SWIZZLE, false);
+		a.M = 5, a.B = 2, a.S = 2, a.boxes = 2, a.pitch = 32;
+		Layout f = a;
+		f.flip = true;
+		Layout b = layout_base(t, L_SWIZZLE, false);
+		b.M = 6, b.B = 1, b.S = 1, b.boxes = 2, b.pitch = 32;
+		if (layout_legal(&a, t, 1 << 20, &why) != cases[k].atom32 ||
+		    layout_legal(&f, t, 1 << 20, &why) != cases[k].flip ||
+		    layout_legal(&b, t, 1 << 20, &why) != cases[k].atom64)
+			fail_msg("case %zu: 32B %d flip %d 64B %d expected", k,
+			         cases[k].atom32, cases[k].flip, cases[k].atom64);
+		if (cases[k].atom32) {
+			assert_true(bijective(&a, t));
+			assert_string_equal(layout_tma_mode(&a), "128B_ATOM_32B");
+			assert_string_equal(layout_tma_mode(&b), "128B_ATOM_64B");
+		}
+		if (cases[k].flip) {
+			assert_true(bijective(&f, t));
+			assert_string_equal(layout_tma_mode(&f), "128B_ATOM_32B_FLIP_8B");
+			/* the flip: byte bit 3 flipped on odd 128-byte lines */
+			assert_int_equal(layout_offset(&f, t, 1, 0) * 4 % 128, 32 + 8);
+			assert_int_equal(layout_offset(&f, t, 2, 0) * 4 % 128, 64);
+		}
+		/* a box narrower than 128 bytes is no 128-byte mode */
+		a.boxes = 4, a.pitch = 16;
+		assert_false(layout_legal(&a, t, 1 << 20, &why));
+		run_free(r);
+	}
+	Layout rm = {0};
+	assert_string_equal(layout_tma_mode(&rm), "NONE");
+	Layout x = {.kind = L_SWIZZLE, .M = 4, .B = 2, .S = 3};
+	assert_string_equal(layout_tma_mode(&x), "64B");
+	x.S = 4;
+	assert_null(layout_tma_mode(&x));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -240,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_addrs_match_offset),
 		cmocka_unit_test(test_one_arith_per_function),
 		cmocka_unit_test(test_tma_boxes),
+		cmocka_unit_test(test_tma_blackwell),
 	};
 	return cmocka_run_group_tests_name("layout", tests, NULL, NULL);
 }

@@ -711,6 +711,99 @@ static void test_matrix_atomics(void **state)
 	scan_free(s);
 }
 
+/* tcgen05 classed by what it does to shared memory (PTX ISA 9.0), and
+ * the 8-bit ldmatrix and stmatrix forms decoded: their row addresses (16
+ * to an m16n16 matrix) and their shape. */
+static void test_blackwell_ops(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *op;
+		PtxOpKind kind;
+		bool async;         /* shared memory outside the LSU, known */
+	} ops[] = {
+		{"tcgen05.mma.cta_group::1.kind::f16", PO_SHARED_OTHER, true},
+		{"tcgen05.mma.ws.cta_group::1.kind::tf32", PO_SHARED_OTHER, true},
+		{"tcgen05.cp.cta_group::2.128x256b", PO_SHARED_OTHER, true},
+		{"tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32",
+		 PO_SHARED_OTHER, true},
+		{"tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64",
+		 PO_SHARED_OTHER, true},
+		{"tcgen05.ld.sync.aligned.16x256b.x4.b32", PO_OTHER, false},
+		{"tcgen05.st.sync.aligned.32x32b.x8.b32", PO_NOP, false},
+		{"tcgen05.wait::ld.sync.aligned", PO_NOP, false},
+		{"tcgen05.wait::st.sync.aligned", PO_NOP, false},
+		{"tcgen05.fence::before_thread_sync", PO_NOP, false},
+		{"tcgen05.fence::after_thread_sync", PO_NOP, false},
+		{"tcgen05.dealloc.cta_group::1.sync.aligned.b32", PO_NOP, false},
+		{"tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned", PO_NOP,
+		 false},
+		{"tcgen05.shift.cta_group::1.down", PO_NOP, false},
+		{"tcgen05.future.shared::cta.b32", PO_SHARED_OTHER, false},
+	};
+	for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
+		PtxOpInfo o;
+		assert_true(ptx_op_decode(ops[i].op, strlen(ops[i].op), &o));
+		if (o.kind != ops[i].kind || ((o.mods & M_ASYNC_SMEM) != 0) != ops[i].async)
+			fail_msg("%s: kind %d, async %d", ops[i].op, o.kind,
+			         (o.mods & M_ASYNC_SMEM) != 0);
+	}
+	const char *n = ptx_op_async_note("tcgen05.mma.cta_group::1.kind::f16", 34);
+	assert_non_null(strstr(n, "operands"));
+	static const struct {
+		const char *op;
+		PtxOpKind kind;
+		int rows8, xnum;
+		MatShape shape;
+	} mats[] = {
+		{"ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8", PO_LDMATRIX, 2, 1,
+		 MAT_M16N16},
+		{"ldmatrix.sync.aligned.m16n16.x2.trans.shared::cta.b8", PO_LDMATRIX, 4,
+		 2, MAT_M16N16},
+		{"ldmatrix.sync.aligned.m8n16.x4.shared.b8x16.b4x16_p64", PO_LDMATRIX, 4,
+		 4, MAT_M8N16},
+		{"stmatrix.sync.aligned.m16n8.x2.trans.shared.b8", PO_STMATRIX, 2, 2,
+		 MAT_M16N8},
+		{"ldmatrix.sync.aligned.m8n8.x4.shared.b16", PO_LDMATRIX, 4, 4, MAT_M8N8},
+	};
+	for (size_t i = 0; i < sizeof mats / sizeof *mats; i++) {
+		PtxOpInfo o;
+		assert_true(ptx_op_decode(mats[i].op, strlen(mats[i].op), &o));
+		assert_int_equal(o.kind, mats[i].kind);
+		assert_int_equal(o.nmat, mats[i].rows8);
+		assert_int_equal(o.xnum, mats[i].xnum);
+		assert_int_equal(o.mshape, mats[i].shape);
+	}
+}
+
+static const char b8[] =
+	".version 9.0\n.target sm_120a\n.address_size 64\n"
+	".visible .entry k()\n{\n"
+	"\t.reg .b32 %r<8>;\n"
+	"\t.shared .align 16 .b8 s[8192];\n"
+	"\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, s;\n"
+	"\tshl.b32 %r3, %r1, 7;\n\tadd.s32 %r4, %r2, %r3;\n"
+	"\tldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r5, %r6}, [%r4];\n"
+	"\tstmatrix.sync.aligned.m16n8.x4.trans.shared.b8 [%r4], {%r5, %r5, %r5, %r5};\n"
+	"\tret;\n}\n";
+
+/* The 8-bit forms costed by rule 2: an m16n16 .x1 reads lanes 0-15's 16
+ * rows (two phases, 8 words of one bank each for rows 128 bytes apart),
+ * an m16n8 .x4 every lane's 32; the target kept as sm_120a. */
+static void test_blackwell_costs(void **state)
+{
+	(void)state;
+	Scan *s = scan(b8, 32, 1, 1 << 20, true);
+	assert_true(s->k.complete);
+	assert_int_equal(s->p->m.arch, ARCH_SM120A);
+	assert_int_equal(s->k.acc[0].op.shape, MAT_M16N16);
+	assert_int_equal(s->k.acc[0].op.nmat, 1);
+	assert_int_equal(s->k.acc[0].counted, 16);
+	assert_int_equal(s->k.acc[1].op.shape, MAT_M16N8);
+	assert_int_equal(s->k.acc[1].counted, 32);
+	scan_free(s);
+}
+
 static const char unknowns[] =
 	".version 9.0\n.target sm_90\n.address_size 64\n"
 	".visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)\n{\n"
@@ -970,6 +1063,8 @@ int main(void)
 		cmocka_unit_test(test_ptxas_merge),
 		cmocka_unit_test(test_ptxas_merge_window),
 		cmocka_unit_test(test_matrix_atomics),
+		cmocka_unit_test(test_blackwell_ops),
+		cmocka_unit_test(test_blackwell_costs),
 		cmocka_unit_test(test_unknowns),
 		cmocka_unit_test(test_forks),
 		cmocka_unit_test(test_data),

@@ -6,10 +6,10 @@
  * part from wgmma_emit) and DIR/NAME_check.cu (the check program, as a
  * generated one calls the check); DIR/all_check.cu runs every case.
  *
- * It needs only three of bankc's sources (no library), so that a GPU
+ * It needs only four of bankc's sources (no library), so that a GPU
  * machine can build it: cc -std=c11 -D_POSIX_C_SOURCE=200809L -Icompiler
- * tests/wgmma/gen_tiles.c compiler/model/wgmma.c compiler/emit/emit_wgmma.c
- * compiler/base/tables.c
+ * tests/wgmma/gen_tiles.c compiler/model/wgmma.c compiler/model/mma_canon.c
+ * compiler/emit/emit_wgmma.c compiler/base/tables.c
  *
  * usage: gen_tiles DIR (and the two parts alone, see part()) */
 #include <ctype.h>
