@@ -115,6 +115,25 @@ $(B)/libbankc.a: $(OBJS) $(B)/objects
 $(BIN): $(B)/main.o $(B)/libbankc.a
 	$(call say,LD,$@)$(LINK) -o $@ $^ $(LDLIBS)
 
+# ---- the kernel library ------------------------------------------------------
+# include/bankc/ holds the transpose and GEMM header library
+# (docs/templates.md); its tiles are laid out by the bankc just built,
+# from the templates' specs, into $(B)/include/bankc/tiles/, so that
+# -Iinclude -I$(B)/include finds the library in the tree as -I$(includedir)
+# does once installed.  bankc rewrites no header whose contents stay the
+# same, so a relinked bankc recompiles nothing that includes them.
+LIB_SPECS := specs/templates.tile templates/gemm_ab.tile
+LIB_TILES := tp_f32 tp_f64 tp_f16l tp_i8l hgw_a hgw_b hgw_bn hgw_c128 f8w_a f8w_b
+LIB_HEADERS := include/bankc/transpose.cuh include/bankc/gemm.cuh
+LIB_DETAIL := $(sort $(wildcard include/bankc/detail/*))
+TILES_DIR := $(B)/include/bankc/tiles
+
+$(B)/tiles.stamp: $(LIB_SPECS) $(BIN) | $(B)
+	$(call say,BANKC,$(TILES_DIR))$(BANKC) build $(LIB_SPECS) -o $(TILES_DIR) && touch $@
+
+tiles: $(B)/tiles.stamp
+all: tiles
+
 # Debian packages the build needs, installed only where missing.
 deps:
 	@sh tools/deps.sh
@@ -210,8 +229,8 @@ check-scan: $(BIN)
 	@echo "== scan, hostile input"; sh tests/run_scan_hostile.sh $(BANKC)
 check-scan-kernels: $(BIN)
 	@echo "== scan kernels"; sh tests/run_scan_kernels.sh $(BANKC) $(B)
-check-nvcc:
-	@echo "== nvcc"; sh tests/run_nvcc.sh
+check-nvcc: tiles
+	@echo "== nvcc"; sh tests/run_nvcc.sh $(B)
 check-generated: $(BIN)
 	@echo "== generated code"; sh tests/run_generated.sh $(BANKC)
 check-wgmma: $(BIN)
@@ -302,24 +321,31 @@ fuzz: $(B)/fuzz_pipeline
 		-artifact_prefix=out/fuzz/crashes/ -print_final_stats=1 out/fuzz/corpus
 
 # Installed: bankc, the runtime headers with their pkg-config file, the
-# CMake package (bankcConfig.cmake, its version file and the module) and
-# the man page; as docs, README.md, the guides a user of the installed
-# bankc reads beside the man page (DOCS) and the CMake example.
+# kernel library (include/bankc/ and its generated tiles) with its own
+# (bankc-templates.pc), the CMake package (bankcConfig.cmake, its version
+# file and the module) and the man page; as docs, README.md, the guides a
+# user of the installed bankc reads beside the man page (DOCS) and the
+# CMake and library examples.
 # The CMake package and the pkg-config file find their files relative to
 # themselves, so a tree staged with DESTDIR or moved elsewhere as a whole
 # still works.
 DOCS = README.md docs/build.md docs/install.md docs/json.md docs/model.md \
 	docs/scan.md docs/solver.md
-DOCS += docs/sarif.md
+DOCS += docs/sarif.md docs/templates.md
 # the JSON Schemas the docs cite, into the docs' schema/ folder
 SCHEMAS = $(wildcard docs/schema/*.json)
+EXAMPLE_LIB = examples/templates/CMakeLists.txt examples/templates/Makefile examples/templates/main.cu
 INSTALLED = $(bindir)/bankc $(includedir)/bankc/bankc_runtime.h \
 	$(includedir)/bankc/bankc_check.cuh $(includedir)/bankc/bankc_wgmma.cuh \
-	$(pkgconfigdir)/bankc.pc \
+	$(addprefix $(includedir)/bankc/,$(notdir $(LIB_HEADERS))) \
+	$(addprefix $(includedir)/bankc/detail/,$(notdir $(LIB_DETAIL))) \
+	$(LIB_TILES:%=$(includedir)/bankc/tiles/%.cuh) \
+	$(pkgconfigdir)/bankc.pc $(pkgconfigdir)/bankc-templates.pc \
 	$(cmakedir)/bankcConfig.cmake $(cmakedir)/bankcConfigVersion.cmake \
 	$(cmakedir)/BankcTiles.cmake $(man1dir)/bankc.1 \
 	$(addprefix $(docdir)/,$(notdir $(DOCS))) $(docdir)/examples/cmake/CMakeLists.txt \
 	$(docdir)/examples/cmake/demo.tile $(docdir)/examples/cmake/main.c \
+	$(addprefix $(docdir)/examples/templates/,$(notdir $(EXAMPLE_LIB))) \
 	$(addprefix $(docdir)/schema/,$(notdir $(SCHEMAS)))
 
 # A folder as the CMake package sees it: relative to the package's own
@@ -338,6 +364,10 @@ $(B)/bankc.pc: runtime/bankc.pc.in compiler/bankc.h FORCE | $(B)
 		-e 's|@bindir@|$(call pc_rel,$(bindir))|' \
 		-e 's|@VERSION@|$(VERSION)|' runtime/bankc.pc.in >$@
 
+$(B)/bankc-templates.pc: runtime/bankc-templates.pc.in compiler/bankc.h FORCE | $(B)
+	@sed -e 's|@prefix@|$(pc_up)|' -e 's|@includedir@|$(call pc_rel,$(includedir))|' \
+		-e 's|@VERSION@|$(VERSION)|' runtime/bankc-templates.pc.in >$@
+
 $(B)/bankcConfig.cmake: cmake/bankcConfig.cmake.in FORCE | $(B)
 	@sed -e 's|@PREFIX@|$(cmake_up)|' -e 's|@BINDIR@|$(call cmake_rel,$(bindir))|' \
 		-e 's|@INCLUDEDIR@|$(call cmake_rel,$(includedir))|' cmake/bankcConfig.cmake.in >$@
@@ -345,14 +375,20 @@ $(B)/bankcConfig.cmake: cmake/bankcConfig.cmake.in FORCE | $(B)
 $(B)/bankcConfigVersion.cmake: cmake/bankcConfigVersion.cmake.in compiler/bankc.h | $(B)
 	@sed -e 's|@VERSION@|$(VERSION)|' cmake/bankcConfigVersion.cmake.in >$@
 
-install: $(BIN) $(B)/bankc.pc $(B)/bankcConfig.cmake $(B)/bankcConfigVersion.cmake
+install: $(BIN) $(B)/tiles.stamp $(B)/bankc.pc $(B)/bankc-templates.pc $(B)/bankcConfig.cmake \
+		$(B)/bankcConfigVersion.cmake
 	$(call say,INSTALL,$(DESTDIR)$(prefix))$(INSTALL) -d $(DESTDIR)$(bindir) \
-		$(DESTDIR)$(includedir)/bankc $(DESTDIR)$(pkgconfigdir) $(DESTDIR)$(cmakedir) \
-		$(DESTDIR)$(man1dir) $(DESTDIR)$(docdir)/examples/cmake $(DESTDIR)$(docdir)/schema
+		$(DESTDIR)$(includedir)/bankc/detail $(DESTDIR)$(includedir)/bankc/tiles \
+		$(DESTDIR)$(pkgconfigdir) $(DESTDIR)$(cmakedir) \
+		$(DESTDIR)$(man1dir) $(DESTDIR)$(docdir)/examples/cmake $(DESTDIR)$(docdir)/examples/templates \
+		$(DESTDIR)$(docdir)/schema
 	$(Q)$(INSTALL_PROGRAM) $(BIN) $(DESTDIR)$(bindir)/bankc
 	$(Q)$(INSTALL_DATA) runtime/bankc_runtime.h runtime/bankc_check.cuh \
-		runtime/bankc_wgmma.cuh $(DESTDIR)$(includedir)/bankc/
+		runtime/bankc_wgmma.cuh $(LIB_HEADERS) $(DESTDIR)$(includedir)/bankc/
+	$(Q)$(INSTALL_DATA) $(LIB_DETAIL) $(DESTDIR)$(includedir)/bankc/detail/
+	$(Q)$(INSTALL_DATA) $(LIB_TILES:%=$(TILES_DIR)/%.cuh) $(DESTDIR)$(includedir)/bankc/tiles/
 	$(Q)$(INSTALL_DATA) $(B)/bankc.pc $(DESTDIR)$(pkgconfigdir)/bankc.pc
+	$(Q)$(INSTALL_DATA) $(B)/bankc-templates.pc $(DESTDIR)$(pkgconfigdir)/bankc-templates.pc
 	$(Q)$(INSTALL_DATA) $(B)/bankcConfig.cmake $(B)/bankcConfigVersion.cmake \
 		cmake/BankcTiles.cmake $(DESTDIR)$(cmakedir)/
 	$(Q)$(INSTALL_DATA) docs/bankc.1 $(DESTDIR)$(man1dir)/bankc.1
@@ -360,13 +396,16 @@ install: $(BIN) $(B)/bankc.pc $(B)/bankcConfig.cmake $(B)/bankcConfigVersion.cma
 	$(Q)$(INSTALL_DATA) $(SCHEMAS) $(DESTDIR)$(docdir)/schema/
 	$(Q)$(INSTALL_DATA) examples/cmake/CMakeLists.txt examples/cmake/demo.tile \
 		examples/cmake/main.c $(DESTDIR)$(docdir)/examples/cmake/
+	$(Q)$(INSTALL_DATA) $(EXAMPLE_LIB) $(DESTDIR)$(docdir)/examples/templates/
 
 # Removes what install wrote, and the folders of bankc's own that it made
 # when they are left empty.
 uninstall:
 	$(call say,RM,$(addprefix $(DESTDIR),$(prefix)))rm -f $(addprefix $(DESTDIR),$(INSTALLED))
-	$(Q)for d in $(DESTDIR)$(includedir)/bankc $(DESTDIR)$(cmakedir) \
-		$(DESTDIR)$(docdir)/examples/cmake $(DESTDIR)$(docdir)/examples \
+	$(Q)for d in $(DESTDIR)$(includedir)/bankc/detail $(DESTDIR)$(includedir)/bankc/tiles \
+		$(DESTDIR)$(includedir)/bankc $(DESTDIR)$(cmakedir) \
+		$(DESTDIR)$(docdir)/examples/cmake $(DESTDIR)$(docdir)/examples/templates \
+		$(DESTDIR)$(docdir)/examples \
 		$(DESTDIR)$(docdir)/schema $(DESTDIR)$(docdir); do \
 		if [ -d "$$d" ]; then rmdir "$$d" 2>/dev/null || true; fi; done
 
@@ -410,5 +449,5 @@ clean:
 FORCE:
 
 .PHONY: all check check-fast $(CHECKS:%=check-%) werror-stamps fuzz fuzz-regress clean \
-	deps run install uninstall bench gpu-probe gpu-check gpu-bench gpu-scan gpu-fix fuzz-ptx \
+	deps run install uninstall tiles bench gpu-probe gpu-check gpu-bench gpu-scan gpu-fix fuzz-ptx \
 	fuzz-ptx-regress FORCE
