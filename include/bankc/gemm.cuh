@@ -61,7 +61,10 @@
 //     so they may be written earlier on the same stream.
 //   - Graphs: the launch may be captured into a CUDA graph (the tensor
 //     maps, which hold the matrices' addresses and sizes, are kernel
-//     parameters: a graph replays the call with the same matrices).
+//     parameters: a graph replays the call with the same matrices).  Make
+//     the first call of each function on a device outside a capture: it
+//     queries the device and sets the kernel's attributes, which may load
+//     the kernel's module.
 //   - Threads: the functions may be called from several host threads at
 //     once.  The first call on a device queries it (compute capability,
 //     the kernel image, how many blocks fit) and sets the kernel's

@@ -32,7 +32,9 @@
 //     synchronize, allocate, copy between host and device, or use a
 //     workspace.  The stream must belong to the current device (as set by
 //     cudaSetDevice), and in and out must be device memory it can reach.
-//   - Graphs: the launches may be captured into a CUDA graph.
+//   - Graphs: the launches may be captured into a CUDA graph (for 1-byte
+//     elements, after a first call on the device outside the capture,
+//     which sets the kernels' attributes).
 //   - Threads: the function may be called from several host threads at
 //     once.  The first call for a kernel on a device sets its maximum
 //     dynamic shared memory (cudaFuncSetAttribute; the 1-byte tile only);
