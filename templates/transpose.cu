@@ -145,13 +145,15 @@ template <class Tile, int THREADS, int NT = 1> void run_tile(Ctx &x, int n, cons
 	run<E>(x, k, n, n, ref, ref_gbs, [&](const E *in, E *out) { launch_tile<Tile, THREADS, NT>(in, out, n, n); });
 }
 
-// bankc::transpose on elements of type T (E: their bits).
-template <class T> void run_library(Ctx &x, const char *type, int n, const char *ref, double ref_gbs)
+// bankc::transpose on elements of type T (E: their bits); `also` tells
+// apart a second row of the same call (a row is known by its name).
+template <class T> void run_library(Ctx &x, const char *type, int n, const char *ref, double ref_gbs, const char *also = "")
 {
 	using C = bankc::detail::TransposeChoice<static_cast<int>(sizeof(T))>;
 	using E = typename C::Tile::E;
 	const std::string k = std::string("bankc::transpose ") + type + " (" + C::Tile::name + " " +
-			      std::to_string(C::Tile::T) + "x" + std::to_string(C::Tile::T) + " t" + std::to_string(C::threads) + ")";
+			      std::to_string(C::Tile::T) + "x" + std::to_string(C::Tile::T) + " t" + std::to_string(C::threads) +
+			      ")" + also;
 	run<E>(x, k, n, n, ref, ref_gbs, [&](const E *in, E *out) {
 		CUDA_CHECK(bankc::transpose(reinterpret_cast<const T *>(in), reinterpret_cast<T *>(out), n, n));
 	});
@@ -232,7 +234,7 @@ int main(int argc, char **argv)
 		// first kernel it came from and the kept variants: the wide drain,
 		// on the same tile and on one of 128 x 128 (512-byte rows).
 		run_library<float>(x, "float", n, "geam", geam_gbs);
-		run_library<float>(x, "float", n, "copy", copy_gbs);
+		run_library<float>(x, "float", n, "copy", copy_gbs, ", against the copy");
 		run_tile<TpF32, 512>(x, n, "geam", geam_gbs);
 		run_tile<TpF32W, 512>(x, n, "geam", geam_gbs);
 		run_tile<TpF32LW, 512>(x, n, "geam", geam_gbs);
