@@ -115,6 +115,25 @@ $(B)/libbankc.a: $(OBJS) $(B)/objects
 $(BIN): $(B)/main.o $(B)/libbankc.a
 	$(call say,LD,$@)$(LINK) -o $@ $^ $(LDLIBS)
 
+# ---- the kernel library ------------------------------------------------------
+# include/bankc/ holds the transpose and GEMM header library
+# (docs/templates.md); its tiles are laid out by the bankc just built,
+# from the templates' specs, into $(B)/include/bankc/tiles/, so that
+# -Iinclude -I$(B)/include finds the library in the tree as -I$(includedir)
+# does once installed.  bankc rewrites no header whose contents stay the
+# same, so a relinked bankc recompiles nothing that includes them.
+LIB_SPECS := specs/templates.tile templates/gemm_ab.tile
+LIB_TILES := tp_f32 tp_f64 tp_f16l tp_i8l hgw_a hgw_b hgw_bn hgw_c128 f8w_a f8w_b
+LIB_HEADERS := include/bankc/transpose.cuh include/bankc/gemm.cuh
+LIB_DETAIL := $(sort $(wildcard include/bankc/detail/*))
+TILES_DIR := $(B)/include/bankc/tiles
+
+$(B)/tiles.stamp: $(LIB_SPECS) $(BIN) | $(B)
+	$(call say,BANKC,$(TILES_DIR))$(BANKC) build $(LIB_SPECS) -o $(TILES_DIR) && touch $@
+
+tiles: $(B)/tiles.stamp
+all: tiles
+
 # Debian packages the build needs, installed only where missing.
 deps:
 	@sh tools/deps.sh
@@ -212,8 +231,8 @@ check-scan-kernels: $(BIN)
 	@echo "== scan kernels"; sh tests/run_scan_kernels.sh $(BANKC) $(B)
 check-fix: $(BIN)
 	@echo "== fixes applied"; sh tests/run_fix.sh $(BANKC)
-check-nvcc:
-	@echo "== nvcc"; sh tests/run_nvcc.sh
+check-nvcc: tiles
+	@echo "== nvcc"; sh tests/run_nvcc.sh $(B)
 check-generated: $(BIN)
 	@echo "== generated code"; sh tests/run_generated.sh $(BANKC)
 check-wgmma: $(BIN)
@@ -304,24 +323,32 @@ fuzz: $(B)/fuzz_pipeline
 		-artifact_prefix=out/fuzz/crashes/ -print_final_stats=1 out/fuzz/corpus
 
 # Installed: bankc, the runtime headers with their pkg-config file, the
-# CMake package (bankcConfig.cmake, its version file and the module) and
-# the man page; as docs, README.md, the guides a user of the installed
-# bankc reads beside the man page (DOCS) and the CMake example.
+# kernel library (include/bankc/ and its generated tiles) with its own
+# (bankc-templates.pc), the CMake package (bankcConfig.cmake, its version
+# file and the module) and the man page; as docs, README.md, the guides a
+# user of the installed bankc reads beside the man page (DOCS) and the
+# CMake and library examples.
 # The CMake package and the pkg-config file find their files relative to
 # themselves, so a tree staged with DESTDIR or moved elsewhere as a whole
 # still works.
 DOCS = README.md docs/build.md docs/install.md docs/json.md docs/model.md \
 	docs/scan.md docs/solver.md
-DOCS += docs/sarif.md
+DOCS += docs/sarif.md docs/templates.md
 # the JSON Schemas the docs cite, into the docs' schema/ folder
 SCHEMAS = $(wildcard docs/schema/*.json)
+EXAMPLE_LIB = examples/templates/CMakeLists.txt examples/templates/Makefile examples/templates/main.cu
 INSTALLED = $(bindir)/bankc $(includedir)/bankc/bankc_runtime.h \
 	$(includedir)/bankc/bankc_check.cuh $(includedir)/bankc/bankc_wgmma.cuh \
-	$(includedir)/bankc/bankc_umma.cuh $(pkgconfigdir)/bankc.pc \
+	$(includedir)/bankc/bankc_umma.cuh \
+	$(addprefix $(includedir)/bankc/,$(notdir $(LIB_HEADERS))) \
+	$(addprefix $(includedir)/bankc/detail/,$(notdir $(LIB_DETAIL))) \
+	$(LIB_TILES:%=$(includedir)/bankc/tiles/%.cuh) \
+	$(pkgconfigdir)/bankc.pc $(pkgconfigdir)/bankc-templates.pc \
 	$(cmakedir)/bankcConfig.cmake $(cmakedir)/bankcConfigVersion.cmake \
 	$(cmakedir)/BankcTiles.cmake $(man1dir)/bankc.1 \
 	$(addprefix $(docdir)/,$(notdir $(DOCS))) $(docdir)/examples/cmake/CMakeLists.txt \
 	$(docdir)/examples/cmake/demo.tile $(docdir)/examples/cmake/main.c \
+	$(addprefix $(docdir)/examples/templates/,$(notdir $(EXAMPLE_LIB))) \
 	$(addprefix $(docdir)/schema/,$(notdir $(SCHEMAS)))
 
 # A folder as the CMake package sees it: relative to the package's own
@@ -340,6 +367,10 @@ $(B)/bankc.pc: runtime/bankc.pc.in compiler/bankc.h FORCE | $(B)
 		-e 's|@bindir@|$(call pc_rel,$(bindir))|' \
 		-e 's|@VERSION@|$(VERSION)|' runtime/bankc.pc.in >$@
 
+$(B)/bankc-templates.pc: runtime/bankc-templates.pc.in compiler/bankc.h FORCE | $(B)
+	@sed -e 's|@prefix@|$(pc_up)|' -e 's|@includedir@|$(call pc_rel,$(includedir))|' \
+		-e 's|@VERSION@|$(VERSION)|' runtime/bankc-templates.pc.in >$@
+
 $(B)/bankcConfig.cmake: cmake/bankcConfig.cmake.in FORCE | $(B)
 	@sed -e 's|@PREFIX@|$(cmake_up)|' -e 's|@BINDIR@|$(call cmake_rel,$(bindir))|' \
 		-e 's|@INCLUDEDIR@|$(call cmake_rel,$(includedir))|' cmake/bankcConfig.cmake.in >$@
@@ -354,14 +385,20 @@ $(B)/bankcConfigVersion.cmake: cmake/bankcConfigVersion.cmake.in compiler/bankc.
 sqin = $(subst ','\'',$(1))
 sq = '$(call sqin,$(1))'
 D = $(call sq,$(DESTDIR))
-install: $(BIN) $(B)/bankc.pc $(B)/bankcConfig.cmake $(B)/bankcConfigVersion.cmake
+install: $(BIN) $(B)/tiles.stamp $(B)/bankc.pc $(B)/bankc-templates.pc $(B)/bankcConfig.cmake \
+		$(B)/bankcConfigVersion.cmake
 	$(call say,INSTALL,$(call sqin,$(DESTDIR)$(prefix)))$(INSTALL) -d $(D)$(bindir) \
-		$(D)$(includedir)/bankc $(D)$(pkgconfigdir) $(D)$(cmakedir) \
-		$(D)$(man1dir) $(D)$(docdir)/examples/cmake $(D)$(docdir)/schema
+		$(D)$(includedir)/bankc/detail $(D)$(includedir)/bankc/tiles \
+		$(D)$(pkgconfigdir) $(D)$(cmakedir) \
+		$(D)$(man1dir) $(D)$(docdir)/examples/cmake $(D)$(docdir)/examples/templates \
+		$(D)$(docdir)/schema
 	$(Q)$(INSTALL_PROGRAM) $(BIN) $(D)$(bindir)/bankc
 	$(Q)$(INSTALL_DATA) runtime/bankc_runtime.h runtime/bankc_check.cuh \
-		runtime/bankc_wgmma.cuh runtime/bankc_umma.cuh $(D)$(includedir)/bankc/
+		runtime/bankc_wgmma.cuh runtime/bankc_umma.cuh $(LIB_HEADERS) $(D)$(includedir)/bankc/
+	$(Q)$(INSTALL_DATA) $(LIB_DETAIL) $(D)$(includedir)/bankc/detail/
+	$(Q)$(INSTALL_DATA) $(LIB_TILES:%=$(TILES_DIR)/%.cuh) $(D)$(includedir)/bankc/tiles/
 	$(Q)$(INSTALL_DATA) $(B)/bankc.pc $(D)$(pkgconfigdir)/bankc.pc
+	$(Q)$(INSTALL_DATA) $(B)/bankc-templates.pc $(D)$(pkgconfigdir)/bankc-templates.pc
 	$(Q)$(INSTALL_DATA) $(B)/bankcConfig.cmake $(B)/bankcConfigVersion.cmake \
 		cmake/BankcTiles.cmake $(D)$(cmakedir)/
 	$(Q)$(INSTALL_DATA) docs/bankc.1 $(D)$(man1dir)/bankc.1
@@ -369,13 +406,16 @@ install: $(BIN) $(B)/bankc.pc $(B)/bankcConfig.cmake $(B)/bankcConfigVersion.cma
 	$(Q)$(INSTALL_DATA) $(SCHEMAS) $(D)$(docdir)/schema/
 	$(Q)$(INSTALL_DATA) examples/cmake/CMakeLists.txt examples/cmake/demo.tile \
 		examples/cmake/main.c $(D)$(docdir)/examples/cmake/
+	$(Q)$(INSTALL_DATA) $(EXAMPLE_LIB) $(D)$(docdir)/examples/templates/
 
 # Removes what install wrote, and the folders of bankc's own that it made
 # when they are left empty.
 uninstall:
 	$(call say,RM,$(call sqin,$(DESTDIR)$(prefix)))for f in $(INSTALLED); do rm -f $(D)"$$f"; done
-	$(Q)for d in $(D)$(includedir)/bankc $(D)$(cmakedir) \
-		$(D)$(docdir)/examples/cmake $(D)$(docdir)/examples \
+	$(Q)for d in $(D)$(includedir)/bankc/detail $(D)$(includedir)/bankc/tiles \
+		$(D)$(includedir)/bankc $(D)$(cmakedir) \
+		$(D)$(docdir)/examples/cmake $(D)$(docdir)/examples/templates \
+		$(D)$(docdir)/examples \
 		$(D)$(docdir)/schema $(D)$(docdir); do \
 		if [ -d "$$d" ]; then rmdir "$$d" 2>/dev/null || true; fi; done
 
@@ -421,5 +461,5 @@ clean:
 FORCE:
 
 .PHONY: all check check-fast $(CHECKS:%=check-%) werror-stamps fuzz fuzz-regress clean \
-	deps run install uninstall bench gpu-probe gpu-check gpu-bench gpu-scan gpu-fix fuzz-ptx \
+	deps run install uninstall tiles bench gpu-probe gpu-check gpu-bench gpu-scan gpu-fix fuzz-ptx \
 	fuzz-ptx-regress FORCE

@@ -209,7 +209,7 @@ __device__ __forceinline__ void bankc_wg_fence_acc(Acc (&d)[R])
 
 /* The other operand, built by this check: K-major, P rows (M or N) of K,
  * with the 128-byte swizzle where its rows are whole 128-byte boxes (the
- * layout templates/gemm_sm90.cuh runs on an H200: a known-good partner),
+ * layout include/bankc/detail/gemm_sm90.cuh runs on an H200: a known-good partner),
  * else without swizzle.  Byte of (p, k byte kb): swizzled, kb / 128 boxes
  * of P * 128 bytes, then rows of 128 bytes under Swizzle<3,4,3>, the
  * descriptor LBO 16 (not read), SBO 1024; without swizzle, kb / 16 boxes

@@ -11,6 +11,7 @@
 #include <cuda_fp8.h>
 
 // Host and device conversions of the element types.
+inline float to_float(float x) { return x; }
 inline float to_float(__half x) { return __half2float(x); }
 inline float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
 inline float to_float(__nv_fp8_e4m3 x) { return static_cast<float>(x); }
@@ -187,4 +188,104 @@ inline void time_checked(bench::Table &table, const char *name, GemmFn f, int M,
 			 const __half *B, __half *C, const __half *R, double ref_tflops)
 {
 	time_checked_as(table, "hgemm", name, f, M, N, K, A, B, C, R, ref_tflops);
+}
+
+// ---- the library's GEMMs: any shape, padded rows ----------------------------
+
+inline int round_up(int x, int m) { return (x + m - 1) / m * m; }
+
+// B (K x N, ldb_n) = Bt^T, Bt N x K with rows of ldb_t: the other storage
+// order of the same operand, padding columns left as they are.
+template <class T>
+__global__ void transpose_padded(const T *__restrict__ bt, int ldb_t, T *__restrict__ b, int ldb_n, int N, int K)
+{
+	for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < static_cast<size_t>(N) * K;
+	     i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+		const size_t k = i / N, j = i % N;
+		b[k * ldb_n + j] = bt[j * ldb_t + k];
+	}
+}
+
+// One M x N x K problem as the library takes it: random A (M x K) and Bt
+// (N x K) with rows of lda = K rounded up to `align` elements (TMA reads
+// rows on 16 bytes), B = Bt^T (K x N, rows of N rounded up likewise), and
+// outputs C and reference R of Out with rows of ldc (N rounded up to 8
+// for a 16-bit C, N for f32).
+template <class In, class Out> struct LibProblem {
+	int M, N, K, lda, ldb_n, ldc;
+	double flop;
+	std::string size;
+	In *A = nullptr, *Bt = nullptr, *B = nullptr;
+	Out *C = nullptr, *R = nullptr;
+	LibProblem(int m, int n, int k, int align, bool both_orders)
+		: M(m), N(n), K(k), lda(round_up(k, align)), ldb_n(round_up(n, align)),
+		  ldc(sizeof(Out) == 2 ? round_up(n, 8) : n), flop(2.0 * m * n * k), size(gemm_size(m, n, k))
+	{
+		const size_t na = static_cast<size_t>(M) * lda, nb = static_cast<size_t>(N) * lda, nc = static_cast<size_t>(M) * ldc;
+		CUDA_CHECK(cudaMalloc(&A, na * sizeof(In)));
+		CUDA_CHECK(cudaMalloc(&Bt, nb * sizeof(In)));
+		CUDA_CHECK(cudaMalloc(&C, nc * sizeof(Out)));
+		CUDA_CHECK(cudaMalloc(&R, nc * sizeof(Out)));
+		const uint64_t seed = bench::fresh_seed();
+		fill_uniform<<<1024, 256>>>(A, na, seed);
+		fill_uniform<<<1024, 256>>>(Bt, nb, seed ^ 1);
+		if (both_orders) {
+			CUDA_CHECK(cudaMalloc(&B, static_cast<size_t>(K) * ldb_n * sizeof(In)));
+			CUDA_CHECK(cudaMemset(B, 0, static_cast<size_t>(K) * ldb_n * sizeof(In)));
+			transpose_padded<<<1024, 256>>>(Bt, lda, B, ldb_n, N, K);
+		}
+		LAUNCH_CHECK();
+	}
+	~LibProblem()
+	{
+		for (void *p : {static_cast<void *>(A), static_cast<void *>(B), static_cast<void *>(Bt), static_cast<void *>(C),
+				static_cast<void *>(R)})
+			if (p)
+				CUDA_CHECK(cudaFree(p));
+	}
+	LibProblem(const LibProblem &) = delete;
+	LibProblem &operator=(const LibProblem &) = delete;
+	// C and R poisoned (NaN in every float type): an element left unwritten fails
+	void poison() const
+	{
+		CUDA_CHECK(cudaMemset(C, 0xff, static_cast<size_t>(M) * ldc * sizeof(Out)));
+		CUDA_CHECK(cudaMemset(R, 0xff, static_cast<size_t>(M) * ldc * sizeof(Out)));
+	}
+};
+
+// x against the reference r, both M x N with rows of ld: diff_of on their
+// M x N elements.
+template <class T> bench::Diff diff_2d(const T *dx, const T *dr, int M, int N, int ld, double tol = 2e-2)
+{
+	T *px, *pr;
+	const size_t n = static_cast<size_t>(M) * N;
+	CUDA_CHECK(cudaMalloc(&px, n * sizeof(T)));
+	CUDA_CHECK(cudaMalloc(&pr, n * sizeof(T)));
+	CUDA_CHECK(cudaMemcpy2D(px, N * sizeof(T), dx, ld * sizeof(T), N * sizeof(T), M, cudaMemcpyDeviceToDevice));
+	CUDA_CHECK(cudaMemcpy2D(pr, N * sizeof(T), dr, ld * sizeof(T), N * sizeof(T), M, cudaMemcpyDeviceToDevice));
+	const bench::Diff d = diff_of(px, pr, n, N, tol);
+	CUDA_CHECK(cudaFree(px));
+	CUDA_CHECK(cudaFree(pr));
+	return d;
+}
+
+// One table row of a library call: f into poisoned C, checked against R
+// (relative error under 1e-2 and no element off), then timed against
+// ref_tflops.
+template <class In, class Out, class F>
+void time_lib(bench::Table &table, const char *bench, const std::string &name, const LibProblem<In, Out> &p, F &&f,
+	      const std::string &ref, double ref_tflops)
+{
+	if (!bench::selected(name))
+		return;
+	std::printf("  (%s %s)\n", name.c_str(), p.size.c_str());
+	std::fflush(stdout);
+	CUDA_CHECK(cudaMemset(p.C, 0xff, static_cast<size_t>(p.M) * p.ldc * sizeof(Out)));
+	f();
+	LAUNCH_CHECK();
+	CUDA_CHECK(cudaDeviceSynchronize());
+	const bench::Diff d = diff_2d(p.C, p.R, p.M, p.N, p.ldc);
+	const double ms = bench::median_ms(f);
+	table.add(bench::Row{bench, name, p.size, "TFLOP/s", d.ok(1e-2) ? "ok" : "FAIL", ms, p.flop / (ms * 1e9), ref,
+			     ref_tflops, d.rel});
 }

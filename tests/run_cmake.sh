@@ -24,7 +24,11 @@
 #     bankc for that one only;
 #   - the README's "Using bankc in a CMake project": its CMakeLists.txt,
 #     taken from the README, on the installed package: builds and runs;
-# and with the CUDA compiler, for the package and in place: CHECK_PROGRAMS,
+# and with the CUDA compiler, the kernel library's example
+# (examples/templates: find_package(bankc COMPONENTS templates), the
+# target bankc::templates) on the installed package, for sm_90a and for
+# sm_80: configured, built with the prefix's include folder and no other
+# of bankc's, no-op rebuild, run (no device: exit 77); and, for the package and in place: CHECK_PROGRAMS,
 # the check program built and registered with CTest (`ctest` runs it on a
 # GPU machine; tests/gpu/ctest_example.sh; without a GPU, CTest shows it
 # skipped), a tile added to the file becomes a second test.  Every run has its own
@@ -360,6 +364,37 @@ run_check_programs() {
 	else bad_log "$tag a tile added to demo.tile should become the test demo_b_check" "$w/second.log"; fi
 }
 
+# run_library GENERATOR DIR: examples/templates on the installed package.
+run_library() {
+	for arch in 90a 80; do
+		w=$2/$arch tag="[kernel library, $1, $arch]"
+		mkdir -p "$w/src"
+		cp "$root"/examples/templates/CMakeLists.txt "$root"/examples/templates/main.cu "$w/src/"
+		if cmake -G "$1" -S "$w/src" -B "$w/build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_ARCHITECTURES="$arch" \
+			>"$w/configure.log" 2>&1 &&
+		   cmake --build "$w/build" --verbose >"$w/build.log" 2>&1 && [ -x "$w/build/demo" ]; then ok
+		else bad_log "$tag configure and build" "$w/build.log"; [ -f "$w/build.log" ] || tail -n 15 "$w/configure.log" | indent; continue; fi
+		# compiled for the architecture asked, and every header of bankc's
+		# it read (its depfile) from the prefix's include folder
+		line=$(grep -- 'main.cu' "$w/build.log" | grep -- '-c ' | head -n 1)
+		# (Ninja keeps depfiles in its log, make beside the object)
+		dep=$w/build/CMakeFiles/demo.dir/main.cu.o.d
+		if [ -f "$dep" ]; then cat "$dep"; else (cd "$w/build" && ninja -t deps); fi >"$w/deps" 2>&1
+		strays=$(tr ' \\' '\n\n' <"$w/deps" | grep 'bankc/' | grep -v "^$prefix/include/bankc/")
+		if printf '%s\n' "$line" | grep -q -- "arch=compute_$arch,code=\[compute_$arch,sm_$arch\]" &&
+		   grep -q "$prefix/include/bankc/tiles/hgw_bn.cuh" "$w/deps" && [ -z "$strays" ]; then ok
+		else bad "$tag compiled for sm_$arch with $prefix/include's headers only: $line $strays"; fi
+		if cmake --build "$w/build" >"$w/noop.log" 2>&1 && ! grep -q "Building CUDA" "$w/noop.log"; then ok
+		else bad_log "$tag a second build with nothing changed should do nothing" "$w/noop.log"; fi
+		"$w/build/demo" >"$w/run.log" 2>&1
+		rc=$?
+		if have nvidia-smi && nvidia-smi -L >/dev/null 2>&1; then
+			if [ "$rc" -eq 0 ]; then ok; else bad_log "$tag demo on this GPU: exit $rc" "$w/run.log"; fi
+		elif [ "$rc" -eq 77 ] && grep -q "no CUDA device" "$w/run.log"; then ok
+		else bad_log "$tag demo without a GPU: exit $rc (77 expected)" "$w/run.log"; fi
+	done
+}
+
 n=0 cuda_gen=
 for g in "Unix Makefiles" Ninja; do
 	case $g in
@@ -385,6 +420,7 @@ done
 [ "$n" -gt 0 ] || bad "neither make nor ninja found: nothing to build with"
 if [ -n "$cuda_gen" ] && [ -n "$prefix" ]; then
 	if have nvcc; then
+		run_library "$cuda_gen" "$tmp/library"
 		run_check_programs package "$cuda_gen" "$tmp/cuda-package"
 		run_check_programs intree "$cuda_gen" "$tmp/cuda-intree"
 	else

@@ -121,7 +121,10 @@ if have nvcc; then
 	done
 fi
 # the kernel templates, on the headers generated from specs/templates.tile
+# and the kernel library (include/bankc/, its tiles laid out as the build
+# lays them out: bankc/tiles/ of specs/templates.tile and templates/gemm_ab.tile)
 if have nvcc; then
+	"$bankc" build specs/templates.tile templates/gemm_ab.tile -o "$tmp/lib/bankc/tiles" || bad "bankc build of the library's tiles"
 	for arch in sm_80 sm_90 sm_90a; do
 		for src in templates/*.cu; do
 			# wgmma exists only in sm_90a, which the others do not need
@@ -131,7 +134,7 @@ if have nvcc; then
 			esac
 			gencode="-gencode=arch=compute_${arch#sm_},code=$arch"
 			if nvcc -std=c++17 -O3 "$gencode" -Werror all-warnings -Xcompiler -Wall,-Wextra \
-				-Iruntime -I"$tmp/a" -c "$src" -o "$tmp/t.o" >"$tmp/log" 2>&1; then ok
+				-Iruntime -Iinclude -I"$tmp/lib" -I"$tmp/a" -c "$src" -o "$tmp/t.o" >"$tmp/log" 2>&1; then ok
 			else bad "nvcc $gencode $src"; head -c 2000 "$tmp/log" | indent; fi
 			# no ptxas note of wgmma it had to order itself (C7519, C7515)
 			if grep -q 'C75[0-9][0-9]' "$tmp/log"; then

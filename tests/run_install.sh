@@ -13,6 +13,14 @@
 #     tree is moved (${pcfiledir}); the CMake package is found from the
 #     staged tree, with version ranges and COMPONENTS as CMake's helpers
 #     treat them;
+#   - the kernel library (bankc-templates.pc): a user's program, a copy of
+#     examples/templates/main.cu compiled by nvcc against the staged
+#     headers alone (every header it reads under the staged prefix) for
+#     sm_90a and for sm_80, warnings as errors; built for sm_80 its GEMM
+#     kernels are stubs without wgmma that allow 32 threads (it runs the
+#     transposes and reports the GEMM not supported), built for sm_90a the
+#     real ones; each runs (no device: exit 77 and says so); the example's
+#     Makefile builds it through pkg-config;
 #   - folders set one by one (bindir, includedir, mandir ...) are used, and
 #     the CMake package finds them; PREFIX still works;
 #   - make uninstall removes every file install wrote;
@@ -71,12 +79,16 @@ else bad_log "the build after check-werror did something" "$tmp/after.log"; fi
 d=$tmp/stage P=/opt/bankc
 if m install DESTDIR="$d" prefix="$P" >"$tmp/install.log" 2>&1; then ok; else bad_log "make install" "$tmp/install.log"; fi
 files="bin/bankc include/bankc/bankc_runtime.h include/bankc/bankc_check.cuh
-	include/bankc/bankc_wgmma.cuh include/bankc/bankc_umma.cuh
-	lib/pkgconfig/bankc.pc lib/cmake/bankc/bankcConfig.cmake
+	include/bankc/bankc_wgmma.cuh include/bankc/bankc_umma.cuh include/bankc/transpose.cuh include/bankc/gemm.cuh
+	$(cd include && ls bankc/detail/* | sed 's|^|include/|')
+	$(for t in tp_f32 tp_f64 tp_f16l tp_i8l hgw_a hgw_b hgw_bn hgw_c128 f8w_a f8w_b; do echo include/bankc/tiles/$t.cuh; done)
+	lib/pkgconfig/bankc.pc lib/pkgconfig/bankc-templates.pc lib/cmake/bankc/bankcConfig.cmake
 	lib/cmake/bankc/bankcConfigVersion.cmake lib/cmake/bankc/BankcTiles.cmake
 	share/man/man1/bankc.1 share/doc/bankc/README.md share/doc/bankc/json.md
 	share/doc/bankc/build.md share/doc/bankc/install.md share/doc/bankc/model.md
 	share/doc/bankc/scan.md share/doc/bankc/solver.md share/doc/bankc/sarif.md
+	share/doc/bankc/templates.md share/doc/bankc/examples/templates/CMakeLists.txt
+	share/doc/bankc/examples/templates/Makefile share/doc/bankc/examples/templates/main.cu
 	share/doc/bankc/examples/cmake/CMakeLists.txt
 	share/doc/bankc/examples/cmake/demo.tile share/doc/bankc/examples/cmake/main.c
 	$(cd docs && ls schema/*.json | sed 's|^|share/doc/bankc/|')"
@@ -122,6 +134,15 @@ else
 	   [ "$(real "${minc#-I}")" = "$(real "$tmp/moved/include/bankc")" ]; then ok
 	else bad "pkg-config --cflags bankc of the moved tree: '$minc'"; fi
 	if grep -q "$P\|$d" "$mpc/bankc.pc"; then bad "bankc.pc names the prefix it was installed for"; else ok; fi
+	# the library's module: the folder above bankc/, staged and moved
+	tinc=$(pcq "$pc" --cflags bankc-templates)
+	if [ "$(real "${tinc#-I}")" = "$(real "$d$P/include")" ] &&
+	   [ "$(pcq "$pc" --modversion bankc-templates)" = "$version" ]; then ok
+	else bad "pkg-config --cflags bankc-templates: '$tinc', not the staged $d$P/include"; fi
+	minc=$(pcq "$mpc" --cflags bankc-templates)
+	if [ -f "${minc#-I}/bankc/gemm.cuh" ] && [ "$(real "${minc#-I}")" = "$(real "$tmp/moved/include")" ] &&
+	   ! grep -q "$P\|$d" "$mpc/bankc-templates.pc"; then ok
+	else bad "pkg-config --cflags bankc-templates of the moved tree: '$minc'"; fi
 	rm -rf "$tmp/moved"
 	cflags=$(pcq "$pc" --define-variable=prefix="$d$P" --cflags bankc)
 	if ! have nvcc; then
@@ -130,6 +151,54 @@ else
 		nvcc -std=c++17 -arch=sm_90 $cflags -I"$tmp/gen" -c \
 			"$tmp/gen/transpose_f32_check.cu" -o "$tmp/x.o" >"$tmp/nvcc.log" 2>&1; then ok
 	else bad_log "a check program with the installed runtime (pkg-config --cflags bankc: $cflags)" "$tmp/nvcc.log"; fi
+fi
+
+# The kernel library as a user builds against it: the staged tree's
+# headers alone, through pkg-config.
+if ! have pkg-config || ! have nvcc; then
+	skip "a program with the installed kernel library (needs pkg-config and nvcc)"
+else
+	u=$tmp/user
+	mkdir -p "$u"
+	cp examples/templates/main.cu examples/templates/Makefile "$u/"
+	tflags=$(pcq "$pc" --cflags bankc-templates)
+	for arch in sm_90a sm_80; do
+		g="-gencode=arch=compute_${arch#sm_},code=$arch"
+		# shellcheck disable=SC2086
+		if (cd "$u" && nvcc -std=c++17 -O2 "$g" -Werror all-warnings -Xcompiler -Wall,-Wextra $tflags \
+			-o "demo_$arch" main.cu && nvcc -std=c++17 $tflags -M main.cu -o deps.$arch &&
+			nvcc -std=c++17 -arch="compute_${arch#sm_}" $tflags -ptx main.cu -o "demo_$arch.ptx") >"$tmp/lib.log" 2>&1
+		then ok; else bad_log "the library's example for $arch with the installed headers ($tflags)" "$tmp/lib.log"; continue; fi
+		# every bankc header it read is the staged one
+		sinc=$(real "$d$P/include/bankc")
+		tr ' \\' '\n\n' <"$u/deps.$arch" | grep 'bankc/' | while read -r f; do real "$f"; done >"$u/read.$arch"
+		strays=$(grep -v "^$sinc/" "$u/read.$arch")
+		if [ -z "$strays" ] && grep -qx "$sinc/tiles/hgw_bn.cuh" "$u/read.$arch"; then ok
+		else bad "the $arch build read bankc headers from outside the staged tree: $strays"; fi
+		# the GEMM kernels: real for sm_90a, stubs elsewhere
+		n=$(grep -c '\.entry .*gemm_sm90_tile' "$u/demo_$arch.ptx")
+		if [ "$arch" = sm_90a ]; then want=384; else want=32; fi
+		nt=$(grep -A14 '\.entry .*gemm_sm90_tile' "$u/demo_$arch.ptx" | grep -c "\.maxntid $want, 1, 1")
+		if [ "$n" -ge 1 ] && [ "$nt" -eq "$n" ]; then ok
+		else bad "$arch: $nt of $n GEMM kernels of the example allow $want threads"; fi
+		if { [ "$arch" = sm_90a ] && grep -q wgmma.mma_async "$u/demo_$arch.ptx"; } ||
+		   { [ "$arch" != sm_90a ] && ! grep -q wgmma "$u/demo_$arch.ptx"; }; then ok
+		else bad "$arch: wgmma in the example's PTX only for sm_90a"; fi
+		# run: without a device, exit 77 and say so; with one, its checks pass
+		"$u/demo_$arch" >"$u/run.$arch" 2>&1
+		rc=$?
+		if have nvidia-smi && nvidia-smi -L >/dev/null 2>&1; then
+			if [ "$rc" -eq 0 ]; then ok; else bad_log "the $arch example on this GPU: exit $rc" "$u/run.$arch"; fi
+		elif [ "$rc" -eq 77 ] && grep -q "no CUDA device" "$u/run.$arch"; then ok
+		else bad_log "the $arch example without a GPU: exit $rc (77 expected)" "$u/run.$arch"; fi
+	done
+	if (cd "$u" && rm -f demo && PKG_CONFIG_PATH=$pc MAKEFLAGS= make ARCHS=-arch=sm_80 demo) >"$tmp/libmake.log" 2>&1 &&
+	   [ -x "$u/demo" ] && grep -q -- "-I$d$P/lib/pkgconfig/../../include" "$tmp/libmake.log"; then ok
+	else bad_log "examples/templates/Makefile with PKG_CONFIG_PATH on the staged tree" "$tmp/libmake.log"; fi
+	if (cd "$u" && PKG_CONFIG_PATH=$tmp/nowhere MAKEFLAGS= make demo) >"$tmp/libmake2.log" 2>&1; then
+		bad "examples/templates/Makefile without bankc-templates should fail"
+	elif grep -q "pkg-config finds no bankc-templates" "$tmp/libmake2.log"; then ok
+	else bad_log "examples/templates/Makefile without bankc-templates: the wrong error" "$tmp/libmake2.log"; fi
 fi
 
 # find_package(bankc CONFIG) from a prefix: the version file, bankc::bankc
@@ -143,10 +212,12 @@ separate_arguments(WANT)
 find_package(bankc ${WANT} CONFIG REQUIRED)
 get_target_property(exe bankc::bankc IMPORTED_LOCATION)
 get_target_property(inc bankc::runtime INTERFACE_INCLUDE_DIRECTORIES)
+get_target_property(tinc bankc::templates INTERFACE_INCLUDE_DIRECTORIES)
 if(NOT COMMAND bankc_add_tiles)
   message(FATAL_ERROR "no bankc_add_tiles")
 endif()
 message(STATUS "bankc ${bankc_VERSION} exe=${exe} inc=${inc}")
+message(STATUS "templates=${tinc} found=${bankc_templates_FOUND}")
 message(STATUS "nosuch_FOUND=${bankc_nosuch_FOUND}")
 EOF
 	rm -rf "$tmp/fp/b"
@@ -170,6 +241,8 @@ else
 	# check_required_components() has it
 	if find_pkg "$d$P" "COMPONENTS compiler runtime"; then ok
 	else bad_log "find_package(bankc COMPONENTS compiler runtime)" "$tmp/fp.log"; fi
+	if find_pkg "$d$P" "COMPONENTS templates" && grep -q "templates=$d$P/include found=TRUE\$" "$tmp/fp.log"; then ok
+	else bad_log "find_package(bankc COMPONENTS templates): bankc::templates on $d$P/include" "$tmp/fp.log"; fi
 	if find_pkg "$d$P" "COMPONENTS nosuch"; then bad "find_package(bankc REQUIRED COMPONENTS nosuch) was found"
 	elif grep -q "no component 'nosuch'" "$tmp/fp.log"; then ok
 	else bad_log "find_package(bankc COMPONENTS nosuch) failed, but not for the component" "$tmp/fp.log"; fi
@@ -202,16 +275,18 @@ else bad_log "make uninstall DESTDIR='$sd' left: $(find "$sd" -type f | tr '\n' 
 q=$tmp/q
 if m install PREFIX="$q/usr" bindir="$q/tools" includedir="$q/inc" mandir="$q/man" \
 	>"$tmp/install2.log" 2>&1 &&
-	[ -x "$q/tools/bankc" ] && [ -f "$q/inc/bankc/bankc_check.cuh" ] &&
+	[ -x "$q/tools/bankc" ] && [ -f "$q/inc/bankc/bankc_check.cuh" ] && [ -f "$q/inc/bankc/tiles/tp_f32.cuh" ] &&
 	[ -f "$q/man/man1/bankc.1" ] && [ -f "$q/usr/lib/cmake/bankc/bankcConfig.cmake" ] &&
 	[ -f "$q/usr/lib/pkgconfig/bankc.pc" ]
 then ok; else bad_log "install with PREFIX, bindir, includedir and mandir" "$tmp/install2.log"; fi
 if have pkg-config; then
-	if [ "$(pcq "$q/usr/lib/pkgconfig" --cflags bankc)" = "-I$q/inc/bankc" ]; then ok
-	else bad "bankc.pc does not name includedir $q/inc"; fi
+	if [ "$(pcq "$q/usr/lib/pkgconfig" --cflags bankc)" = "-I$q/inc/bankc" ] &&
+	   [ "$(pcq "$q/usr/lib/pkgconfig" --cflags bankc-templates)" = "-I$q/inc" ]; then ok
+	else bad "bankc.pc or bankc-templates.pc does not name includedir $q/inc"; fi
 fi
 if have cmake; then
-	if find_pkg "$q/usr" && grep -q "exe=$q/tools/bankc inc=$q/inc/bankc\$" "$tmp/fp.log"
+	if find_pkg "$q/usr" && grep -q "exe=$q/tools/bankc inc=$q/inc/bankc\$" "$tmp/fp.log" &&
+	   grep -q "templates=$q/inc found=TRUE\$" "$tmp/fp.log"
 	then ok; else bad_log "the CMake package with bindir and includedir outside the prefix" "$tmp/fp.log"; fi
 fi
 m uninstall PREFIX="$q/usr" bindir="$q/tools" includedir="$q/inc" mandir="$q/man" >/dev/null 2>&1

@@ -2,8 +2,11 @@
 # bench_templates.sh [--repeat N] [--explore] [--quick] [--pack] [OUTDIR]
 #
 # On a machine with a GPU (sm_90), nvcc and cuBLAS: builds the template
-# tiles with bankc (specs/templates.tile -> out/templates-gen), compiles
-# the programs of templates/ (the *_wgmma ones for sm_90a), runs each
+# tiles with bankc (specs/templates.tile -> out/templates-gen) and the
+# kernel library's (specs/templates.tile and templates/gemm_ab.tile ->
+# out/templates-lib/bankc/tiles), compiles the programs of templates/
+# (the *_wgmma ones for sm_90a; transpose, hgemm_wgmma and fp8gemm_wgmma
+# call the library, include/bankc/), runs each
 # benchmark N times (--repeat, default 5), each run a fresh process with
 # fresh random inputs that checks every result against the host or cuBLAS
 # before it times it, and merges the runs into medians and ranges
@@ -24,6 +27,9 @@
 # check or run failed.
 #
 # Environment: BANKC (default ./bankc), NVCC, NCU, ARCH (default sm_90),
+# LIB_CFLAGS (how the programs find the library: default -Iinclude
+# -Iout/templates-lib; tests/gpu/bench_library.sh gives an installed
+# prefix's `pkg-config --cflags bankc-templates`),
 # RUN_TIMEOUT (seconds per run of a program, default 300),
 # DEADLINE (seconds from the start after which no run of a program
 # starts; the counters still run; summary.md says how many runs each
@@ -70,6 +76,7 @@ nvcc=${NVCC:-nvcc}
 ncu=${NCU:-ncu}
 arch=${ARCH:-sm_90}
 gen=out/templates-gen
+libgen=out/templates-lib
 bin=out/templates-bin
 mkdir -p "$out" "$gen" "$bin" || die "cannot create $out"
 command -v "$nvcc" >/dev/null || die "$nvcc not found"
@@ -81,7 +88,7 @@ rm -f "$out"/{env.txt,build.log,dmon.log,ncu.csv,ncu.log,ncu.tsv,ncu-detail.log,
 {
 	echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 	echo "command: tests/gpu/bench_templates.sh $args"
-	echo "environment: TEMPLATES=${TEMPLATES:-} RUN_TIMEOUT=${RUN_TIMEOUT:-} DEADLINE=${DEADLINE:-} NCU_DETAIL=${NCU_DETAIL:-} NCU_KERNELS=${NCU_KERNELS:-} SASS_DUMP=${SASS_DUMP:-} ARCH=${ARCH:-}"
+	echo "environment: TEMPLATES=${TEMPLATES:-} RUN_TIMEOUT=${RUN_TIMEOUT:-} DEADLINE=${DEADLINE:-} NCU_DETAIL=${NCU_DETAIL:-} NCU_KERNELS=${NCU_KERNELS:-} SASS_DUMP=${SASS_DUMP:-} ARCH=${ARCH:-} LIB_CFLAGS=${LIB_CFLAGS:-}"
 	echo "host: $(uname -srm)"
 	nvidia-smi --query-gpu=name,driver_version,pci.bus_id,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu \
 		--format=csv 2>&1
@@ -94,8 +101,15 @@ cat "$out/env.txt"
 # Tiles, then the programs, built in parallel.
 "$bankc" build specs/templates.tile -o "$gen" >"$out/build.log" 2>&1 || die "bankc build failed"
 "$bankc" compare specs/templates.tile >>"$out/build.log" 2>&1
+if [ -z "${LIB_CFLAGS:-}" ]; then
+	"$bankc" build specs/templates.tile templates/gemm_ab.tile -o "$libgen/bankc/tiles" >>"$out/build.log" 2>&1 ||
+		die "bankc build of the library's tiles failed"
+	LIB_CFLAGS="-Iinclude -I$libgen"
+fi
+echo "library: $LIB_CFLAGS" >>"$out/build.log"
 templates=${TEMPLATES:-transpose sgemm hgemm hgemm_wgmma fp8gemm_wgmma}
-flags=(-std=c++17 -O3 -Iruntime -I"$gen" -Xptxas -v)
+# shellcheck disable=SC2206
+flags=(-std=c++17 -O3 -Iruntime $LIB_CFLAGS -I"$gen" -Xptxas -v)
 # wgmma and setmaxnreg exist only in the architecture-specific sm_90a.
 target() { case $1 in *_wgmma) echo "-gencode=arch=compute_90a,code=sm_90a" ;; *) echo "-arch=$arch" ;; esac; }
 libs() { case $1 in fp8gemm_wgmma) echo "-lcublasLt -lcublas" ;; *) echo "-lcublas" ;; esac; }
@@ -190,7 +204,11 @@ done
 # sees there is the epilogue's stmatrix into the staging tile.
 # kernel regex (demangled name), binary, tiles, blocks (or output tiles),
 # rounds per block
-kernels='TpF32, transpose tp_f32 256 1
+kernels='transpose_full_kernel<bankc::detail::TpLibF32, transpose tp_f32 256 1
+transpose_full_kernel<bankc::detail::TpLibF64, transpose tp_f64 1024 1
+transpose_full_kernel<bankc::detail::TpLibF16L, transpose tp_f16l 64 1
+transpose_full_kernel<bankc::detail::TpLibI8L, transpose tp_i8l 16 1
+TpF32, transpose tp_f32 256 1
 TpF64, transpose tp_f64 1024 1
 TpF16, transpose tp_f16 256 1
 TpI8, transpose tp_i8 64 1
@@ -202,8 +220,8 @@ TpF16L, transpose tp_f16l 64 1
 TpI8L, transpose tp_i8l 16 1
 sgemm_tile sgemm sg8_a,sg8_b 16 64
 hgemm_tile hgemm hg128k32_a,hg128k32_b 16 16
-gemm_sm90_tile<gemm90::InF16, hgemm_wgmma hgw_c128 8 1
-gemm_sm90_tile<gemm90::InE4M3, fp8gemm_wgmma hgw_c128 8 1'
+gemm_sm90_tile<bankc::detail::gemm90::InF16, hgemm_wgmma hgw_c128 8 1
+gemm_sm90_tile<bankc::detail::gemm90::InE4M3, fp8gemm_wgmma hgw_c128 8 1'
 detail="$kernels
 hgemm_wgmma_tile hgemm_wgmma - 8 8"
 m=l1tex__data_pipe_lsu_wavefronts_mem_shared

@@ -1,12 +1,10 @@
-// The project's transpose template (templates/transpose.cu) on its
+// The project's transpose template (templates/transpose_tile.cuh, the
+// kernel the library's transpose runs on whole tiles) on its
 // bankc-generated tiles, one block each: transpose_tile<TpF32, 512, 1> on a
-// 64 x 64 matrix and transpose_tile<TpI8, 256, 1> on a 128 x 128 one.  The
-// template's benchmark driver is compiled in under another name; only the
-// kernels are used.  Build with -Iruntime -I GEN (bankc build
-// specs/templates.tile -o GEN) and -lcublas.
-#define main transpose_template_main
-#include "../../../templates/transpose.cu"
-#undef main
+// 64 x 64 matrix and transpose_tile<TpI8, 256, 1> on a 128 x 128 one.
+// Build with -Iruntime -I GEN (bankc build specs/templates.tile -o GEN) and
+// -lcublas.
+#include "../../../templates/transpose_tile.cuh"
 
 int main()
 {

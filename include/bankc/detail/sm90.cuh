@@ -1,13 +1,18 @@
-// sm90.cuh: the Hopper instructions the wgmma templates use, one inline
+// bankc/detail/sm90.cuh: the Hopper instructions the GEMM uses, one inline
 // function each: mbarriers, clusters, TMA loads (plain and multicast) and
 // stores, wgmma descriptors and fences, stmatrix, named barriers.  sm_90a
-// only (wgmma and setmaxnreg exist in no other target).
-#pragma once
+// only (wgmma and setmaxnreg exist in no other target): the kernels call
+// them only where __CUDA_ARCH_FEAT_SM90_ALL is defined, and a function that
+// is never called is never emitted, so a build for another target compiles.
+#ifndef BANKC_DETAIL_SM90_CUH
+#define BANKC_DETAIL_SM90_CUH
 
 #include <cstdint>
 
 #include <cuda.h>	// CUtensorMap and its enums
 
+namespace bankc {
+namespace detail {
 namespace sm90 {
 
 __device__ __forceinline__ uint32_t smem_addr(const void *p)
@@ -211,7 +216,7 @@ __device__ __forceinline__ void fence_acc(float (&d)[128])
 		asm volatile("" : "+f"(d[i])::"memory");
 }
 
-#define SM90_ACC_REGS \
+#define BANKC_SM90_ACC_REGS \
 	"{" \
 	"%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, " \
 	"%20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, " \
@@ -222,7 +227,7 @@ __device__ __forceinline__ void fence_acc(float (&d)[128])
 	"%108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, " \
 	"%123, %124, %125, %126, %127" \
 	"}"
-#define SM90_ACC_OPS(d) \
+#define BANKC_SM90_ACC_OPS(d) \
 	"+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),  \
 	"+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),  \
 	"+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]),  \
@@ -248,18 +253,30 @@ __device__ __forceinline__ void fence_acc(float (&d)[128])
 // k32 for e4m3.  Accumulator i of a thread (warp w, lane l of its
 // warpgroup): row 16 w + l / 4 + 8 ((i / 2) % 2), column 8 (i / 4) +
 // 2 (l % 4) + i % 2.
-#define SM90_WGMMA_N256(name, types, tail)                                                            \
+#define BANKC_SM90_WGMMA_N256(name, types, tail)                                                            \
 	__device__ __forceinline__ void name(float (&d)[128], uint64_t desc_a, uint64_t desc_b, uint32_t scale_d) \
 	{                                                                                                    \
 		asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"                                   \
-			     "wgmma.mma_async.sync.aligned.m64n256" types " " SM90_ACC_REGS ", %128, %129, p" tail \
+			     "wgmma.mma_async.sync.aligned.m64n256" types " " BANKC_SM90_ACC_REGS ", %128, %129, p" tail \
 			     ";\n}\n"                                                                        \
-			     : SM90_ACC_OPS(d)                                                               \
+			     : BANKC_SM90_ACC_OPS(d)                                                               \
 			     : "l"(desc_a), "l"(desc_b), "r"(scale_d));                                     \
 	}
 
-SM90_WGMMA_N256(wgmma_f16, "k16.f32.f16.f16", ", 1, 1, 0, 0")
-SM90_WGMMA_N256(wgmma_bf16, "k16.f32.bf16.bf16", ", 1, 1, 0, 0")
-SM90_WGMMA_N256(wgmma_e4m3, "k32.f32.e4m3.e4m3", ", 1, 1")
+BANKC_SM90_WGMMA_N256(wgmma_f16, "k16.f32.f16.f16", ", 1, 1, 0, 0")
+BANKC_SM90_WGMMA_N256(wgmma_bf16, "k16.f32.bf16.bf16", ", 1, 1, 0, 0")
+BANKC_SM90_WGMMA_N256(wgmma_e4m3, "k32.f32.e4m3.e4m3", ", 1, 1")
+// B MN-major (a row-major K x N B): the transpose flag of B set, which
+// only the 16-bit types have.
+BANKC_SM90_WGMMA_N256(wgmma_f16_bmn, "k16.f32.f16.f16", ", 1, 1, 0, 1")
+BANKC_SM90_WGMMA_N256(wgmma_bf16_bmn, "k16.f32.bf16.bf16", ", 1, 1, 0, 1")
+
+#undef BANKC_SM90_WGMMA_N256
+#undef BANKC_SM90_ACC_REGS
+#undef BANKC_SM90_ACC_OPS
 
 } // namespace sm90
+} // namespace detail
+} // namespace bankc
+
+#endif
