@@ -26,7 +26,8 @@
 # the runs' logs and CSVs, summary.md, ncu.tsv), dram.csv (ncu's raw
 # CSV), dram.md.  Exits non-zero if anything failed.
 #
-# Environment: NCU, and what bench_templates.sh reads (RUN_TIMEOUT,
+# Environment: PREFIX (an installed tree to use instead of installing
+# this one), NCU, and what bench_templates.sh reads (RUN_TIMEOUT,
 # DEADLINE, ...).
 set -uo pipefail
 die() { echo "bench_library.sh: $*" >&2; exit 1; }
@@ -53,8 +54,15 @@ ncu=${NCU:-ncu}
 command -v pkg-config >/dev/null || die "pkg-config not found"
 fail=0
 
-prefix=$out/prefix
-{ make && make install prefix="$prefix"; } >"$out/install.log" 2>&1 || { tail -n 20 "$out/install.log"; die "make install failed"; }
+# PREFIX: a tree `make install` made already (a GPU machine without re2c
+# or cmocka builds nothing): used as it is
+if [ -n "${PREFIX:-}" ]; then
+	prefix=$(cd "$PREFIX" && pwd) || die "no folder $PREFIX"
+	echo "installed tree: $PREFIX" >"$out/install.log"
+else
+	prefix=$out/prefix
+	{ make && make install prefix="$prefix"; } >"$out/install.log" 2>&1 || { tail -n 20 "$out/install.log"; die "make install failed"; }
+fi
 lib=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags bankc-templates) || die "no bankc-templates in $prefix"
 
 TEMPLATES="transpose hgemm_wgmma fp8gemm_wgmma" LIB_CFLAGS=$lib \
