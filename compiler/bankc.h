@@ -248,6 +248,14 @@ bool read_file(const char *path, const char *name, size_t limit, FILE *diag,
                Src *s);
 void src_free(Src *s);
 
+/* ---- base/files_used.c: the files a command read or wrote ------------- */
+
+/* Note the regular file open on fd, or at path (if it exists now). */
+void files_used_fd(int fd);
+void files_used_path(const char *path);
+/* Whether path is one of the files noted (the same device and inode). */
+bool files_used_has(const char *path);
+
 /* ---- base/escape.c: user text inside generated files ------------------ */
 
 /* s with no line break, no comment opener or closer, no trailing

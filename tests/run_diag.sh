@@ -212,6 +212,24 @@ PY
 else
 	missing "the SARIF results (no python3)"
 fi
+# --sarif never replaces a file the command read or wrote (as -MF is
+# refused): an input, by any name, or a build's output
+cp tests/bad/row_outside.tile "$tmp/in.tile"
+ln -s in.tile "$tmp/link.tile"
+for target in "$tmp/in.tile" "$tmp/link.tile"; do
+	"$bankc" check --sarif "$target" "$tmp/in.tile" 2>"$tmp/err"; st=$?
+	[ $st -eq 1 ] && cmp -s "$tmp/in.tile" tests/bad/row_outside.tile &&
+		grep -q "would replace a file the command read or wrote" "$tmp/err" && ok ||
+		bad "--sarif $target over the input: status $st"
+done
+"$bankc" build specs/seeds.tile -o "$tmp/bout" 2>/dev/null
+out=$(ls "$tmp"/bout/*.cuh | head -n 1)
+cp "$out" "$tmp/before.cuh"
+"$bankc" build --sarif "$out" specs/seeds.tile -o "$tmp/bout" 2>"$tmp/err"; st=$?
+[ $st -eq 1 ] && cmp -s "$out" "$tmp/before.cuh" && ok || bad "--sarif over a build's output: status $st"
+cp tests/ptx/transpose.ptx "$tmp/t.ptx"
+"$bankc" scan --sarif "$tmp/t.ptx" "$tmp/t.ptx" --block 32,8 >/dev/null 2>&1; st=$?
+[ $st -eq 1 ] && cmp -s "$tmp/t.ptx" tests/ptx/transpose.ptx && ok || bad "--sarif over scan's PTX: status $st"
 # --sarif written whole or not at all: a target that cannot be replaced
 # (a folder) leaves it as it was and no temporary beside it
 mkdir -p "$tmp/dir.sarif"

@@ -310,6 +310,13 @@ bool emit_sarif(const char *path, int status)
 {
 	json_t *log = log_of(status);
 	diag_records_free();
+	/* as -MF is refused: never over a file the command read or wrote */
+	if (files_used_has(path)) {
+		fprintf(stderr, "bankc: error: the SARIF log '%s' would replace a file the "
+		        "command read or wrote\n", esc_shown(path));
+		json_decref(log);
+		return false;
+	}
 	char tmp[4096];
 	FILE *f = tmp_beside(path, tmp, sizeof tmp);
 	if (!f) {
