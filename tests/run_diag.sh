@@ -133,6 +133,13 @@ for r in json.load(open(sys.argv[1]))["runs"][0]["results"]:
     print(eval(sys.argv[2]))' "$1" "$2"
 	}
 	kern="tests/ptx/transpose.ptx --block 32,8 --source-dir tests/gpu/scan_kernels"
+	# a name of any bytes: each byte not unreserved percent-encoded, a
+	# Latin-1 one as %XX, UTF-8 as its bytes
+	name=$(printf '\351t\303\251.tile')
+	cp tests/bad/row_outside.tile "$tmp/$name"
+	(cd "$tmp" && "$OLDPWD/$bankc" check --sarif l1.sarif "$name" 2>/dev/null)
+	[ "$(fld "$tmp/l1.sarif" 'r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]')" = \
+		"%E9t%C3%A9.tile" ] && ok || bad "a Latin-1 name's URI: $(fld "$tmp/l1.sarif" 'r["locations"]')"
 	# the gate's error at the kernel's line, with a region
 	"$bankc" scan --sarif "$tmp/gate.sarif" $kern --max-excess 0 >/dev/null 2>&1
 	fld "$tmp/gate.sarif" 'r["ruleId"], r["locations"][0]["physicalLocation"]["region"].get("startLine"), r["locations"][0]["physicalLocation"]["region"].get("startColumn")' >"$tmp/r"
