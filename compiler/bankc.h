@@ -194,8 +194,9 @@ typedef struct {
 	const char *rule;   /* a static string */
 	DiagPlace at;
 	char *msg;
-	uint64_t hash;      /* of what the result is about: its rule, file,
-	                     * line's text and key (diag_record_about) */
+	uint64_t hash;      /* of what the result is about: its line's text
+	                     * and key (diag_record_about); the log adds its
+	                     * rule and file */
 	DiagPlace *related;
 	int nrelated;
 	char *fix;          /* the fix's description, or NULL */
@@ -227,6 +228,8 @@ void diag_record_suppress(int r, DiagSuppress how, const char *justification);
  * column as a code-point column (a malformed byte counts one, as its
  * U+FFFD does). */
 int diag_cp_col(const char *text, size_t n, int col);
+/* FNV-1a of the string s (and its NUL) after h (0: from the start). */
+uint64_t diag_hash(uint64_t h, const char *s);
 const DiagRecord *diag_records(int *n);
 void diag_records_free(void);
 

@@ -44,6 +44,11 @@ static uint64_t fnv_str(uint64_t h, const char *s)
 	return fnv(h, s ? s : "", (s ? strlen(s) : 0) + 1);   /* the NUL separates */
 }
 
+uint64_t diag_hash(uint64_t h, const char *s)
+{
+	return fnv_str(h ? h : 0xcbf29ce484222325ull, s);
+}
+
 int diag_log(DiagKind k, const char *rule, const char *file, int line,
              int col, const char *msg)
 {
@@ -59,8 +64,7 @@ int diag_log(DiagKind k, const char *rule, const char *file, int line,
 	r->rule = rule;
 	r->at = (DiagPlace){xstrdup(file), line, col, col <= 1 ? col : 0, NULL};
 	r->msg = xstrdup(msg);
-	uint64_t h = fnv_str(0xcbf29ce484222325ull, rule);
-	r->hash = fnv_str(h, file);
+	r->hash = 0xcbf29ce484222325ull;        /* nothing known of it yet */
 	return nrecords++;
 }
 
@@ -69,7 +73,7 @@ void diag_record_about(int i, const char *text, size_t n, const char *key)
 	if (i < 0)
 		return;
 	DiagRecord *r = &records[i];
-	uint64_t h = fnv_str(fnv_str(0xcbf29ce484222325ull, r->rule), r->at.file);
+	uint64_t h = 0xcbf29ce484222325ull;
 	if (text) {
 		r->at.cp_col = diag_cp_col(text, n, r->at.col);
 		/* the line's text without the spaces around it: an indent changed

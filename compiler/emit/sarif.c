@@ -237,6 +237,16 @@ static json_t *fix_of(const DiagRecord *r)
 
 static const char *const level[] = {"error", "warning", "note"};
 
+static uint64_t fingerprint(const DiagRecord *r)
+{
+	bool rel;
+	char *uri = uri_of(r->at.file, &rel), about[20];
+	snprintf(about, sizeof about, "%016llx", (unsigned long long)r->hash);
+	uint64_t h = diag_hash(diag_hash(diag_hash(0, r->rule), uri), about);
+	free(uri);
+	return h;
+}
+
 static json_t *rule_json(int k)
 {
 	char *md = diag_format("%s\n\n%s\n\nbankc's documentation of its SARIF rules: "
@@ -262,17 +272,20 @@ static json_t *log_of(int status)
 	for (int i = 0; i < NRULES; i++)
 		index[i] = -1;
 	json_t *results = json_array();
+	uint64_t *hash = xcalloc((size_t)n + 1, sizeof *hash);
 	for (int i = 0; i < n; i++) {
 		int k = rule_index(r[i].rule);
 		if (index[k] < 0)
 			index[k] = nused, order[nused++] = k;
-		/* the fingerprint: what the result is about, and which of the
-		 * results about the same it is (two alike lines of one file) */
+		/* the fingerprint: its rule, its file as the log names it, what
+		 * it is about, and which of the results about the same it is
+		 * (two alike lines of one file) */
+		hash[i] = fingerprint(&r[i]);
 		int seen = 1;
 		for (int j = 0; j < i; j++)
-			seen += r[j].hash == r[i].hash;
+			seen += hash[j] == hash[i];
 		char fp[40];
-		snprintf(fp, sizeof fp, "%016llx:%d", (unsigned long long)r[i].hash, seen);
+		snprintf(fp, sizeof fp, "%016llx:%d", (unsigned long long)hash[i], seen);
 		json_t *res = json_pack("{s:s,s:i,s:s,s:{s:o},s:[o],s:{s:s}}", "ruleId",
 		                        r[i].rule, "ruleIndex", index[k], "level",
 		                        level[r[i].kind], "message", "text",
@@ -295,6 +308,7 @@ static json_t *log_of(int status)
 			                    "justification", report_string(r[i].justification)));
 		json_array_append_new(results, res);
 	}
+	free(hash);
 	json_t *jr = json_array();
 	for (int i = 0; i < nused; i++)
 		json_array_append_new(jr, rule_json(order[i]));
