@@ -148,6 +148,8 @@ typedef struct {
 	DiagColor color;    /* -fdiagnostics-color=auto|always|never */
 	int max_errors;     /* per file; 0 = no limit (-fmax-errors=N) */
 	bool record;        /* keep every diagnostic, for --sarif */
+	bool record_accepted;   /* and the warnings a user accepted, not
+	                         * printed (--sarif-suppressed) */
 	uint32_t wno;       /* warnings turned off: 1 << DiagFlag (-Wno-NAME) */
 } DiagOptions;
 /* The warnings a -Wno-NAME turns off (gcc's spelling), each its --sarif
@@ -162,13 +164,6 @@ bool diag_flag_on(DiagFlag f);
 /* The flag of a --sarif rule, or -1. */
 int diag_flag_of_rule(const char *rule);
 extern DiagOptions diag_options;
-typedef struct {
-	DiagKind kind;
-	const char *rule;   /* a static string */
-	char *file;
-	int line, col;      /* 0 where unknown */
-	char *msg;
-} DiagRecord;
 /* Whether diagnostics written to f are coloured (auto: a terminal, no
  * NO_COLOR, TERM not dumb). */
 bool diag_colored(FILE *f);
@@ -177,9 +172,64 @@ void diag_head(FILE *f, const char *locus, DiagKind k);
 void diag_caret(FILE *f);       /* "^" and a line break */
 char *diag_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *diag_vformat(const char *fmt, va_list ap);
-/* Keep one diagnostic for --sarif (only while diag_options.record). */
-void diag_log(DiagKind k, const char *rule, const char *file, int line,
-              int col, const char *msg);
+/* ---- base/diag_record.c: every diagnostic kept for --sarif ------------ */
+
+/* A place in a file: columns count bytes from 1 (0: unknown); cp_col is
+ * the same column in code points where the line's text was seen (0: not
+ * seen), which is what the SARIF log says. */
+typedef struct {
+	char *file;
+	int line, col, cp_col;
+	char *msg;          /* a related place's message, or NULL */
+} DiagPlace;
+/* A fix's replacement: [line:col, end_line:end_col) (code points from 1,
+ * the end excluded) replaced by text. */
+typedef struct {
+	int line, col, end_line, end_col;
+	char *text;
+} DiagRepl;
+typedef enum { DS_NONE, DS_IN_SOURCE, DS_EXTERNAL } DiagSuppress;
+typedef struct {
+	DiagKind kind;
+	const char *rule;   /* a static string */
+	DiagPlace at;
+	char *msg;
+	uint64_t hash;      /* of what the result is about: its line's text
+	                     * and key (diag_record_about); the log adds its
+	                     * rule and file */
+	DiagPlace *related;
+	int nrelated;
+	char *fix;          /* the fix's description, or NULL */
+	char *fix_file;
+	DiagRepl *repl;
+	int nrepl;
+	DiagSuppress suppressed;
+	char *justification;
+} DiagRecord;
+/* Keep one diagnostic for --sarif (only while diag_options.record):
+ * its index, for the calls below, or -1 when nothing is kept. */
+int diag_log(DiagKind k, const char *rule, const char *file, int line,
+             int col, const char *msg);
+/* What record r is about, for its fingerprint: the text of its line
+ * (text[0..n), NULL if not read: its column is then said in code points
+ * only where it is 1) and a key (a kernel, an array; NULL: none). */
+void diag_record_about(int r, const char *text, size_t n, const char *key);
+/* A related place of record r, at byte column col of the line text[0..n)
+ * (NULL: not read). */
+void diag_record_related(int r, const char *file, int line, int col, const char *text,
+                         size_t n, const char *msg);
+/* Record r's fix: a description, then each replacement in file. */
+void diag_record_fix(int r, const char *desc, const char *file);
+void diag_record_repl(int r, int line, int col, int end_line, int end_col,
+                      const char *text);
+/* Record r was accepted (its warning not printed), and why. */
+void diag_record_suppress(int r, DiagSuppress how, const char *justification);
+/* Code points in the first col - 1 bytes of text[0..n), plus 1: a byte
+ * column as a code-point column (a malformed byte counts one, as its
+ * U+FFFD does). */
+int diag_cp_col(const char *text, size_t n, int col);
+/* FNV-1a of the string s (and its NUL) after h (0: from the start). */
+uint64_t diag_hash(uint64_t h, const char *s);
 const DiagRecord *diag_records(int *n);
 void diag_records_free(void);
 
@@ -201,6 +251,14 @@ bool read_file(const char *path, const char *name, size_t limit, FILE *diag,
                Src *s);
 void src_free(Src *s);
 
+/* ---- base/files_used.c: the files a command read or wrote ------------- */
+
+/* Note the regular file open on fd, or at path (if it exists now). */
+void files_used_fd(int fd);
+void files_used_path(const char *path);
+/* Whether path is one of the files noted (the same device and inode). */
+bool files_used_has(const char *path);
+
 /* ---- base/escape.c: user text inside generated files ------------------ */
 
 /* s with no line break, no comment opener or closer, no trailing
@@ -212,6 +270,9 @@ char *esc_text_dup(const char *s);              /* malloc'ed */
 char *esc_decode(const char *s);
 /* s as UTF-8: each byte of a malformed sequence becomes U+FFFD. */
 char *esc_utf8(const char *s);
+/* The length of the well-formed UTF-8 sequence at p (NUL-terminated), 0
+ * if none. */
+int esc_utf8_len(const unsigned char *p);
 /* s as a terminal shows it as it is, and valid UTF-8: each byte that is
  * a control (below 0x20, 0x7f), part of a C1 control (U+0080..U+009F)
  * or not part of valid UTF-8 as \xNN (a backslash stays one); into buf
@@ -881,6 +942,12 @@ void outs_add_render(Outs *o, const char *dir, const char *file,
                      void (*render)(FILE *f, void *arg), void *arg,
                      const char *spec);
 void outs_free(Outs *o);
+/* ---- emit/sarif.c: the --sarif log ------------------------------------- */
+
+/* The diagnostics kept (diag_records) as a SARIF 2.1.0 log in path,
+ * written whole or not at all; status is the command's exit status.
+ * False, with a message, if it cannot be written. */
+bool emit_sarif(const char *path, int status);
 /* Write every output into dir (made if missing), the manifest and the
  * depfile (if not NULL) all or nothing; specs are the manifest keys of
  * this build's spec files.  Takes ownership of dep. */

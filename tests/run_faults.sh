@@ -1,6 +1,6 @@
 #!/bin/bash
-# Faults around bankc build: an output folder that cannot be made or
-# written, a full disk (a file-size limit), a read error, a signal during
+# Faults around bankc build and the --sarif log: an output folder that
+# cannot be made or written, a full disk (a file-size limit), a read error, a signal during
 # a build, a failing standard output, too little memory.  Each must give a
 # clear message and a non-zero status, and leave the previous outputs as
 # they were.
@@ -85,6 +85,15 @@ if [ -w /dev/full ]; then
 	if [ $? -eq 1 ] && grep -q "cannot write the output" "$tmp/err"; then ok
 	else failed "compare to /dev/full"; fi
 fi
+# --sarif FILE on a full disk: the old log as it was, no temporary left
+"$bankc" check --sarif "$tmp/log.sarif" specs/seeds.tile 2>/dev/null
+cp "$tmp/log.sarif" "$tmp/log.saved"
+bash -c "ulimit -f 1; trap '' XFSZ; exec '$bankc' check --sarif '$tmp/log.sarif' tests/bad/multi_errors.tile" \
+	2>"$tmp/err"
+st=$?
+if [ $st -eq 1 ] && cmp -s "$tmp/log.sarif" "$tmp/log.saved" && ! ls "$tmp"/log.sarif.tmp.* >/dev/null 2>&1 &&
+	grep -q "cannot write '$tmp/log.sarif'" "$tmp/err"; then ok
+else failed "--sarif on a full disk: status $st"; fi
 # hostile names and interrupted commits (tests/faults_outputs.sh)
 . "$(dirname "$0")/faults_outputs.sh"
 

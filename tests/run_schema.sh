@@ -99,7 +99,41 @@ done
 for f in tests/ptx/bad/*.ptx; do
 	"$bankc" scan --sarif "$d/sarif/ptx-$(basename "$f" .ptx).sarif" "$f" --block 32 >/dev/null 2>&1
 done
+"$bankc" scan --sarif "$d/sarif/fix.sarif" tests/ptx/fix.ptx --block 32 --fix >/dev/null 2>&1
+"$bankc" scan --sarif "$d/sarif/accepted.sarif" --sarif-suppressed tests/ptx/allow.ptx --block 32,8 \
+	--max-excess 0 >/dev/null 2>&1
+"$bankc" scan --sarif "$d/sarif/gate-scan.sarif" --sarif-suppressed tests/ptx/transpose.ptx \
+	--source-dir tests/gpu/scan_kernels --block 32,8 --baseline tests/ptx/transpose.baseline \
+	-Wno-data-dependent --max-excess 0 >/dev/null 2>&1
+"$bankc" check --sarif "$d/sarif/stdin.sarif" - <tests/bad/row_outside.tile 2>/dev/null
 validate sarif "$d"/sarif/*.sarif
+
+# GitHub code scanning's ingestion rules (tests/sarif_github.py) over
+# every log, and each rule refusing a log that breaks it
+if "$py" tests/sarif_github.py "$d"/sarif/*.sarif >"$tmp/v" 2>&1; then ok; else
+	bad "logs GitHub code scanning would refuse:"; indent <"$tmp/v" | head -n 10; fi
+# gh RULE PYTHON: the log broken by PYTHON (d: the document, r: its first
+# result) fails sarif_github.py's RULE
+gh() {
+	"$py" -c "import json,sys; d=json.load(open(sys.argv[1])); r=d['runs'][0]['results'][0]; $2; json.dump(d, open(sys.argv[2], 'w'))" \
+		"$d/sarif/fix.sarif" "$tmp/gh.sarif"
+	if "$py" tests/sarif_github.py "$tmp/gh.sarif" | grep -q ": $1: "; then ok; else
+		bad "sarif_github.py does not catch $1"; fi
+}
+gh location-required 'del r["locations"]'
+gh location-uri 'del r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]'
+gh region-required 'del r["locations"][0]["physicalLocation"]["region"]'
+gh uri-form 'r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] = "https://x/y.cu"'
+gh uri-parent 'r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] = "../y.cu"'
+gh locations-limit 'r["locations"] = r["locations"] * 11'
+gh fingerprints 'del r["partialFingerprints"]'
+gh message-text 'r["message"]["text"] = ""'
+gh rule-index 'r["ruleIndex"] = 5'
+gh rule-descriptions 'del d["runs"][0]["tool"]["driver"]["rules"][0]["fullDescription"]'
+gh rule-help 'del d["runs"][0]["tool"]["driver"]["rules"][0]["help"]'
+gh rule-helpuri 'd["runs"][0]["tool"]["driver"]["rules"][0]["helpUri"] = "docs/sarif.md"'
+# the related location (the declaration) is checked as the result's own
+gh location-uri 'r["relatedLocations"][0]["physicalLocation"]["artifactLocation"]["uri"] = ""'
 
 # each schema refuses what breaks it
 broken "$d/dump/1.json" "$tmp/x.json" 'd["tiles"][0]["rows"] = "32"'
@@ -117,5 +151,13 @@ broken "$d/sarif/multi_errors.sarif" "$tmp/x.json" 'd["runs"][0]["results"][0]["
 refuses sarif "$tmp/x.json" "level fatal"
 broken "$d/sarif/multi_errors.sarif" "$tmp/x.json" 'd["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] = 0'
 refuses sarif "$tmp/x.json" "startLine 0"
+broken "$d/sarif/multi_errors.sarif" "$tmp/x.json" 'del d["runs"][0]["results"][0]["locations"]'
+refuses sarif "$tmp/x.json" "a result without a location"
+broken "$d/sarif/multi_errors.sarif" "$tmp/x.json" 'd["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] = "../x.tile"'
+refuses sarif "$tmp/x.json" "a relative URI with .."
+broken "$d/sarif/fix.sarif" "$tmp/x.json" 'd["runs"][0]["results"][0]["fixes"][0]["artifactChanges"][0]["replacements"][0]["deletedRegion"].pop("endColumn")'
+refuses sarif "$tmp/x.json" "a replacement's region without its end"
+broken "$d/sarif/accepted.sarif" "$tmp/x.json" '[r.update(suppressions=[{"kind": "none"}]) for r in d["runs"][0]["results"]]'
+refuses sarif "$tmp/x.json" "a suppression of kind none"
 
 summary schema

@@ -71,19 +71,36 @@ void diag_show_text(FILE *f, const char *p, size_t n, size_t at)
 	free(caret);
 }
 
-/* The source line holding p, with a caret under its column.  Lines end
- * at LF, CR LF or CR alone. */
+/* The source line holding p: [*b, *e).  Lines end at LF, CR LF or CR
+ * alone. */
+static void line_of(const Src *s, Pos p, size_t *b, size_t *e)
+{
+	*b = *e = p.off;
+	if (*b > s->len)
+		*b = *e = s->len;
+	while (*b > 0 && s->text[*b - 1] != '\n' && s->text[*b - 1] != '\r')
+		(*b)--;
+	while (*e < s->len && s->text[*e] != '\n' && s->text[*e] != '\r')
+		(*e)++;
+}
+
+/* The source line holding p, with a caret under its column. */
 static void show_line(FILE *f, const Src *s, Pos p)
 {
-	size_t b = p.off, e = p.off;
-	if (b > s->len)
-		b = e = s->len;
-	while (b > 0 && s->text[b - 1] != '\n' && s->text[b - 1] != '\r')
-		b--;
-	while (e < s->len && s->text[e] != '\n' && s->text[e] != '\r')
-		e++;
+	size_t b, e;
+	line_of(s, p, &b, &e);
 	size_t at = p.off < b ? b : p.off > e ? e : p.off;
 	diag_show_text(f, s->text + b, e - b, at - b);
+}
+
+/* Kept for --sarif with what it is about: its line's text. */
+static int logged(const Src *src, Pos p, DiagKind k, const char *rule, const char *msg)
+{
+	int r = diag_log(k, rule, src->name, p.line, p.col, msg);
+	size_t b, e;
+	line_of(src, p, &b, &e);
+	diag_record_about(r, src->text + b, e - b, NULL);
+	return r;
 }
 
 /* The message, then the source line; recorded for --sarif as well.  A
@@ -101,16 +118,28 @@ static void report_to(FILE *out, const Src *src, Pos p, DiagKind k, const char *
 		fprintf(out, "%s\n", shown);
 	free(shown);
 	show_line(out, src, p);
-	diag_log(k, rule ? rule : "spec-error", src->name, p.line, p.col, msg);
+	logged(src, p, k, rule ? rule : "spec-error", msg);
 	free(locus);
 	free(msg);
 }
 
 void diag_warn(FILE *out, const Src *src, Pos p, int flag, const char *fmt, ...)
 {
-	if (!diag_flag_on((DiagFlag)flag))
-		return;
 	va_list ap;
+	if (!diag_flag_on((DiagFlag)flag)) {
+		/* turned off: only in the --sarif log, suppressed, if asked */
+		if (!diag_options.record || !diag_options.record_accepted)
+			return;
+		va_start(ap, fmt);
+		char *msg = diag_vformat(fmt, ap);
+		va_end(ap);
+		const char *name = diag_flag_name((DiagFlag)flag);
+		char *why = diag_format("-Wno-%s on the command line", name);
+		diag_record_suppress(logged(src, p, DK_WARNING, name, msg), DS_EXTERNAL, why);
+		free(why);
+		free(msg);
+		return;
+	}
 	va_start(ap, fmt);
 	report_to(out, src, p, DK_WARNING, diag_flag_name((DiagFlag)flag), flag, fmt, ap);
 	va_end(ap);

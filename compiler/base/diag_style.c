@@ -1,7 +1,7 @@
 /* How diagnostics look and where they are kept: gcc's colours for
  * "error:", "warning:" and "note:" (-fdiagnostics-color, NO_COLOR), the
- * error limit (-fmax-errors), and a record of every diagnostic for the
- * command's --sarif file (written by cmd/cmd_sarif.c).  One set of
+ * error limit (-fmax-errors) and the -W flags (the record of every
+ * diagnostic for --sarif is diag_record.c's).  One set of
  * options per process: the command line sets them once, before any
  * input is read. */
 #include <stdarg.h>
@@ -52,9 +52,6 @@ bool diag_flag_on(DiagFlag f)
 {
 	return !(diag_options.wno >> f & 1);
 }
-
-static DiagRecord *records;
-static int nrecords, caprecords;
 
 /* gcc's defaults (GCC_COLORS): error 01;31, warning 01;35, note 01;36,
  * the locus 01, the caret 01;32; each closed with ESC[m ESC[K as gcc
@@ -114,34 +111,4 @@ char *diag_format(const char *fmt, ...)
 	char *s = diag_vformat(fmt, ap);
 	va_end(ap);
 	return s;
-}
-
-void diag_log(DiagKind k, const char *rule, const char *file, int line,
-              int col, const char *msg)
-{
-	if (!diag_options.record)
-		return;
-	if (nrecords == caprecords) {
-		caprecords = caprecords ? 2 * caprecords : 16;
-		records = xreallocarray(records, (size_t)caprecords, sizeof *records);
-	}
-	records[nrecords++] = (DiagRecord){k, rule, xstrdup(file), line, col,
-		xstrdup(msg)};
-}
-
-const DiagRecord *diag_records(int *n)
-{
-	*n = nrecords;
-	return records;
-}
-
-void diag_records_free(void)
-{
-	for (int i = 0; i < nrecords; i++) {
-		free(records[i].file);
-		free(records[i].msg);
-	}
-	free(records);
-	records = NULL;
-	nrecords = caprecords = 0;
 }

@@ -80,7 +80,7 @@ char *esc_decode(const char *s)
 }
 
 /* The length of the well-formed UTF-8 sequence at p, 0 if none. */
-static int utf8_seq(const unsigned char *p)
+int esc_utf8_len(const unsigned char *p)
 {
 	unsigned c = p[0];
 	int n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef
@@ -100,7 +100,7 @@ char *esc_utf8(const char *s)
 	const unsigned char *p = (const unsigned char *)s;
 	char *out = xmalloc(3 * strlen(s) + 1), *o = out;
 	while (*p) {
-		int n = utf8_seq(p);
+		int n = esc_utf8_len(p);
 		if (n) {
 			memcpy(o, p, (size_t)n);
 			o += n, p += n;

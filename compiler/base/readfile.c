@@ -20,6 +20,7 @@ bool read_file(const char *path, const char *name, size_t limit, FILE *diag,
 		        strerror(errno));
 		return false;
 	}
+	files_used_fd(fileno(f));
 	size_t cap = 4096, n = 0;
 	char *buf = xmalloc(cap);
 	bool ok = true;

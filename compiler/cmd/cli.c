@@ -151,6 +151,7 @@ static const char usage_tail[] =
 "  -Wno-NAME               turn warning NAME off (-WNAME on again); each\n"
 "                          warning ends with its [-WNAME]\n"
 "  --sarif FILE            also write them to FILE as a SARIF 2.1.0 log\n"
+"  --sarif-suppressed      and the warnings accepted, each suppressed\n"
 "\n"
 "Options may come before or after the files, in the forms --top 3,\n"
 "--top=3, -o DIR and -oDIR; -- ends the options.  A FILE of - reads\n"
@@ -214,7 +215,8 @@ int cli_command_help(const char *name)
 	if (c->budget)
 		fputs(budget_help, stdout);
 	fputs("  -h, --help              show this help\n"
-	      "  -fdiagnostics-color[=WHEN], -fmax-errors=N, -Wno-NAME, --sarif FILE\n"
+	      "  -fdiagnostics-color[=WHEN], -fmax-errors=N, -Wno-NAME, --sarif FILE,\n"
+	      "  --sarif-suppressed\n"
 	      "                          diagnostics (bankc --help)\n", stdout);
 	return 0;
 }

@@ -1,8 +1,10 @@
 /* The diagnostic options every command takes, as gcc spells them:
  * -fdiagnostics-color[=auto|always|never], -fno-diagnostics-color,
  * -fmax-errors=N and -Wno-NAME (a warning off; -WNAME back on), and
- * bankc's --sarif FILE (the command's diagnostics as
- * a SARIF 2.1.0 log, docs/sarif.md).  cli_next hands them here. */
+ * bankc's --sarif FILE (the command's diagnostics as a SARIF 2.1.0 log,
+ * docs/sarif.md; emit/sarif.c writes it) and --sarif-suppressed (the
+ * warnings a user accepted in it too, suppressed).  cli_next hands them
+ * here. */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,10 @@ bool cli_diag_option(const Cli *c, int code, const char *arg, int *rc)
 	if (code == OPT_SARIF) {
 		cli_sarif_path = arg;
 		diag_options.record = true;
+		return true;
+	}
+	if (code == OPT_SARIF_SUPPRESSED) {
+		diag_options.record_accepted = true;
 		return true;
 	}
 	if (code == 'W') {
@@ -71,9 +77,16 @@ void cli_diag_options(const Cli *c, char *shortopts, size_t n,
 {
 	snprintf(shortopts, n, "%sf:W:", c->shortopts);
 	size_t k = 0;
-	for (const struct option *o = c->longopts; o->name && k + 2 < nlong; o++)
+	for (const struct option *o = c->longopts; o->name && k + 3 < nlong; o++)
 		longopts[k++] = *o;
 	longopts[k++] = (struct option){"sarif", required_argument, NULL,
 		OPT_SARIF};
+	longopts[k++] = (struct option){"sarif-suppressed", no_argument, NULL,
+		OPT_SARIF_SUPPRESSED};
 	longopts[k] = (struct option){0};
+}
+
+bool sarif_write(const char *path, int status)
+{
+	return emit_sarif(path, status);
 }

@@ -29,7 +29,7 @@ typedef struct {
 
 /* Long-only option codes; a command's own start at OPT_CMD. */
 enum { CLI_STOP = -2, OPT_BANKS = 1000, OPT_BANK_BYTES, OPT_NO_MERGE,
-	OPT_SEARCH_BUDGET, OPT_SARIF = 1050, OPT_CMD = 1100 };
+	OPT_SEARCH_BUDGET, OPT_SARIF = 1050, OPT_SARIF_SUPPRESSED, OPT_CMD = 1100 };
 #define CLI_BUDGET_OPTION {"search-budget", required_argument, NULL, \
 	OPT_SEARCH_BUDGET}
 #define CLI_HELP_OPTION {"help", no_argument, NULL, 'h'}
@@ -52,15 +52,17 @@ int cli_usage_error(const char *fmt, const char *arg);
 /* ---- cli_diag.c: -fdiagnostics-color, -fmax-errors, --sarif ------------- */
 
 extern const char *cli_sarif_path;     /* --sarif FILE, or NULL */
-/* code is 'f' (arg the rest of -fWHAT) or OPT_SARIF: handled, true, with
+/* code is 'f' (arg the rest of -fWHAT), OPT_SARIF or
+ * OPT_SARIF_SUPPRESSED: handled, true, with
  * *rc 2 after a usage error; false for any other code. */
 bool cli_diag_option(const Cli *c, int code, const char *arg, int *rc);
-/* c's options with these added: shortopts "...f:", longopts + sarif. */
+/* c's options with these added: shortopts "...f:W:", longopts + sarif
+ * and sarif-suppressed. */
 void cli_diag_options(const Cli *c, char *shortopts, size_t n,
                       struct option *longopts, size_t nlong);
-/* cmd_sarif.c: the diagnostics kept (diag_records) as a SARIF 2.1.0
- * log in path, with the command's exit status; false, with an error, if
- * it cannot be written. */
+/* At the command's end: the diagnostics kept as the --sarif log in path
+ * (emit/sarif.c), with the command's exit status; false, with an error,
+ * if it cannot be written. */
 bool sarif_write(const char *path, int status);
 
 /* A row of a pattern table (cmd_sim.c): name op width mask offsets

@@ -432,7 +432,8 @@ static bool gate_ok(const Opts *o, const PtxModule *m, const ScanKernel *k,
 	        (long long)wave, (long long)excess, (long long)ideal, o->max_excess);
 	diag_head(stderr, at->locus, DK_ERROR);
 	fprintf(stderr, "%s\n", msg);
-	diag_log(DK_ERROR, "scan-gate", at->file, at->line, at->col, msg);
+	scan_record_line(diag_log(DK_ERROR, "scan-gate", at->file, at->line, at->col, msg),
+	                 at->file, at->line, name);
 	free(msg);
 	return false;
 }
@@ -526,7 +527,8 @@ static void refuse(JsonOut *kernels, const KernelAt *at, const PtxFunc *f, const
 	char *msg = diag_format("kernel %s: %s", sn, why);
 	diag_head(stderr, at->locus, DK_ERROR);
 	fprintf(stderr, "%s\n", msg);
-	diag_log(DK_ERROR, "scan-launch", at->file, at->line, at->col, msg);
+	scan_record_line(diag_log(DK_ERROR, "scan-launch", at->file, at->line, at->col, msg),
+	                 at->file, at->line, sn);
 	if (kernels)
 		json_kernel(kernels, json_pack("{s:s,s:s,s:b,s:b,s:[{s:s,s:s,s:i}]}",
 		            "kernel", f->name, "name", sn, "complete", 0,

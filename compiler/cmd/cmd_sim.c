@@ -199,6 +199,8 @@ static int sim_table(const Geom *g, const char *path)
 	bool is_stdin = strcmp(path, "-") == 0;
 	const char *name = is_stdin ? "<stdin>" : path;
 	FILE *f = is_stdin ? stdin : fopen(path, "r");
+	if (f && !is_stdin)
+		files_used_fd(fileno(f));
 	if (!f) {
 		fprintf(stderr, "bankc: error: cannot open '%s': %s\n", esc_shown(path),
 		        strerror(errno));

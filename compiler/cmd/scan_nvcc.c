@@ -173,6 +173,7 @@ static bool copy_source(const char *file, const char *to)
 			close(in);
 		return false;
 	}
+	files_used_fd(in);
 	int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
 	bool ok = out >= 0;
 	char buf[1 << 16];

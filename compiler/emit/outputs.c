@@ -746,6 +746,12 @@ bool outs_commit(Outs *o, const char *dir, char **specs, int nspecs,
 	man_free(&next);
 	man_free(&both);
 	locked_set = false;
+	/* the outputs (and the manifest, the depfile, the lock), written or
+	 * kept: no --sarif log replaces one */
+	for (int i = 0; i < o->n; i++)
+		files_used_path(o->v[i].path);
+	files_used_path(manpath);
+	files_used_fd(lock);
 	close(lock);
 	return ok;
 }

@@ -257,6 +257,13 @@ ScanAccept scan_accepted(const PtxModule *m, const PtxInst *in, const ScanCtx *c
  * (message on err) if it cannot be read. */
 bool scan_baseline_read(const char *path, FILE *err);
 void scan_baseline_free(void);
+/* Whether an accepted warning goes to the --sarif log anyway, suppressed
+ * (--sarif-suppressed); and the words of its suppression, into buf. */
+bool scan_accepted_kept(void);
+/* What --sarif record rec at line of path (as the warnings show it) is
+ * about: the line's text where the source may be shown, and key. */
+void scan_record_line(int rec, const char *path, int line, const char *key);
+DiagSuppress scan_accept_why(ScanAccept a, DiagFlag f, char *buf, size_t n);
 
 /* ---- scan_gate.c ---------------------------------------------------------- */
 
@@ -477,6 +484,10 @@ void scan_fix_label(const ScanCtx *c, const ScanAcc *acc, char *buf, size_t n);
  * and, the first time, its fix. */
 void scan_fix_after_warning(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
                             const ScanCtx *c);
+/* The same for the --sarif record rec of that warning: each array's
+ * declaration a related place, and the first fix with a diff as the
+ * replacements --fix makes. */
+void scan_fix_sarif(int rec, const ScanAcc **g, int n, const ScanCtx *c);
 /* The arrays and their fixes as JSON ("arrays" of a kernel). */
 struct json_t *scan_fix_json(const ScanArrays *as);
 /* --fix: the fixes' diffs gathered over every kernel of a scan, one

@@ -544,6 +544,59 @@ void scan_fix_after_warning(FILE *f, const PtxModule *m, const ScanAcc **g, int 
 	}
 }
 
+/* Byte o of t as a line (from 1, lines ending at LF, as the diff counts
+ * them) and a column in code points (from 1). */
+static void text_pos(const CText *t, size_t o, int *line, int *col)
+{
+	int l = 1;
+	size_t start = 0;
+	for (size_t i = 0; i < o && i < t->len; i++)
+		if (t->text[i] == '\n')
+			l++, start = i + 1;
+	*line = l;
+	*col = diag_cp_col(t->text + start, t->len - start, (int)(o - start) + 1);
+}
+
+void scan_fix_sarif(int rec, const ScanAcc **g, int n, const ScanCtx *c)
+{
+	if (rec < 0)
+		return;
+	bool fixed = false;     /* one fix a result */
+	for (int i = 0; i < n; i++) {
+		const ScanArray *a = array_of(c, g[i]);
+		if (!a)
+			continue;
+		if (a->decl.found) {
+			char *msg = diag_format("'%s' (%lld byte%s) is declared here", a->name,
+			                        (long long)a->bytes, text_plural(a->bytes));
+			diag_record_related(rec, a->decl.path, a->decl.line, a->decl.col, a->decl.text,
+			                    strlen(a->decl.text), msg);
+			free(msg);
+		}
+		/* the fix --fix prints as a diff: the same replacements */
+		const ScanForm *ap = a->fix.shown && !fixed ? applied(&a->fix) : NULL;
+		if (!ap || !ap->src || !ap->nrepl)
+			continue;
+		fixed = true;
+		char *desc = ap == &a->fix.pad ?
+			diag_format("Declare %s: the layout bankc proves best for '%s' (%s), %lld "
+			            "wavefronts per block instead of %lld", ap->decl, a->name, a->kernel,
+			            (long long)ap->after, (long long)a->fix.before) :
+			diag_format("Index '%s' (%s) as %s: %s, %lld wavefronts per block instead "
+			            "of %lld", a->name, a->kernel, ap->index, ap->layout,
+			            (long long)ap->after, (long long)a->fix.before);
+		diag_record_fix(rec, desc, ap->src->path);
+		free(desc);
+		for (int k = 0; k < ap->nrepl; k++) {
+			const CRepl *r = &ap->repl[k];
+			int l0, c0, l1, c1;
+			text_pos(ap->src, r->off, &l0, &c0);
+			text_pos(ap->src, r->off + r->len, &l1, &c1);
+			diag_record_repl(rec, l0, c0, l1, c1, r->text);
+		}
+	}
+}
+
 /* One source file's replacements, and whose they are. */
 typedef struct {
 	const CText *src;

@@ -62,21 +62,60 @@ void scan_where(const PtxModule *m, const PtxInst *in, const ScanCtx *c,
 		snprintf(buf, n, "%s:%d:%d", shown, in->pos.line, in->pos.col);
 }
 
+/* The message kept for --sarif at an instruction's place, with its
+ * line's text and key (what it is about: an array, or NULL) for its
+ * fingerprint; the record's index (-1: none kept). */
+static int logged(const PtxModule *m, const PtxInst *in, const ScanCtx *c, DiagKind k,
+                  const char *rule, const char *msg, const char *key)
+{
+	int line, col, r;
+	const char *path = scan_source_of(m, in, &line, &col);
+	const char *p = NULL;
+	size_t len = 0;
+	if (path) {
+		const char *shown = scan_display_path(path, c);
+		r = diag_log(k, rule, shown, line, col > 0 ? col : 0, msg);
+		if (r >= 0 && !scan_source_line(shown, line, &p, &len))
+			p = NULL;
+	} else {
+		r = diag_log(k, rule, c->input, in->pos.line, in->pos.col, msg);
+		if (r >= 0 && !scan_source_text_line(m->src, in->pos.line, &p, &len))
+			p = NULL;
+	}
+	diag_record_about(r, p, len, key);
+	return r;
+}
+
+void scan_record_line(int rec, const char *path, int line, const char *key)
+{
+	const char *p = NULL;
+	size_t n = 0;
+	if (rec >= 0 && (!path || line <= 0 || !scan_source_line(path, line, &p, &n)))
+		p = NULL;
+	diag_record_about(rec, p, n, key);
+}
+
 /* "WHERE: KIND: " as diag_head prints it (coloured where it colours),
  * and the message kept for --sarif at the same place. */
-static void head(FILE *f, const PtxModule *m, const PtxInst *in,
-                 const ScanCtx *c, DiagKind k, const char *rule,
-                 const char *msg)
+static int head(FILE *f, const PtxModule *m, const PtxInst *in,
+                const ScanCtx *c, DiagKind k, const char *rule,
+                const char *msg, const char *key)
 {
 	char where[512];
 	scan_where(m, in, c, where, sizeof where);
 	diag_head(f, where, k);
-	int line, col;
-	const char *path = scan_source_of(m, in, &line, &col);
-	if (path)
-		diag_log(k, rule, scan_display_path(path, c), line, col > 0 ? col : 0, msg);
-	else
-		diag_log(k, rule, c->input, in->pos.line, in->pos.col, msg);
+	return logged(m, in, c, k, rule, msg, key);
+}
+
+/* A warning the user accepted: not printed; in the --sarif log,
+ * suppressed, where --sarif-suppressed asks for it. */
+static void accepted(const PtxModule *m, const PtxInst *in, const ScanCtx *c,
+                     ScanAccept a, DiagFlag flag, const char *msg, const char *key)
+{
+	char why[1200];
+	DiagSuppress how = scan_accept_why(a, flag, why, sizeof why);
+	diag_record_suppress(logged(m, in, c, DK_WARNING, diag_flag_name(flag), msg, key),
+	                     how, why);
 }
 
 /* The source line of a position, with a caret, if the file can be read. */
@@ -456,7 +495,8 @@ static void warn_group(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
 		ranged += g[i]->rcount;
 	const PtxInst *in = &m->inst[worst->inst];
 	DiagFlag flag = in->op.kind == PO_CPASYNC ? DW_CP_ASYNC : DW_BANK_CONFLICT;
-	if (scan_accepted(m, in, c, flag) != ACCEPT_NONE)
+	ScanAccept acc = scan_accepted(m, in, c, flag);
+	if (acc != ACCEPT_NONE && !scan_accepted_kept())
 		return;
 	char where[512], w[128], per[96], idl[64], banks[256] = "";
 	scan_where(m, in, c, where, sizeof where);
@@ -498,13 +538,19 @@ static void warn_group(FILE *f, const PtxModule *m, const ScanAcc **g, int n,
 		msg = diag_format("%s%s: %s wavefronts per instruction, ideal %s%s, "
 		        "%lld instruction%s per block%s", w, arr, per, idl, banks,
 		        (long long)count, count == 1 ? "" : "s", more);
-	head(f, m, in, c, DK_WARNING, diag_flag_name(flag), msg);
+	if (acc != ACCEPT_NONE) {
+		accepted(m, in, c, acc, flag, msg, arr);
+		free(msg);
+		return;
+	}
+	int rec = head(f, m, in, c, DK_WARNING, diag_flag_name(flag), msg, arr);
 	message(f, msg, DK_WARNING, flag);
 	free(msg);
 	show_source(f, m, in, c);
 	show_inlined(f, m, in, c);
 	call_paths(f, m, g, n, in, c);
 	scan_fix_after_warning(f, m, g, n, c);          /* its declaration and fix */
+	scan_fix_sarif(rec, g, n, c);                   /* the same in the --sarif log */
 }
 
 /* The warp instructions of a group whose cost depends on data: a
@@ -553,11 +599,16 @@ static void warn_ranged(FILE *f, const PtxModule *m, const ScanKernel *k,
 	        unk ? "its address depends on data" : "whether it runs depends on data",
 	        minw, maxw, (long long)lo, (long long)hi, (long long)ideal, many);
 	DiagKind kind = lo > ideal ? DK_WARNING : DK_NOTE;
-	if (kind == DK_WARNING && scan_accepted(m, in, c, DW_DATA) != ACCEPT_NONE) {
+	char arr[400];
+	scan_fix_label(c, first, arr, sizeof arr);
+	ScanAccept acc = kind == DK_WARNING ? scan_accepted(m, in, c, DW_DATA) : ACCEPT_NONE;
+	if (acc != ACCEPT_NONE) {
+		if (scan_accepted_kept())
+			accepted(m, in, c, acc, DW_DATA, msg, arr);
 		free(msg);
 		return;
 	}
-	head(f, m, in, c, kind, "data-dependent", msg);
+	head(f, m, in, c, kind, "data-dependent", msg, arr);
 	message(f, msg, kind, DW_DATA);
 	free(msg);
 	show_source(f, m, in, c);
@@ -575,7 +626,8 @@ static void warn_outside(FILE *f, const PtxModule *m, const ScanAcc *a,
 	if (!a->outside)
 		return;
 	const PtxInst *in = &m->inst[a->inst];
-	if (scan_accepted(m, in, c, DW_OUTSIDE) != ACCEPT_NONE)
+	ScanAccept acc = scan_accepted(m, in, c, DW_OUTSIDE);
+	if (acc != ACCEPT_NONE && !scan_accepted_kept())
 		return;
 	char where[512], w[128];
 	scan_where(m, in, c, where, sizeof where);
@@ -585,7 +637,12 @@ static void warn_outside(FILE *f, const PtxModule *m, const ScanAcc *a,
 	        "the hardware would fault or touch memory no array owns (costed as "
 	        "addressed)", w, (long long)a->outside_addr, a->outside_warp,
 	        a->outside_lane, (long long)a->outside, (long long)a->count);
-	head(f, m, in, c, DK_WARNING, "outside-array", msg);
+	if (acc != ACCEPT_NONE) {
+		accepted(m, in, c, acc, DW_OUTSIDE, msg, NULL);
+		free(msg);
+		return;
+	}
+	head(f, m, in, c, DK_WARNING, "outside-array", msg, NULL);
 	message(f, msg, DK_WARNING, DW_OUTSIDE);
 	free(msg);
 	show_source(f, m, in, c);
@@ -747,7 +804,7 @@ static void fork_note(FILE *f, const PtxModule *m, const ScanKernel *k, const No
 		        "as ones that may not run", why, (long long)times,
 		        times == 1 ? "" : "s");
 	(void)where;
-	head(f, m, &m->inst[i], c, DK_NOTE, "undecided-branch", msg);
+	head(f, m, &m->inst[i], c, DK_NOTE, "undecided-branch", msg, NULL);
 	fprintf(f, "%s\n", msg);
 	free(msg);
 }
@@ -804,7 +861,7 @@ static void bound_note(FILE *err, const PtxModule *m, const ScanKernel *k, const
 		msg = diag_format("the loop here runs as often as parameter %d (%s = %llu) "
 		                  "says%s", b->param, name, (unsigned long long)b->value, fits);
 	}
-	head(err, m, in, c, DK_NOTE, "scan-stopped", msg);
+	head(err, m, in, c, DK_NOTE, "scan-stopped", msg, NULL);
 	fprintf(err, "%s\n", msg);
 	free(msg);
 	show_source(err, m, in, c);
@@ -843,7 +900,7 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 		scan_where(m, in, c, where, sizeof where);
 		stop_message(m, k, s, c, msg, sizeof msg);
 		thread_of(k, s->first_tid, th, sizeof th);
-		head(err, m, in, c, DK_ERROR, "scan-stopped", msg);
+		head(err, m, in, c, DK_ERROR, "scan-stopped", msg, NULL);
 		fprintf(err, "%s\n", msg);
 		show_source(err, m, in, c);
 		show_inlined(err, m, in, c);
@@ -863,7 +920,7 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 		char *msg = diag_format("the bank model cannot cost this access: %s",
 		                        k->cost_error);
 		head(err, m, &m->inst[k->cost_error_inst], c, DK_ERROR, "scan-stopped",
-		     msg);
+		     msg, NULL);
 		fprintf(err, "%s\n", msg);
 		free(msg);
 			show_source(err, m, &m->inst[k->cost_error_inst], c);
@@ -959,13 +1016,13 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 			        "row addresses of 16 bytes a phase (16 an m16n16 matrix): "
 			        "assumed, as no Blackwell GPU has measured the 8-bit matrix "
 			        "forms yet", in->ntext, in->text, many);
-			head(err, m, in, c, DK_NOTE, "assumed-cost", msg);
+			head(err, m, in, c, DK_NOTE, "assumed-cost", msg, NULL);
 			fprintf(err, "%s\n", msg);
 			free(msg);
 		} else {
 			char text[1024];
 			note_text(m, k, in, many, text, sizeof text);
-			head(err, m, in, c, DK_NOTE, "not-counted", text);
+			head(err, m, in, c, DK_NOTE, "not-counted", text, NULL);
 			fprintf(err, "%s\n", text);
 		}
 		a = b;

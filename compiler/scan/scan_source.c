@@ -117,6 +117,7 @@ static char *read_source(const char *path, size_t *len)
 			close(fd);
 		return NULL;
 	}
+	files_used_fd(fd);
 	size_t cap = st.st_size < SCAN_SOURCE_MAX_BYTES ? (size_t)st.st_size
 	             : SCAN_SOURCE_MAX_BYTES;
 	char *buf = xmalloc(cap + 1);

@@ -467,6 +467,7 @@ static bool emit_array(const PtxModule *m, const ScanKernel *k, const ScanArray 
 		remove(tmp);
 		return false;
 	}
+	files_used_path(path);
 	char *shown = esc_term_dup(path);
 	fprintf(note, "%s: note: wrote %d access%s of shared array '%s'; 'bankc compare %s' "
 	        "proposes a layout\n", shown, nacc, nacc == 1 ? "" : "es", a->name, shown);

@@ -20,6 +20,27 @@ typedef struct {
 
 static Known *known;
 static int nknown;
+static char *baseline;          /* its path, for --sarif's suppressions */
+
+bool scan_accepted_kept(void)
+{
+	return diag_options.record && diag_options.record_accepted;
+}
+
+DiagSuppress scan_accept_why(ScanAccept a, DiagFlag f, char *buf, size_t n)
+{
+	const char *name = diag_flag_name(f);
+	if (a == ACCEPT_SOURCE) {
+		snprintf(buf, n, "a comment 'bankc: allow %s' on the line or the line above", name);
+		return DS_IN_SOURCE;
+	}
+	if (a == ACCEPT_BASELINE)
+		snprintf(buf, n, "a known warning of the baseline '%s' (--baseline)",
+		         baseline ? baseline : "");
+	else
+		snprintf(buf, n, "-Wno-%s on the command line", name);
+	return DS_EXTERNAL;
+}
 
 /* lit in s[0..n), or NULL (memmem is not C's nor POSIX's) */
 static const char *find(const char *s, size_t n, const char *lit)
@@ -78,6 +99,8 @@ bool scan_baseline_read(const char *path, FILE *err)
 	Src s;
 	if (!read_file(path, NULL, 64 << 20, err, &s))
 		return false;
+	free(baseline);
+	baseline = xstrdup(path);
 	/* "PATH:LINE:COL: warning: ... [-WNAME]", as scan prints a warning */
 	for (const char *p = s.text, *e = s.text + s.len; p < e;) {
 		const char *nl = memchr(p, '\n', (size_t)(e - p));
@@ -120,4 +143,6 @@ void scan_baseline_free(void)
 	free(known);
 	known = NULL;
 	nknown = 0;
+	free(baseline);
+	baseline = NULL;
 }
