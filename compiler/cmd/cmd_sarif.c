@@ -47,6 +47,18 @@ static const struct {
 	 "cannot know: both sides run, or the loop's body counts once."},
 	{"not-counted", "note", "A shared-memory instruction bankc does not count, counts "
 	 "one trip of, or a call taken to touch no shared memory."},
+	{"shared-race", "error", "Two threads touch one shared byte, at least one writing, "
+	 "with no barrier or __syncwarp ordering them (a warning where one runs on a path "
+	 "that depends on data)."},
+	{"shared-bounds", "error", "A shared-memory access outside the array its address is "
+	 "made from (an overrun into the next array included), or outside every shared "
+	 "array of the launch."},
+	{"shared-align", "error", "A shared-memory access at an address that is not a "
+	 "multiple of its width (vectors, ldmatrix rows, cp.async destinations): the GPU "
+	 "faults."},
+	{"barrier-divergence", "error", "A block barrier that the block's threads meet at "
+	 "different places or a different number of times, or that cannot complete (the "
+	 "block hangs)."},
 	{"assumed-cost", "note", "An instruction costed by a documented rule that no "
 	 "measurement has confirmed yet (Blackwell's 8-bit ldmatrix and stmatrix)."},
 };

@@ -74,6 +74,7 @@ struct ScanSafety {
 	bool touched;           /* accesses since the last interval end */
 	bool grouped;           /* the block ran in groups: no cross-group order */
 	bool forked_cta;        /* a block barrier passed on an undecided side */
+	bool arrives;           /* bar.arrive met: producers and consumers */
 	ScanFinding *f;
 	int nf, capf;
 	int64_t races_checked;
@@ -475,6 +476,9 @@ static void on_sync(void *ctx, const InterpSync *e)
 		s->bar_id[e->tid] = (int8_t)e->id;
 		s->bar_count[e->tid] = (int16_t)e->count;
 		break;
+	case SYNC_CTA_ARRIVE:
+		s->arrives = true;
+		break;
 	case SYNC_WARP: {
 		int lanes = s->nthreads - e->tid / WARP * WARP;
 		uint32_t full = lanes >= WARP ? 0xffffffffu : (1u << lanes) - 1;
@@ -641,7 +645,8 @@ void scan_safety_finish(ScanSafety *s, const ScanKernel *k)
 	/* a path bankc stopped, or a barrier it passed on an undecided side:
 	 * where threads wait and whether the block hangs is not certain */
 	for (int i = 0; i < s->nf; i++)
-		if (s->f[i].kind == SF_BARRIER && (k->nstops || s->forked_cta || !k->complete))
+		if (s->f[i].kind == SF_BARRIER && (k->nstops || s->forked_cta || !k->complete ||
+		                                   (s->f[i].hang && s->arrives)))
 			s->f[i].certain = false;
 }
 
