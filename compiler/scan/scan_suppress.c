@@ -78,11 +78,14 @@ bool scan_baseline_read(const char *path, FILE *err)
 	Src s;
 	if (!read_file(path, NULL, 64 << 20, err, &s))
 		return false;
-	/* "PATH:LINE:COL: warning: ... [-WNAME]", as scan prints a warning */
+	/* "PATH:LINE:COL: warning: ... [-WNAME]", as scan prints a warning
+	 * (and an error of a correctness check, which has its flag too) */
 	for (const char *p = s.text, *e = s.text + s.len; p < e;) {
 		const char *nl = memchr(p, '\n', (size_t)(e - p));
 		const char *le = nl ? nl : e;
 		const char *w = find(p, (size_t)(le - p), ": warning: ");
+		if (!w)
+			w = find(p, (size_t)(le - p), ": error: ");
 		const char *fl = le > p + 3 ? le - 1 : NULL;
 		while (fl && fl > p && *fl != '[')
 			fl--;
