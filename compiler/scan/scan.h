@@ -190,6 +190,9 @@ void scan_kernel_free(const PtxModule *m, ScanKernel *k);
 /* Bytes of shared memory whose accesses the race check follows (sm_90
  * gives a block at most 227 KiB): past it, accesses are out of bounds. */
 enum { SCAN_SAFETY_SHADOW = 1 << 20 };
+/* Findings a kernel reports at most (each a source position, or a pair);
+ * those past it are counted (scan_safety_dropped). */
+enum { SCAN_SAFETY_MAX = 256 };
 
 typedef enum { SF_RACE, SF_BOUNDS, SF_ALIGN, SF_BARRIER } ScanFindingKind;
 
@@ -228,6 +231,7 @@ void scan_safety_sink(ScanSafety *s, InterpSink *sink);
 void scan_safety_finish(ScanSafety *s, const ScanKernel *k);
 const ScanFinding *scan_safety_findings(const ScanSafety *s, int *n);
 int64_t scan_safety_dynamic(const ScanSafety *s);
+int64_t scan_safety_dropped(const ScanSafety *s);
 void scan_safety_free(ScanSafety *s);
 
 /* ---- scan_bound.c ---------------------------------------------------------- */

@@ -27,7 +27,7 @@
 
 #include "scan/scan.h"
 
-enum { PROV_NONE = -1, PROV_MANY = -2 };
+enum { PROV_NONE = -1, PROV_MANY = -2, PROV_PASSES = 32, FIND_CACHE = 4096 };
 
 /* per access, the facts a race needs */
 enum { AF_WRITE = 1, AF_STRONG = 2, AF_ATOMIC = 4, AF_MAYBE = 8,
@@ -39,6 +39,7 @@ typedef struct {
 	int32_t inst;
 	uint16_t tid, sync;
 	uint8_t flags;
+	uint8_t mask;       /* the bytes of its word it touches */
 } Who;
 
 #define NOBODY 0xffffu
@@ -67,7 +68,7 @@ struct ScanSafety {
 	int8_t *bar_id;
 	int16_t *bar_count;
 	int32_t *nbar;          /* block barriers it has waited at */
-	/* the shadow of shared memory */
+	/* the shadow of shared memory, a cell per 4-byte word */
 	Cell *cell;
 	int64_t ncell;
 	uint32_t gen;
@@ -75,8 +76,18 @@ struct ScanSafety {
 	bool grouped;           /* the block ran in groups: no cross-group order */
 	bool forked_cta;        /* a block barrier passed on an undecided side */
 	bool arrives;           /* bar.arrive met: producers and consumers */
+	/* the kernel's shared arrays, [lo, hi) (an extern one without
+	 * --dynamic-shared: no end) */
+	struct { int sym; int64_t lo, hi; } *arr;
+	int narr;
+	/* per instruction: the bytes its array holds, where it has one and
+	 * its end is known (else lo > hi: not checked against one array) */
+	int64_t *blo, *bhi;
 	ScanFinding *f;
 	int nf, capf;
+	int fcache[FIND_CACHE];     /* finding of a recent pair, + 1 */
+	ScanFinding spare;          /* where findings past SCAN_SAFETY_MAX go */
+	int64_t dropped;
 	int64_t races_checked;
 };
 
@@ -178,8 +189,12 @@ static void provenance(ScanSafety *s)
 		int32_t *reg = xmalloc((size_t)fn->nregs * sizeof *reg);
 		for (int r = 0; r < fn->nregs; r++)
 			reg[r] = PROV_NONE;
-		/* to a fixed point: a loop's induction register meets its start */
-		for (bool changed = true; changed;) {
+		/* to a fixed point: a loop's induction register meets its start;
+		 * a chain of copies written backwards takes a pass a link, so
+		 * past PROV_PASSES the function's accesses name no one array
+		 * (only "outside every array" is checked there) */
+		bool changed = true;
+		for (int pass = 0; changed && pass < PROV_PASSES; pass++) {
 			changed = false;
 			for (int i = fn->first; i < fn->first + fn->ninst; i++) {
 				const PtxInst *in = &m->inst[i];
@@ -200,7 +215,7 @@ static void provenance(ScanSafety *s)
 				continue;
 			for (int o = 0; o < in->nopd; o++)
 				if (in->opd[o].kind == OPD_MEM) {
-					s->prov[i] = opd_prov(m, reg, &in->opd[o]);
+					s->prov[i] = changed ? PROV_MANY : opd_prov(m, reg, &in->opd[o]);
 					break;
 				}
 		}
@@ -226,18 +241,39 @@ static ScanFinding *finding(ScanSafety *s, ScanFindingKind kind, int inst, int i
                             bool *fresh)
 {
 	const PtxModule *m = s->m;
+	/* the pair met last time, without a search (a race meets it per byte) */
+	uint32_t h = ((uint32_t)inst * 65599u ^ (uint32_t)inst2 * 31u ^ (uint32_t)kind) &
+	             (FIND_CACHE - 1);
+	int c = s->fcache[h] - 1;
+	if (c >= 0 && s->f[c].kind == kind &&
+	    ((s->f[c].inst == inst && s->f[c].inst2 == inst2) ||
+	     (s->f[c].inst == inst2 && s->f[c].inst2 == inst))) {
+		s->f[c].count++;
+		*fresh = false;
+		return &s->f[c];
+	}
 	for (int i = 0; i < s->nf; i++)
 		if (s->f[i].kind == kind &&
 		    ((same_pos(m, s->f[i].inst, inst) && same_pos(m, s->f[i].inst2, inst2)) ||
 		     (same_pos(m, s->f[i].inst, inst2) && same_pos(m, s->f[i].inst2, inst)))) {
 			s->f[i].count++;
+			s->fcache[h] = i + 1;
 			*fresh = false;
 			return &s->f[i];
 		}
+	if (s->nf == SCAN_SAFETY_MAX) {
+		/* past the most a kernel reports: counted, not kept */
+		s->dropped++;
+		memset(&s->spare, 0, sizeof s->spare);
+		*fresh = false;
+		s->spare.certain = true;
+		return &s->spare;
+	}
 	if (s->nf == s->capf) {
 		s->capf = s->capf ? 2 * s->capf : 16;
 		s->f = xrealloc(s->f, (size_t)s->capf * sizeof *s->f);
 	}
+	s->fcache[h] = s->nf + 1;
 	ScanFinding *f = &s->f[s->nf++];
 	memset(f, 0, sizeof *f);
 	f->kind = kind;
@@ -254,21 +290,9 @@ static ScanFinding *finding(ScanSafety *s, ScanFindingKind kind, int inst, int i
 /* The array holding byte a (-1: none) among those the kernel sees. */
 static int array_at(const ScanSafety *s, int64_t a)
 {
-	const PtxModule *m = s->m;
-	for (int i = 0; i < m->nsym; i++) {
-		const PtxSym *y = &m->sym[i];
-		if (y->kind != SYM_SHARED || (y->func >= 0 && y->func != s->kernel))
-			continue;
-		int64_t end;
-		if (y->size >= 0)
-			end = y->addr + y->size;
-		else if (!ptx_names_sym(m, s->kernel, i))
-			continue;
-		else
-			end = s->dyn >= 0 ? m->extern_base + s->dyn : INT64_MAX;
-		if (a >= y->addr && a < end)
-			return i;
-	}
+	for (int i = 0; i < s->narr; i++)
+		if (a >= s->arr[i].lo && a < s->arr[i].hi)
+			return s->arr[i].sym;
 	return -1;
 }
 
@@ -292,8 +316,10 @@ static void check_bounds(ScanSafety *s, const InterpAccess *e, int w)
 	int p = s->prov[e->inst];
 	bool maybe = r->flags & REC_MAYBE;
 	if (p >= 0) {
+		if (a >= s->blo[e->inst] && a + w <= s->bhi[e->inst])
+			return;
 		int64_t size = array_size(s, p), base = s->m->sym[p].addr;
-		if (size < 0 || (a >= base && a + w <= base + size))
+		if (size < 0)
 			return;
 		bool fresh;
 		ScanFinding *f = finding(s, SF_BOUNDS, e->inst, -1, &fresh);
@@ -352,7 +378,7 @@ static void check_align(ScanSafety *s, const InterpAccess *e, int w)
 static bool conflicts(const ScanSafety *s, const Who *x, const Who *a, bool write_a)
 {
 	(void)s;
-	if (x->tid == NOBODY || x->tid == a->tid)
+	if (x->tid == NOBODY || x->tid == a->tid || !(x->mask & a->mask))
 		return false;
 	if (!(write_a || (x->flags & AF_WRITE)))
 		return false;
@@ -378,8 +404,9 @@ static bool conflicts(const ScanSafety *s, const Who *x, const Who *a, bool writ
 	return true;
 }
 
-static void race(ScanSafety *s, const Who *x, const Who *a, bool write_a, int64_t byte)
+static void race(ScanSafety *s, const Who *x, const Who *a, bool write_a, int64_t word)
 {
+	int64_t byte = word * 4 + __builtin_ctz((unsigned)(x->mask & a->mask));
 	bool fresh;
 	ScanFinding *f = finding(s, SF_RACE, x->inst, a->inst, &fresh);
 	bool maybe = (x->flags | a->flags) & AF_MAYBE;
@@ -405,13 +432,17 @@ static void check_race(ScanSafety *s, const InterpAccess *e, int w)
 	if (r->flags & REC_MAYBE)
 		fl |= AF_MAYBE;
 	bool write = fl & AF_WRITE;
-	Who a = {e->inst, (uint16_t)e->tid, s->wsync[e->tid], fl};
+	Who a = {e->inst, (uint16_t)e->tid, s->wsync[e->tid], fl, 0};
 	if (!s->cell) {
 		s->cell = xcalloc((size_t)s->ncell, sizeof *s->cell);
 		s->gen = 1;
 	}
 	s->touched = true;
-	for (int64_t b = r->addr; b < (int64_t)r->addr + w && b < s->ncell; b++) {
+	int64_t lo = r->addr, hi = (int64_t)r->addr + w;   /* bytes [lo, hi) */
+	for (int64_t b = lo / 4; b * 4 < hi && b < s->ncell; b++) {
+		/* the bytes of word b the access touches */
+		int64_t from = lo > b * 4 ? lo - b * 4 : 0, to = hi < b * 4 + 4 ? hi - b * 4 : 4;
+		a.mask = (uint8_t)(((1u << to) - 1) & ~((1u << from) - 1));
 		Cell *c = &s->cell[b];
 		if (c->gen != s->gen) {
 			c->gen = s->gen;
@@ -426,12 +457,17 @@ static void check_race(ScanSafety *s, const InterpAccess *e, int w)
 				if (conflicts(s, &c->rd[k], &a, true))
 					race(s, &c->rd[k], &a, true, b);
 			c->w = a;
-			c->rd[0].tid = c->rd[1].tid = c->rd[2].tid = NOBODY;
+			/* readers of bytes it does not write stay */
+			for (int k = 0; k < 3; k++)
+				if (!(c->rd[k].mask & ~a.mask))
+					c->rd[k].tid = NOBODY;
 			continue;
 		}
 		if (c->rd[0].tid == NOBODY) {
 			c->rd[0] = a;
-		} else if (c->rd[0].tid != a.tid) {
+		} else if (c->rd[0].tid == a.tid) {
+			c->rd[0].mask |= a.mask;
+		} else {
 			int k = c->rd[0].tid / WARP != a.tid / WARP ? 1 : 2;
 			if (c->rd[k].tid == NOBODY)
 				c->rd[k] = a;
@@ -628,9 +664,30 @@ ScanSafety *scan_safety_new(const PtxModule *m, int kernel, const InterpOpts *ro
 		if (e > end)
 			end = e;
 	}
-	s->ncell = end < SCAN_SAFETY_SHADOW ? end : SCAN_SAFETY_SHADOW;
+	s->ncell = ((end < SCAN_SAFETY_SHADOW ? end : SCAN_SAFETY_SHADOW) + 3) / 4;
+	s->arr = xcalloc((size_t)m->nsym + 1, sizeof *s->arr);
+	for (int i = 0; i < m->nsym; i++) {
+		const PtxSym *y = &m->sym[i];
+		if (y->kind != SYM_SHARED || (y->func >= 0 && y->func != kernel))
+			continue;
+		if (y->size < 0 && !ptx_names_sym(m, kernel, i))
+			continue;
+		int64_t e = y->size >= 0 ? y->addr + y->size
+		            : dynamic_shared >= 0 ? m->extern_base + dynamic_shared : INT64_MAX;
+		s->arr[s->narr].sym = i;
+		s->arr[s->narr].lo = y->addr;
+		s->arr[s->narr++].hi = e;
+	}
 	inst_facts(s);
 	provenance(s);
+	s->blo = xmalloc(ni * sizeof *s->blo);
+	s->bhi = xmalloc(ni * sizeof *s->bhi);
+	for (size_t i = 0; i < ni; i++) {
+		int p = s->prov[i];
+		int64_t size = p >= 0 ? array_size(s, p) : -1;
+		s->blo[i] = size < 0 ? INT64_MIN : m->sym[p].addr;
+		s->bhi[i] = size < 0 ? INT64_MAX : m->sym[p].addr + size;
+	}
 	return s;
 }
 
@@ -661,6 +718,11 @@ int64_t scan_safety_dynamic(const ScanSafety *s)
 	return s->dyn;
 }
 
+int64_t scan_safety_dropped(const ScanSafety *s)
+{
+	return s->dropped;
+}
+
 void scan_safety_free(ScanSafety *s)
 {
 	if (!s)
@@ -676,6 +738,9 @@ void scan_safety_free(ScanSafety *s)
 	free(s->bar_count);
 	free(s->nbar);
 	free(s->cell);
+	free(s->arr);
+	free(s->blo);
+	free(s->bhi);
 	free(s->f);
 	free(s);
 }

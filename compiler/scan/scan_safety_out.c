@@ -171,6 +171,9 @@ int scan_safety_print(FILE *err, const PtxModule *m, const ScanSafety *s,
 			free(note);
 		}
 	}
+	if (scan_safety_dropped(s))
+		fprintf(err, "bankc: note: kernel %s: %lld more conflicts at places past the %d "
+		        "findings shown\n", kernel, (long long)scan_safety_dropped(s), SCAN_SAFETY_MAX);
 	return errors;
 }
 
