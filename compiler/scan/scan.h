@@ -232,6 +232,9 @@ void scan_safety_finish(ScanSafety *s, const ScanKernel *k);
 const ScanFinding *scan_safety_findings(const ScanSafety *s, int *n);
 int64_t scan_safety_dynamic(const ScanSafety *s);
 int64_t scan_safety_dropped(const ScanSafety *s);
+/* Whether instruction inst has a finding of kind (another message there
+ * would say less); s may be NULL. */
+bool scan_safety_has(const ScanSafety *s, int inst, ScanFindingKind kind);
 void scan_safety_free(ScanSafety *s);
 
 /* ---- scan_bound.c ---------------------------------------------------------- */
@@ -271,9 +274,6 @@ int scan_safety_print(FILE *err, const PtxModule *m, const ScanSafety *s,
                       const ScanCtx *c, const char *kernel_name);
 /* The findings as a JSON array ("findings" of a kernel). */
 struct json_t *scan_safety_json(const PtxModule *m, const ScanSafety *s, const ScanCtx *c);
-/* Whether instruction inst has a finding of kind (another message there
- * would say less). */
-bool scan_safety_has(const ScanSafety *s, int inst, ScanFindingKind kind);
 
 /* A diagnostic at instruction in, as scan's own are written: its place,
  * kind and message, [-WNAME] (flag >= 0, errors too), the source line and

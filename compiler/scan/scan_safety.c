@@ -718,6 +718,14 @@ int64_t scan_safety_dynamic(const ScanSafety *s)
 	return s->dyn;
 }
 
+bool scan_safety_has(const ScanSafety *s, int inst, ScanFindingKind kind)
+{
+	for (int i = 0; s && i < s->nf; i++)
+		if (s->f[i].kind == kind && s->f[i].inst == inst)
+			return true;
+	return false;
+}
+
 int64_t scan_safety_dropped(const ScanSafety *s)
 {
 	return s->dropped;

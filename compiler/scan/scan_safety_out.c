@@ -177,16 +177,6 @@ int scan_safety_print(FILE *err, const PtxModule *m, const ScanSafety *s,
 	return errors;
 }
 
-bool scan_safety_has(const ScanSafety *s, int inst, ScanFindingKind kind)
-{
-	int n;
-	const ScanFinding *f = s ? scan_safety_findings(s, &n) : NULL;
-	for (int i = 0; f && i < n; i++)
-		if (f[i].kind == kind && f[i].inst == inst)
-			return true;
-	return false;
-}
-
 static json_t *where_json(const PtxModule *m, int inst, const ScanCtx *c)
 {
 	char w[512];
