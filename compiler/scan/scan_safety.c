@@ -147,17 +147,17 @@ static int32_t prov_join(int32_t a, int32_t b)
 	return PROV_MANY;
 }
 
-static int32_t opd_prov(const PtxModule *m, const int32_t *reg, const PtxOpd *o)
+static int32_t opd_prov(const PtxModule *m, const int32_t *reg, int nregs, const PtxOpd *o)
 {
 	int32_t p = PROV_NONE;
-	if ((o->kind == OPD_SYM || o->kind == OPD_MEM) && o->sym >= 0 &&
+	if ((o->kind == OPD_SYM || o->kind == OPD_MEM) && o->sym >= 0 && o->sym < m->nsym &&
 	    m->sym[o->sym].kind == SYM_SHARED)
 		p = o->sym;
 	if (o->kind == OPD_REG || o->kind == OPD_MEM) {
 		if (o->reg >= 0)
-			p = prov_join(p, reg[o->reg]);
+			p = prov_join(p, o->reg < nregs ? reg[o->reg] : PROV_MANY);
 		if (o->kind == OPD_REG && o->reg2 >= 0)
-			p = prov_join(p, reg[o->reg2]);
+			p = prov_join(p, o->reg2 < nregs ? reg[o->reg2] : PROV_MANY);
 	}
 	return p;
 }
@@ -202,7 +202,7 @@ static void provenance(ScanSafety *s)
 					continue;
 				int32_t p = reg[in->opd[0].reg];
 				for (int o = 1; o < in->nopd; o++)
-					p = prov_join(p, opd_prov(m, reg, &in->opd[o]));
+					p = prov_join(p, opd_prov(m, reg, fn->nregs, &in->opd[o]));
 				if (p != reg[in->opd[0].reg]) {
 					reg[in->opd[0].reg] = p;
 					changed = true;
@@ -215,7 +215,7 @@ static void provenance(ScanSafety *s)
 				continue;
 			for (int o = 0; o < in->nopd; o++)
 				if (in->opd[o].kind == OPD_MEM) {
-					s->prov[i] = changed ? PROV_MANY : opd_prov(m, reg, &in->opd[o]);
+					s->prov[i] = changed ? PROV_MANY : opd_prov(m, reg, fn->nregs, &in->opd[o]);
 					break;
 				}
 		}
@@ -655,7 +655,8 @@ ScanSafety *scan_safety_new(const PtxModule *m, int kernel, const InterpOpts *ro
 	int64_t end = m->shared_static;
 	for (int i = 0; i < m->nsym; i++) {
 		const PtxSym *y = &m->sym[i];
-		if (y->kind != SYM_SHARED || (y->func >= 0 && y->func != kernel))
+		if (y->kind != SYM_SHARED ||
+		    (y->func >= 0 && y->func != kernel && m->func[y->func].entry))
 			continue;
 		int64_t e = y->size >= 0 ? y->addr + y->size
 		            : !ptx_names_sym(m, kernel, i) ? 0
@@ -668,7 +669,10 @@ ScanSafety *scan_safety_new(const PtxModule *m, int kernel, const InterpOpts *ro
 	s->arr = xcalloc((size_t)m->nsym + 1, sizeof *s->arr);
 	for (int i = 0; i < m->nsym; i++) {
 		const PtxSym *y = &m->sym[i];
-		if (y->kind != SYM_SHARED || (y->func >= 0 && y->func != kernel))
+		/* the kernel's, the module's, and those of the functions it may
+		 * call (another kernel's are not its) */
+		if (y->kind != SYM_SHARED ||
+		    (y->func >= 0 && y->func != kernel && m->func[y->func].entry))
 			continue;
 		if (y->size < 0 && !ptx_names_sym(m, kernel, i))
 			continue;
