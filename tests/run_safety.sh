@@ -10,10 +10,11 @@
 #      be exactly its "// expect: KERNEL LINE FLAG LEVEL [OTHER]" lines:
 #      every bug at its line, and no finding on the fixed kernels beside
 #      them (nor on one whose finding `bankc: allow` accepts);
-#   2. -Wno-NAME turns them off (status 0), --json lists them as
-#      "findings", --dynamic-shared is checked;
+#   2. -Wno-NAME and --baseline accept them (status 0), --json lists them
+#      as "findings", --dynamic-shared is checked;
 #   3. no finding on the validation kernels (tests/gpu/scan_kernels/, as
-#      manifest.tsv launches them): correct kernels stay silent.
+#      manifest.tsv launches them): correct kernels stay silent;
+#   4. tests/gpu/sanitize_check.sh parses (it runs on a GPU only).
 #
 #     sh tests/run_safety.sh BANKC [BUILD]
 #
@@ -81,6 +82,16 @@ else
 		st=$?
 		if [ "$st" -eq 0 ] && ! grep -q 'shared-race' "$tmp/err"; then ok; else
 			bad "-Wno-shared-race: status $st, or a race still said"; head -n 3 "$tmp/err" | indent; fi
+		# --baseline: an earlier run's errors are known by file, line and flag
+		"$bankc" scan "$r" --block 128 --source-dir tests/safety >/dev/null 2>"$tmp/known"
+		"$bankc" scan "$r" --block 128 --source-dir tests/safety --baseline "$tmp/known" \
+			>"$tmp/out" 2>"$tmp/err"
+		st=$?
+		if [ "$st" -eq 0 ] && grep -q 'shared-race' "$tmp/known" && ! grep -q 'shared-race' "$tmp/err"; then
+			ok
+		else
+			bad "--baseline: status $st, or a known race said again"
+		fi
 		"$bankc" scan "$r" --block 128 --kernel missing_sync_bug --json >"$tmp/j" 2>/dev/null
 		if grep -q '"findings": \[' "$tmp/j" && grep -q '"kind": "shared-race"' "$tmp/j" &&
 			grep -q '"level": "error"' "$tmp/j" && grep -q '"other_thread": 32' "$tmp/j"; then ok; else
@@ -120,4 +131,6 @@ else
 		ok
 	fi
 fi
+# the GPU script (tests/gpu/sanitize_check.sh) at least parses
+if have bash && bash -n tests/gpu/sanitize_check.sh; then ok; else bad "tests/gpu/sanitize_check.sh does not parse"; fi
 summary safety
