@@ -11,7 +11,10 @@
  *   scan_array.c the shared arrays the accesses touch, their names and
  *                declarations (scan_array_*)
  *   scan_fix.c   a proposed layout proven on the recorded addresses, and
- *                the notes, diff and JSON that say it (scan_fix_*) */
+ *                the notes, diff and JSON that say it (scan_fix_*)
+ *   scan_safety.c     shared-memory correctness from the same run: races,
+ *                     bounds, alignment, barriers (scan_safety_*)
+ *   scan_safety_out.c those findings as diagnostics and JSON */
 #ifndef BANKC_SCAN_H
 #define BANKC_SCAN_H
 

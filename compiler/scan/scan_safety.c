@@ -9,11 +9,14 @@
  * a barrier or has ended, so no access of one interval is ordered with
  * another's by anything but barriers; within one, two threads' accesses
  * are unordered unless they are lanes of one warp with a __syncwarp of
- * both between them.  Each interval keeps, per byte of shared memory, its
- * last writer and up to three readers (one of another warp than the
- * first, one of the first's warp): a new access conflicts with those it
- * is not ordered with.  Cells carry the interval's generation, so an
- * interval end forgets them all at once.  What bankc cannot order
+ * both between them.  (An interval end that releases only some threads,
+ * at a named barrier, starts a new interval for every thread: a race
+ * across it is missed, never invented.)  Each interval keeps, per 4-byte
+ * word of shared memory, its last writer and up to three readers (one of
+ * another warp than the first, one of the first's warp), each with the
+ * bytes of the word it touched: a new access conflicts with those it
+ * shares a byte with and is not ordered with.  Cells carry the interval's
+ * generation, so an interval end forgets them all at once.  What bankc cannot order
  * (mbarrier waits, a barrier passed on a side of a branch it cannot
  * decide, atomics, two volatile accesses) is left out: silence, never a
  * guess.
