@@ -155,7 +155,7 @@ run: bankc
 # golden files are rewritten (UPDATE=1).
 CHECKS := werror unit layers bad specs sim cli build readme docs scan scan-kernels fix \
 	nvcc generated wgmma json cute cmake install probe faults san valgrind fuzz fuzz-ptx
-CHECKS += diag schema pictures
+CHECKS += diag schema pictures safety
 FAST := unit layers bad specs sim cli readme docs scan probe
 FAST += diag
 # bankc as the runners are given it (BIN may be a path of its own)
@@ -229,6 +229,8 @@ check-scan: $(BIN)
 	@echo "== scan, hostile input"; sh tests/run_scan_hostile.sh $(BANKC)
 check-scan-kernels: $(BIN)
 	@echo "== scan kernels"; sh tests/run_scan_kernels.sh $(BANKC) $(B)
+check-safety: $(BIN)
+	@echo "== shared-memory correctness"; sh tests/run_safety.sh $(BANKC) $(B)
 check-fix: $(BIN)
 	@echo "== fixes applied"; sh tests/run_fix.sh $(BANKC)
 check-nvcc: tiles

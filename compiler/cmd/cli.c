@@ -128,7 +128,14 @@ static const CmdHelp cmds[] = {
 	 "                          warnings aside)\n"
 	 "  --baseline FILE         accept the warnings FILE holds (an earlier\n"
 	 "                          run's stderr): not shown, not in the gate\n"
-	 "  -- NVCC_FLAGS           the rest goes to nvcc (for a .cu FILE)\n",
+	 "  --dynamic-shared BYTES  the launch's dynamic shared memory: extern\n"
+	 "                          arrays end there (-Wshared-bounds)\n"
+	 "  -- NVCC_FLAGS           the rest goes to nvcc (for a .cu FILE)\n"
+	 "Shared-memory correctness, from the same run: races (-Wshared-race),\n"
+	 "accesses out of bounds (-Wshared-bounds) or misaligned\n"
+	 "(-Wshared-align), divergent or hanging barriers\n"
+	 "(-Wbarrier-divergence): errors where certain, warnings on paths that\n"
+	 "depend on data.\n",
 	 true, false},
 };
 enum { NCMDS = sizeof cmds / sizeof *cmds };

@@ -59,6 +59,7 @@ typedef struct {
 	const char *emit;
 	int64_t max_steps;
 	long max_excess;        /* --max-excess; -1: no gate */
+	int64_t dynamic_shared; /* --dynamic-shared BYTES; -1: not given */
 	const char *baseline;   /* --baseline FILE */
 	const char *source_dir[SCAN_SOURCE_MAX_DIRS];   /* --source-dir */
 	int nsource_dir;
@@ -145,6 +146,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 	memset(o, 0, sizeof *o);
 	o->max_steps = 1LL << 27;
 	o->max_excess = -1;
+	o->dynamic_shared = -1;
 	o->ngroup = 1;
 	o->group[0].grid[0] = o->group[0].grid[1] = o->group[0].grid[2] = 1;
 	o->geom = sim_geom_default;
@@ -156,7 +158,8 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			break;
 		}
 	enum { O_KERNEL = OPT_CMD, O_BLOCK, O_GRID, O_CTAID, O_PARAM, O_STEPS,
-	       O_EMIT, O_JSON, O_NOVEC, O_DATA, O_EXCESS, O_FIX, O_SOURCE_DIR, O_BASELINE };
+	       O_EMIT, O_JSON, O_NOVEC, O_DATA, O_EXCESS, O_FIX, O_SOURCE_DIR, O_BASELINE,
+	       O_DYNSHARED };
 	static const struct option lo[] = {
 		{"kernel", required_argument, NULL, O_KERNEL},
 		{"block", required_argument, NULL, O_BLOCK},
@@ -172,6 +175,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		{"fix", no_argument, NULL, O_FIX},
 		{"source-dir", required_argument, NULL, O_SOURCE_DIR},
 		{"baseline", required_argument, NULL, O_BASELINE},
+		{"dynamic-shared", required_argument, NULL, O_DYNSHARED},
 		CLI_GEOM_OPTIONS, CLI_HELP_OPTION, {0}};
 	Cli cl = {"scan", argc, argv, ":h", lo, .geom = &o->geom};
 	char *a;
@@ -272,6 +276,11 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			break;
 		case O_BASELINE:
 			o->baseline = a;
+			break;
+		case O_DYNSHARED:
+			if (!parse_int(a, 0, 1 << 20, &o->dynamic_shared))
+				return cli_usage_error("--dynamic-shared takes the launch's dynamic shared "
+				                       "memory in bytes, 0 to 1048576, not '%s'", a);
 			break;
 		case O_SOURCE_DIR:
 			if (o->nsource_dir == SCAN_SOURCE_MAX_DIRS)
@@ -541,7 +550,7 @@ static void refuse(JsonOut *kernels, const KernelAt *at, const PtxFunc *f, const
 static int scan_module(const Opts *o, const PtxModule *m, const char *input,
                        const char *cu)
 {
-	ScanCtx c = {input, cu, NULL, o->geom, NULL};
+	ScanCtx c = {input, cu, NULL, o->geom, NULL, NULL};
 	int nk = 0;
 	for (int i = 0; i < m->nfunc; i++)
 		nk += kernel_selected(o, m, i);
@@ -727,9 +736,15 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		}
 		c.ro = &ro;
 		/* every warp instruction kept: the fixes are proven on them */
-		ScanOpts so = {true, o->geom, !o->no_ptxas_merge, NULL};
+		/* the correctness checks read the same run */
+		ScanSafety *safety = scan_safety_new(m, i, &ro, o->dynamic_shared);
+		InterpSink also;
+		scan_safety_sink(safety, &also);
+		ScanOpts so = {true, o->geom, !o->no_ptxas_merge, &also};
 		ScanKernel k;
 		scan_kernel(m, i, &ro, &so, &k);
+		scan_safety_finish(safety, &k);
+		c.safety = safety;
 		if (!k.complete)
 			rc = 1;
 		bool over = !gate_ok(o, m, &k, &c, &at, sn);
@@ -756,12 +771,15 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 			                    (json_int_t)(ro.max_steps / (ro.block[0] * ro.block[1] * ro.block[2]))));
 			if (k.complete)
 				cmd_scan_fix_json(last, m, &k, &arrays);
+			json_object_set_new(last, "findings", scan_safety_json(m, safety, &c));
+			rc |= scan_safety_print(stderr, m, safety, &c, sn) > 0;
 			json_kernel(&js, last);
 			if (!k.complete)     /* its errors; partial totals are in the JSON */
 				scan_print_text(NULL, stderr, m, &k, &c);
 		} else {
 			if (!first)
 				fputc('\n', text);
+			rc |= scan_safety_print(stderr, m, safety, &c, sn) > 0;
 			scan_print_text(text, stderr, m, &k, &c);
 			/* each kernel's totals after its diagnostics, where both
 			 * streams reach one terminal or file (stderr is buffered:
@@ -776,8 +794,10 @@ static int scan_module(const Opts *o, const PtxModule *m, const char *input,
 		if (o->fix)
 			scan_diffs_add(diffs, stderr, &arrays);
 		c.arrays = NULL;
+		c.safety = NULL;
 		scan_arrays_free(&arrays);
 		scan_kernel_free(m, &k);
+		scan_safety_free(safety);
 	}
 	/* one diff a file, after every kernel: two arrays of a line apply together */
 	if (o->fix)

@@ -96,6 +96,28 @@ static const struct {
 	 "taken to touch no shared memory; or one that reaches shared memory outside the "
 	 "load/store counters.", "Nothing to do unless the instruction matters: the totals "
 	 "leave it out, as the note says.", "performance"},
+	{"shared-race", "error", "Two threads touch one shared byte unordered.",
+	 "Two threads touch one shared byte, at least one writing, with no barrier or "
+	 "__syncwarp ordering them: the result depends on timing (a warning where one "
+	 "runs on a path that depends on data).", "Order the two accesses the result names: "
+	 "a __syncthreads() between them where they are in different warps, a "
+	 "__syncwarp() where they are lanes of one warp.", "correctness"},
+	{"shared-bounds", "error", "A shared-memory access outside its array.",
+	 "A shared-memory access outside the array its address is made from (an overrun "
+	 "into the next array included), or outside every shared array of the launch.",
+	 "Check the index at the line given against the array's declared size; for an "
+	 "extern __shared__ array, give the launch's size with --dynamic-shared BYTES.",
+	 "correctness"},
+	{"shared-align", "error", "A shared-memory access at a misaligned address.",
+	 "A shared-memory access at an address that is not a multiple of its width "
+	 "(vectors, ldmatrix rows, cp.async destinations): the GPU faults.",
+	 "Align the array (__align__) or the offset to the access's width.", "correctness"},
+	{"barrier-divergence", "error", "A block barrier the threads meet unevenly.",
+	 "A block barrier that the block's threads meet at different places or a different "
+	 "number of times, or that cannot complete: the block hangs or its threads pair "
+	 "the wrong barriers.", "Move the barrier out of the branch or loop that only some "
+	 "threads take, so that every thread of the block meets it equally often.",
+	 "correctness"},
 	{"assumed-cost", "note", "An instruction costed by an unmeasured rule.",
 	 "An instruction costed by a documented rule that no measurement has confirmed yet "
 	 "(Blackwell's 8-bit ldmatrix and stmatrix).", "Measure the kernel to confirm the "

@@ -11,7 +11,10 @@
  *   scan_array.c the shared arrays the accesses touch, their names and
  *                declarations (scan_array_*)
  *   scan_fix.c   a proposed layout proven on the recorded addresses, and
- *                the notes, diff and JSON that say it (scan_fix_*) */
+ *                the notes, diff and JSON that say it (scan_fix_*)
+ *   scan_safety.c     shared-memory correctness from the same run: races,
+ *                     bounds, alignment, barriers (scan_safety_*)
+ *   scan_safety_out.c those findings as diagnostics and JSON */
 #ifndef BANKC_SCAN_H
 #define BANKC_SCAN_H
 
@@ -185,6 +188,58 @@ void scan_kernel(const PtxModule *m, int kernel, const InterpOpts *ro,
                  const ScanOpts *so, ScanKernel *k);
 void scan_kernel_free(const PtxModule *m, ScanKernel *k);
 
+/* ---- scan_safety.c: shared-memory correctness ------------------------------ */
+
+/* Bytes of shared memory whose accesses the race check follows (sm_90
+ * gives a block at most 227 KiB): past it, accesses are out of bounds. */
+enum { SCAN_SAFETY_SHADOW = 1 << 20 };
+/* Findings a kernel reports at most (each a source position, or a pair);
+ * those past it are counted (scan_safety_dropped). */
+enum { SCAN_SAFETY_MAX = 256 };
+
+typedef enum { SF_RACE, SF_BOUNDS, SF_ALIGN, SF_BARRIER } ScanFindingKind;
+
+/* One finding: the first of its kind at its instruction (or pair of
+ * instructions), and how often it was met. */
+typedef struct {
+	ScanFindingKind kind;
+	bool certain;           /* an error; else a warning: on a path that
+	                         * depends on data, or not sure */
+	int inst, inst2;        /* the access (a race: the earlier), the other
+	                         * access or barrier (-1: none) */
+	int tid, tid2;          /* the threads (-1: none) */
+	int64_t addr;           /* the byte (bounds, alignment: the address) */
+	int width;              /* bytes per lane of the access */
+	int sym, sym2;          /* its array (-1: none); bounds: the array the
+	                         * bytes land in instead (-1: none) */
+	int64_t offset;         /* addr from the array's start */
+	int64_t size;           /* bounds: the array's bytes (-1: no one array) */
+	int64_t count;          /* times met (pairs of threads, accesses) */
+	bool write, write2;     /* a race: which access writes */
+	bool maybe;             /* on a side of a branch bankc cannot decide */
+	bool hang;              /* a barrier: no barrier could complete */
+	int waiting, ended;     /* ... threads waiting, ended; else the n-th
+	                         * block barrier of each thread there */
+	int bar_id, bar_count;
+} ScanFinding;
+
+typedef struct ScanSafety ScanSafety;
+/* The checks of kernel's launch; dynamic_shared: --dynamic-shared's bytes,
+ * -1 where not given (an extern array's end is then unknown). */
+ScanSafety *scan_safety_new(const PtxModule *m, int kernel, const InterpOpts *ro,
+                            int64_t dynamic_shared);
+/* The sink to give scan_kernel as ScanOpts.also. */
+void scan_safety_sink(ScanSafety *s, InterpSink *sink);
+/* After the run: what the kernel's stops make uncertain. */
+void scan_safety_finish(ScanSafety *s, const ScanKernel *k);
+const ScanFinding *scan_safety_findings(const ScanSafety *s, int *n);
+int64_t scan_safety_dynamic(const ScanSafety *s);
+int64_t scan_safety_dropped(const ScanSafety *s);
+/* Whether instruction inst has a finding of kind (another message there
+ * would say less); s may be NULL. */
+bool scan_safety_has(const ScanSafety *s, int inst, ScanFindingKind kind);
+void scan_safety_free(ScanSafety *s);
+
 /* ---- scan_bound.c ---------------------------------------------------------- */
 
 /* The loop of stop s (STOP_STEPS), the parameter that bounds it and a
@@ -203,6 +258,7 @@ typedef struct {
 	Geom geom;
 	struct ScanArrays *arrays;  /* the kernel's arrays and their fixes, or
 	                             * NULL: warnings name no array */
+	const struct ScanSafety *safety;    /* its correctness findings, or NULL */
 } ScanCtx;
 
 /* One kernel's totals to f; its warnings, notes and errors (the
@@ -212,6 +268,21 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
                      const ScanCtx *c);
 struct json_t *scan_kernel_json(const PtxModule *m, const ScanKernel *k,
                                 const ScanCtx *c);
+
+/* ---- scan_safety_out.c: the findings said -------------------------------- */
+
+/* Each finding not accepted, as gcc writes an error or warning, to err;
+ * the number of errors written. */
+int scan_safety_print(FILE *err, const PtxModule *m, const ScanSafety *s,
+                      const ScanCtx *c, const char *kernel_name);
+/* The findings as a JSON array ("findings" of a kernel). */
+struct json_t *scan_safety_json(const PtxModule *m, const ScanSafety *s, const ScanCtx *c);
+
+/* A diagnostic at instruction in, as scan's own are written: its place,
+ * kind and message, [-WNAME] (flag >= 0, errors too), the source line and
+ * its inlined calls; kept for --sarif under rule. */
+void scan_diag_at(FILE *f, const PtxModule *m, const PtxInst *in, const ScanCtx *c,
+                  DiagKind k, const char *rule, int flag, const char *msg);
 /* ---- scan_pos.c: where an instruction is reported ------------------------------ */
 
 /* The source position to report for in: .loc's, or, while that names a

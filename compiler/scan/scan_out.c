@@ -135,6 +135,21 @@ static void show_source(FILE *f, const PtxModule *m, const PtxInst *in,
 	scan_show_source(f, p, len, col);
 }
 
+/* A diagnostic at an instruction: its place, kind and message with its
+ * flag (an error of a check has one too), the source line and the calls
+ * it was inlined from; kept for --sarif under rule. */
+void scan_diag_at(FILE *f, const PtxModule *m, const PtxInst *in, const ScanCtx *c,
+                  DiagKind k, const char *rule, int flag, const char *msg)
+{
+	head(f, m, in, c, k, rule, msg, NULL);
+	if (flag >= 0 && k != DK_NOTE)
+		fprintf(f, "%s [-W%s]\n", msg, diag_flag_name((DiagFlag)flag));
+	else
+		fprintf(f, "%s\n", msg);
+	show_source(f, m, in, c);
+	show_inlined(f, m, in, c);
+}
+
 /* ---- what ------------------------------------------------------------------------ */
 
 /* merged: > 1 for the accesses at consecutive addresses that ptxas
@@ -629,6 +644,8 @@ static void warn_outside(FILE *f, const PtxModule *m, const ScanAcc *a,
 	ScanAccept acc = scan_accepted(m, in, c, DW_OUTSIDE);
 	if (acc != ACCEPT_NONE && !scan_accepted_kept())
 		return;
+	if (scan_safety_has(c->safety, a->inst, SF_BOUNDS))
+		return;     /* the error there says more */
 	char where[512], w[128];
 	scan_where(m, in, c, where, sizeof where);
 	what(in, 0, w, sizeof w);
@@ -917,8 +934,13 @@ void scan_print_text(FILE *f, FILE *err, const PtxModule *m, const ScanKernel *k
 		        sn, s->threads, s->threads == 1 ? "" : "s", th);
 	}
 	if (k->cost_error) {
-		char *msg = diag_format("the bank model cannot cost this access: %s",
-		                        k->cost_error);
+		/* a misaligned access is the kernel's bug, said above as such */
+		bool misaligned = scan_safety_has(c->safety, k->cost_error_inst, SF_ALIGN);
+		char *msg = misaligned ? diag_format("the scan of this kernel stops at its "
+		                                     "misaligned access (above), which faults on "
+		                                     "the GPU")
+		            : diag_format("the bank model cannot cost this access: %s",
+		                          k->cost_error);
 		head(err, m, &m->inst[k->cost_error_inst], c, DK_ERROR, "scan-stopped",
 		     msg, NULL);
 		fprintf(err, "%s\n", msg);

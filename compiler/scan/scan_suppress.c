@@ -101,11 +101,14 @@ bool scan_baseline_read(const char *path, FILE *err)
 		return false;
 	free(baseline);
 	baseline = xstrdup(path);
-	/* "PATH:LINE:COL: warning: ... [-WNAME]", as scan prints a warning */
+	/* "PATH:LINE:COL: warning: ... [-WNAME]", as scan prints a warning
+	 * (and an error of a correctness check, which has its flag too) */
 	for (const char *p = s.text, *e = s.text + s.len; p < e;) {
 		const char *nl = memchr(p, '\n', (size_t)(e - p));
 		const char *le = nl ? nl : e;
 		const char *w = find(p, (size_t)(le - p), ": warning: ");
+		if (!w)
+			w = find(p, (size_t)(le - p), ": error: ");
 		const char *fl = le > p + 3 ? le - 1 : NULL;
 		while (fl && fl > p && *fl != '[')
 			fl--;

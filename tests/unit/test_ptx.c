@@ -831,7 +831,7 @@ static void stop_is(const char *body, StopKind kind, int64_t steps, const char *
 	assert_int_equal(s->k.stops[0].threads, 32);
 	if (why) {
 		char buf[1024];
-		ScanCtx c = {"t.ptx", NULL, &s->ro, sim_geom_default, NULL};
+		ScanCtx c = {"t.ptx", NULL, &s->ro, sim_geom_default, NULL, NULL};
 		scan_why(&s->p->m, &s->k, s->k.stops[0].why, &c, buf, sizeof buf);
 		assert_string_equal(buf, why);
 	}
@@ -852,7 +852,7 @@ static void unknown_is(const char *body, int lo, int hi, const char *why)
 	assert_int_equal(a->rhi, hi);
 	if (why) {
 		char buf[1024];
-		ScanCtx c = {"t.ptx", NULL, &s->ro, sim_geom_default, NULL};
+		ScanCtx c = {"t.ptx", NULL, &s->ro, sim_geom_default, NULL, NULL};
 		scan_why(&s->p->m, &s->k, a->rwhy, &c, buf, sizeof buf);
 		assert_string_equal(buf, why);
 	}
@@ -988,7 +988,7 @@ static void test_data(void **state)
 			/* lanes 16 to 31 read past its end */
 			assert_true(s->k.ranged);
 			char buf[1024];
-			ScanCtx c = {"t.ptx", NULL, &s->ro, sim_geom_default, NULL};
+			ScanCtx c = {"t.ptx", NULL, &s->ro, sim_geom_default, NULL, NULL};
 			scan_why(&s->p->m, &s->k, s->k.acc[0].rwhy, &c, buf, sizeof buf);
 			assert_non_null(strstr(buf, "past the end of the buffer given as --data 0"));
 		}

@@ -41,7 +41,7 @@ static Fx *scan_fx(void)
 	ScanOpts so = {true, sim_geom_default, true, NULL};
 	scan_kernel(&x->m, 0, &ro, &so, &x->k);
 	assert_true(x->k.complete);
-	x->c = (ScanCtx){"t.ptx", NULL, &ro, sim_geom_default, NULL};
+	x->c = (ScanCtx){"t.ptx", NULL, &ro, sim_geom_default, NULL, NULL};
 	scan_arrays_find(&x->m, &x->k, &x->c, &x->as);
 	x->c.arrays = &x->as;
 	return x;
