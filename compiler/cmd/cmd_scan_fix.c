@@ -164,6 +164,20 @@ static const char *cpasync_note(const PtxModule *m, const ScanKernel *k, const S
 	return "";
 }
 
+/* The spec --emit-spec writes for array a, as text (malloc'ed). */
+static char *array_spec(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
+                        const ScanArray *a, size_t *len)
+{
+	char tname[600];
+	scan_spec_tile_name(m, k, a, tname, sizeof tname);
+	char *text = NULL;
+	*len = 0;
+	FILE *f = xmemstream(&text, len);
+	scan_spec_write(f, m, k, a, tname, c);
+	fclose(f);
+	return text;
+}
+
 /* The fix of one array: solved, proven, said. */
 static void fix_array(const PtxModule *m, const ScanKernel *k, const ScanCtx *c, ScanArray *a,
                       const Geom *g)
@@ -187,11 +201,8 @@ static void fix_array(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
 	}
 	char tname[600];
 	scan_spec_tile_name(m, k, a, tname, sizeof tname);
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = xmemstream(&text, &len);
-	scan_spec_write(f, m, k, a, tname, c);
-	fclose(f);
+	size_t len;
+	char *text = array_spec(m, k, c, a, &len);
 	Pool *p = pool_new();
 	Unit u;
 	Solution s = {0};
@@ -350,13 +361,8 @@ void cmd_scan_fixes_data(const PtxModule *m, const ScanKernel *k, const ScanCtx 
 		if (!x->shown)
 			continue;
 		/* the layout's tile: the spec again, as fix_array wrote it */
-		char tname[600];
-		scan_spec_tile_name(m, k, a, tname, sizeof tname);
-		char *text = NULL;
-		size_t len = 0;
-		FILE *f = xmemstream(&text, &len);
-		scan_spec_write(f, m, k, a, tname, c);
-		fclose(f);
+		size_t len;
+		char *text = array_spec(m, k, c, a, &len);
 		Pool *p = pool_new();
 		Unit u;
 		Src src = {"<spec of the array>", text, len};
