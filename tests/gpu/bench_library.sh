@@ -27,7 +27,7 @@
 # CSV), dram.md.  Exits non-zero if anything failed.
 #
 # Environment: PREFIX (an installed tree to use instead of installing
-# this one), NCU, and what bench_templates.sh reads (RUN_TIMEOUT,
+# this one), TEMPLATES (the programs, default all three), NCU, and what bench_templates.sh reads (RUN_TIMEOUT,
 # DEADLINE, ...).
 set -uo pipefail
 die() { echo "bench_library.sh: $*" >&2; exit 1; }
@@ -65,7 +65,7 @@ else
 fi
 lib=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags bankc-templates) || die "no bankc-templates in $prefix"
 
-TEMPLATES="transpose hgemm_wgmma fp8gemm_wgmma" LIB_CFLAGS=$lib \
+TEMPLATES="${TEMPLATES:-transpose hgemm_wgmma fp8gemm_wgmma}" LIB_CFLAGS=$lib \
 	bash tests/gpu/bench_templates.sh --repeat "$repeat" "$out/bench" || fail=1
 
 # DRAM traffic of the library's transposes and of the copy kernel, one
