@@ -228,7 +228,8 @@ static void array_slots(const PtxModule *m, const ScanKernel *k, ScanArray *as, 
 	}
 	for (int i = 0; i < na; i++) {
 		ScanArray *a = &as[i];
-		qsort(keys[i], (size_t)a->nslot, sizeof *keys[i], slot_cmp);
+		if (a->nslot)   /* none: keys[i] is NULL, which qsort may not take */
+			qsort(keys[i], (size_t)a->nslot, sizeof *keys[i], slot_cmp);
 		a->slot = xmalloc(((size_t)a->nslot + 1) * sizeof *a->slot);
 		for (int q = 0; q < a->nslot; q++)
 			a->slot[q] = keys[i][q].slot;

@@ -713,6 +713,8 @@ int scan_diffs_print(ScanDiffs *d, FILE *out, FILE *err)
 	int n = 0;
 	for (int i = 0; d && i < d->n; i++) {
 		FileDiff *f = &d->f[i];
+		if (!f->n)
+			continue;
 		ScanEdit *ed;
 		int ned;
 		char *diff, why[200];

@@ -78,7 +78,9 @@ extern "C" __global__ void half_ldmatrix(const __half *in, float *out)
 	out[tid] = s;
 }
 
-// 2-byte elements written by stmatrix (an epilogue), read by rows.
+// 2-byte elements written by stmatrix (an epilogue), read by rows: only
+// the 16 columns it wrote (an unwritten one reads whatever the block
+// before left, which a layout moves).
 extern "C" __global__ void half_stmatrix(const unsigned *in, __half *out)
 {
 	__shared__ __align__(128) __half sc[32][64];
@@ -93,7 +95,7 @@ extern "C" __global__ void half_stmatrix(const unsigned *in, __half *out)
 	}
 	__syncthreads();
 	for (int r = 0; r < 32; r++)
-		out[r * 64 + lane] = sc[r][lane] + sc[r][lane + 32];
+		out[r * 64 + lane] = sc[r][lane % 16] + sc[r][(lane + 8) % 16];
 }
 
 // 8-byte elements read down a column.
