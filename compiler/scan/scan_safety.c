@@ -312,6 +312,23 @@ static int64_t array_size(const ScanSafety *s, int y)
 	return n > 0 ? n : 0;
 }
 
+/* The out-of-bounds finding of e's instruction, its access filled in;
+ * NULL where one is kept already that says as much (certain, or this one
+ * on a path that depends on data). */
+static ScanFinding *bounds_finding(ScanSafety *s, const InterpAccess *e, int w, bool maybe)
+{
+	bool fresh;
+	ScanFinding *f = finding(s, SF_BOUNDS, e->inst, -1, &fresh);
+	if (!fresh && (f->certain || maybe))
+		return NULL;
+	f->certain = !maybe;
+	f->maybe = maybe;
+	f->tid = e->tid;
+	f->addr = e->rec->addr;
+	f->width = w;
+	return f;
+}
+
 static void check_bounds(ScanSafety *s, const InterpAccess *e, int w)
 {
 	const InterpRec *r = e->rec;
@@ -324,15 +341,9 @@ static void check_bounds(ScanSafety *s, const InterpAccess *e, int w)
 		int64_t size = array_size(s, p), base = s->m->sym[p].addr;
 		if (size < 0)
 			return;
-		bool fresh;
-		ScanFinding *f = finding(s, SF_BOUNDS, e->inst, -1, &fresh);
-		if (!fresh && (f->certain || maybe))
+		ScanFinding *f = bounds_finding(s, e, w, maybe);
+		if (!f)
 			return;
-		f->certain = !maybe;
-		f->maybe = maybe;
-		f->tid = e->tid;
-		f->addr = a;
-		f->width = w;
 		f->sym = p;
 		f->offset = a - base;
 		f->size = size;
@@ -343,15 +354,9 @@ static void check_bounds(ScanSafety *s, const InterpAccess *e, int w)
 	/* no one array: only past every array the launch gives can be said */
 	if (array_at(s, a) >= 0 && array_at(s, a + w - 1) >= 0)
 		return;
-	bool fresh;
-	ScanFinding *f = finding(s, SF_BOUNDS, e->inst, -1, &fresh);
-	if (!fresh && (f->certain || maybe))
+	ScanFinding *f = bounds_finding(s, e, w, maybe);
+	if (!f)
 		return;
-	f->certain = !maybe;
-	f->maybe = maybe;
-	f->tid = e->tid;
-	f->addr = a;
-	f->width = w;
 	f->offset = a;
 	f->size = -1;
 }
