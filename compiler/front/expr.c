@@ -104,10 +104,33 @@ static bool vbin(EvalCtx *cx, const Expr *e, uint32_t mask,
 		if (bad & mask)
 			break;
 		/* lanes outside the mask may hold anything: keep them harmless */
+		int64_t x[WARP], d[WARP];
+		bool pow2 = true, narrow = true;
 		for (int n = 0; n < WARP; n++) {
-			int64_t d = (mask >> n & 1) ? b[n] : 1, x = (mask >> n & 1) ? a[n] : 0;
-			o[n] = e->op == T_SLASH ? x / d : x % d;
+			d[n] = (mask >> n & 1) ? b[n] : 1;
+			x[n] = (mask >> n & 1) ? a[n] : 0;
+			pow2 &= x[n] >= 0 && d[n] > 0 && (d[n] & (d[n] - 1)) == 0;
+			narrow &= x[n] == (int32_t)x[n] && d[n] == (int32_t)d[n];
 		}
+		/* the common cases without a 64-bit divide, which was most of
+		 * the evaluator's time: a non-negative value over a power of two
+		 * (a shift and a mask, vectorised), and values that fit 32 bits
+		 * (INT32_MIN / -1 overflows there only: its answer by hand) */
+		if (pow2)
+			for (int n = 0; n < WARP; n++)
+				o[n] = e->op == T_SLASH ? x[n] >> __builtin_ctzll((uint64_t)d[n])
+				                        : x[n] & (d[n] - 1);
+		else if (narrow)
+			for (int n = 0; n < WARP; n++) {
+				int32_t x32 = (int32_t)x[n], d32 = (int32_t)d[n];
+				if (x32 == INT32_MIN && d32 == -1)
+					o[n] = e->op == T_SLASH ? -(int64_t)INT32_MIN : 0;
+				else
+					o[n] = e->op == T_SLASH ? x32 / d32 : x32 % d32;
+			}
+		else
+			for (int n = 0; n < WARP; n++)
+				o[n] = e->op == T_SLASH ? x[n] / d[n] : x[n] % d[n];
 		break;
 	}
 	case T_SHL:

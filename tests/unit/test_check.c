@@ -146,6 +146,41 @@ static void test_operators(void **state)
 	run_free(r);
 }
 
+/* Division and remainder truncate toward zero on every path the
+ * evaluator takes: a power of two over non-negative values (shifts),
+ * 32-bit values, 64-bit values, and INT32_MIN / -1, which overflows only
+ * in 32 bits. */
+static void test_division(void **state)
+{
+	(void)state;
+	Run *r = run(TILE("access a: load { row = lane / 8 + lane % 8; "
+	                  "col = (lane - 16) / 4 - (lane - 16) % 4 + 8; }"));
+	assert_true(r->ok);
+	Inst *in = &r->unit.tiles[0].acc[0].inst[0];
+	assert_int_equal(in->lane[13].row, 1 + 5);
+	assert_int_equal(in->lane[1].col, -3 + 3 + 8);      /* -15 / 4, -15 % 4 */
+	assert_int_equal(in->lane[31].col, 3 - 3 + 8);
+	run_free(r);
+	r = run(TILE("access a: load { row = (lane - 7) / 3 + 2; "
+	             "col = (lane + 2) % (0 - 5) + (lane - 12) % 7 + 6; }"));
+	assert_true(r->ok);
+	in = &r->unit.tiles[0].acc[0].inst[0];
+	assert_int_equal(in->lane[0].row, 0);               /* -7 / 3 = -2 */
+	assert_int_equal(in->lane[30].row, 9);
+	assert_int_equal(in->lane[0].col, 2 + -5 + 6);      /* 2 % -5, -12 % 7 */
+	assert_int_equal(in->lane[20].col, 2 + 1 + 6);
+	run_free(r);
+	r = run(TILE("access a: load { let big = 65536 * 65536; "
+	             "let lo = lane - lane - 2147483647 - 1; "
+	             "let w = (lane + 3 * big) / 3; let m = lo / (0 - 1) + lo % (0 - 1); "
+	             "row = w - big; col = m - 2147483647 - 1 + lane % 4; }"));
+	assert_true(r->ok);
+	in = &r->unit.tiles[0].acc[0].inst[0];
+	assert_int_equal(in->lane[31].row, 10);
+	assert_int_equal(in->lane[7].col, 3);
+	run_free(r);
+}
+
 /* let: named subexpressions, and lets that `active` needs. */
 static void test_let(void **state)
 {
@@ -251,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_tile_errors),
 		cmocka_unit_test(test_access_errors),
 		cmocka_unit_test(test_operators),
+		cmocka_unit_test(test_division),
 		cmocka_unit_test(test_let),
 		cmocka_unit_test(test_ranges_weight_stage),
 		cmocka_unit_test(test_tables),
