@@ -117,6 +117,24 @@ if have patch; then
 else
 	skip "the diffs of --fix (no patch)"
 fi
+# an index is not rewritten where a use issued no shared-memory access
+# on any path (the compiler kept the values in registers: rewritten, it
+# may load them); a use on a path the launch does not take is rewritten
+"$bankc" scan tests/ptx/kept.ptx --kernel kept_register --block 32 --param off=0 --fix \
+	>"$tmp/kr.diff" 2>"$tmp/kr.err"
+if [ ! -s "$tmp/kr.diff" ] && grep -q "(no padding: tests/ptx/kept.cu:20: the compiler made no shared-memory access of its use there (it keeps the value in a register)" "$tmp/kr.err"; then
+	ok
+else
+	bad "kept_register: an index rewrite offered where the compiler kept t's values in registers"
+fi
+"$bankc" scan tests/ptx/kept.ptx --kernel kept_untaken --block 32 --param n=0 --fix \
+	>"$tmp/ku.diff" 2>/dev/null
+if grep -q '^+		s += t\[(x \* 32 + n % 32) / 32 \* 33 + ((x \* 32 + n % 32) % 32)\];' "$tmp/ku.diff" &&
+	grep -q '^+	__shared__ float t\[1056\];' "$tmp/ku.diff"; then
+	ok
+else
+	bad "kept_untaken: the padding's diff does not rewrite the use on the path not taken"
+fi
 for k in fix_literal:t fix_narrow:s fix_double:d; do
 	rm -rf "$tmp/spec"
 	"$bankc" scan tests/ptx/fix.ptx --block 32 --kernel "${k%%:*}" --emit-spec "$tmp/spec" \

@@ -475,6 +475,10 @@ typedef struct ScanArray {
 	                         * would split them; "" if none */
 	char reach[512];        /* an access the source's indexing of it does not
 	                         * explain (a pointer, another name), or "" */
+	char kept[512];         /* a use in the source where the compiler made no
+	                         * shared-memory access (it kept the value in a
+	                         * register): an index rewrite may make it load
+	                         * there; "" if none */
 	ScanDecl decl;
 	ScanFix fix;
 	bool noted;             /* its notes printed */

@@ -530,6 +530,87 @@ static void check_reach(const PtxModule *m, const ScanKernel *k, const ScanCtx *
 			         src->t->path, src->occ[i].line, a->name);
 }
 
+/* The source lines of the module's instructions that may touch shared
+ * memory (those with a slot, on any path), sorted by file and line: made
+ * once per kernel scanned, when an array first needs them. */
+typedef struct {
+	const char *path;
+	int line;
+} SlotLine;
+
+typedef struct {
+	SlotLine *v;
+	int n;
+	bool made;
+} SlotLines;
+
+static int slot_line_cmp(const void *x, const void *y)
+{
+	const SlotLine *a = x, *b = y;
+	int d = strcmp(a->path, b->path);
+	return d ? d : (a->line > b->line) - (a->line < b->line);
+}
+
+static void slot_lines(const PtxModule *m, const ScanCtx *c, SlotLines *sl)
+{
+	sl->made = true;
+	sl->v = xmalloc(((size_t)m->nslots + 1) * sizeof *sl->v);
+	int last = -1;
+	const char *shown = NULL;
+	for (int i = 0; i < m->ninst && sl->n < m->nslots; i++) {
+		const PtxInst *in = &m->inst[i];
+		int file, line, col, rest;
+		const char *p = in->slot >= 0 ? scan_source_at(m, in, &file, &line, &col, &rest) : NULL;
+		if (!p)
+			continue;
+		if (file != last)       /* one file's instructions in a row: one look */
+			shown = scan_display_path(p, c), last = file;
+		sl->v[sl->n++] = (SlotLine){shown, line};
+	}
+	if (sl->n > 1)
+		qsort(sl->v, (size_t)sl->n, sizeof *sl->v, slot_line_cmp);
+}
+
+/* Whether an instruction with a slot lies at path's lines l0..l1. */
+static bool slot_line_in(const SlotLines *sl, const char *path, int l0, int l1)
+{
+	int lo = 0, hi = sl->n;         /* the first at (path, l0) or after */
+	SlotLine key = {path, l0};
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (slot_line_cmp(&sl->v[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < sl->n && strcmp(sl->v[lo].path, path) == 0 && sl->v[lo].line <= l1;
+}
+
+/* A use of the array (an element read or written) where the compiler
+ * made no shared-memory access at all, on any path: it kept the value in
+ * a register (attention's S, stored at one line and read back at the
+ * next two).  The use stays a register as long as the compiler can tell
+ * the elements apart; a rewritten index may hide that, and the loads it
+ * then issues are outside what the proof costed. */
+static void check_kept(const PtxModule *m, const ScanCtx *c, ScanArray *a, SlotLines *sl)
+{
+	CDecl *src = a->decl.src;
+	if (!src)
+		return;
+	for (int i = 0; i < src->nocc && !a->kept[0]; i++) {
+		const COcc *o = &src->occ[i];
+		if (o->kind != OCC_ELEM || o->seen)
+			continue;
+		if (!sl->made)
+			slot_lines(m, c, sl);
+		if (!slot_line_in(sl, src->t->path, o->line0, o->line1))
+			snprintf(a->kept, sizeof a->kept, "%s:%d: the compiler made no shared-memory "
+			         "access of its use there (it keeps the value in a register); with "
+			         "the index rewritten it may load it, which the proof does not cover",
+			         src->t->path, o->line);
+	}
+}
+
 /* A vector ptxas makes of scalar accesses of more than one indexing: its
  * members (the leader's base register at the next offsets, in its
  * function) at another source position (.loc's line and column).  A
@@ -641,6 +722,7 @@ void scan_arrays_find(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
 	array_slots(m, k, out->a, na);
 	KernelFiles kf;
 	kernel_files(m, k, c, &kf);
+	SlotLines sl = {0};
 	for (int i = 0; i < na; i++) {
 		ScanArray *a = &out->a[i];
 		const PtxSym *y = &m->sym[a->sym];
@@ -668,8 +750,10 @@ void scan_arrays_find(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
 		array_view(m, k, a);
 		check_reach(m, k, c, a);
 		check_split(m, k, c, a);
+		check_kept(m, c, a, &sl);
 		out->n++;
 	}
+	free(sl.v);
 	/* each slot's array, for the warnings and the JSON */
 	out->of_slot = xmalloc(((size_t)m->nslots + 1) * sizeof *out->of_slot);
 	for (int s = 0; s < m->nslots; s++)

@@ -255,6 +255,8 @@ bool scan_fix_form(ScanArray *a, const Layout *l, const Tile *t, bool pad, ScanF
 				            "more than once: give it a variable first",
 				            d->path, src->occ[i].line, esc_shown(sub));
 			}
+	if (a->kept[0] && (a->flat || m.kind != SAY_SAME || m.swap))
+		return STOP("%s", a->kept);
 	char buf[2048], s0[1200], s1[1200], col[1600], dt[DECL_MAX_DIMS][1024];
 	for (int i = 0; i < d->ndims; i++)     /* each dimension's whole text */
 		ctext_span(ct, src->dims[i][0], src->dims[i][1], dt[i], sizeof dt[i]);
@@ -506,6 +508,10 @@ static void print_fix(FILE *f, const ScanArray *a, const char *at)
 		if (x->cute[0])
 			fprintf(f, "    in CuTe: %s\n", x->cute);
 	}
+	/* a padding that would help, refused for a reason of its own: why
+	 * (else the note is silent on it) */
+	if (!x->pad.ok && x->pad.stop[0] && strcmp(x->pad.stop, ix->stop) != 0)
+		fprintf(f, "    (no padding: %s)\n", esc_shown(x->pad.stop));
 	if (!ap && (x->pad.ok || ix->ok))
 		fprintf(f, "    (no diff: %s)\n", esc_shown(x->pad.ok ? x->pad.stop : ix->stop));
 	if (x->header_use[0])

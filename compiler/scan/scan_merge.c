@@ -6,7 +6,8 @@
  * It looks within a basic block, across the arithmetic and the other
  * loads between them, but not across a barrier, a call, another access
  * that may write the same memory (for loads) or touch it (for stores),
- * or a new value of the base register; and it merges only where it can
+ * an access of the other direction through the same base register, or
+ * a new value of the base register; and it merges only where it can
  * prove the vector aligned: from where it placed the array and from the
  * arithmetic of the address (InterpRec.tz), never from the values that
  * the thread index or a parameter take.  Measured on an H200
@@ -126,6 +127,12 @@ static Step step(const PtxModule *m, const PtxInst *a, const PtxInst *b)
 		if (mine)
 			return load && writes(m, b, ma->reg) ? MEMBER_LAST : MEMBER;
 		if (ordered(b))
+			return STOP;
+		/* the same base the other way (a store between the window's
+		 * loads, a load between its stores): ptxas keeps the two in
+		 * order and the window ends there (attention's S[i] =
+		 * __expf(S[i] - m), unrolled: no vector on the H200) */
+		if (same_base(a, b) && b->op.kind != a->op.kind)
 			return STOP;
 		/* the same base at another offset: ptxas knows where it goes;
 		 * through another register it may alias */
