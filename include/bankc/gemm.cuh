@@ -35,7 +35,10 @@
 //
 // Any M, N, K >= 0: the tensor maps have the matrices' true sizes, so
 // tiles that reach past an edge read zeros there and store nothing past
-// it.  M or N = 0: nothing is done; K = 0: C is set to 0.
+// it.  M or N = 0: nothing is done; K = 0: C is set to 0.  Nothing of C
+// past column N is written, in any row: TMA stores a row's last 16 bytes
+// whole, so a 16-bit C whose N is not a multiple of 8 is stored by the
+// threads (element pairs, as an f32 C is) instead of through TMA.
 //
 // Rules, as cuBLAS states its own:
 //   - Arguments (cudaErrorInvalidValue, nothing launched): M, N, K >= 0;
@@ -122,6 +125,14 @@ cudaError_t gemm_call(int M, int N, int K, const typename In::T *A, int lda, con
 	if (K == 0)	// all-bits-zero is 0.0 in f32, f16 and bf16
 		return cudaMemset2DAsync(C, static_cast<size_t>(ldc) * sizeof(Out), 0, static_cast<size_t>(N) * sizeof(Out),
 					 static_cast<size_t>(M), stream);
+	// TMA stores whole 16-byte chunks of a row: a 16-bit C whose rows end
+	// inside one is stored by the threads instead, so that nothing past
+	// column N is written
+	if constexpr (G::EpiTile::TMA) {
+		if (static_cast<int64_t>(N) * sizeof(Out) % 16 != 0)
+			return gemm90::LibGemmEdge<In>::launch(dev, M, N, K, A, lda, B, ldb, C, ldc, scale_a, scale_b,
+								gemm90::GROUP_ROWS, true, stream);
+	}
 	return G::launch(dev, M, N, K, A, lda, B, ldb, C, ldc, scale_a, scale_b, gemm90::GROUP_ROWS, true, stream);
 }
 

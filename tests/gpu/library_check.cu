@@ -88,6 +88,10 @@ template <class T> static void transpose_case(const char *type, long long rows, 
 	T *in = reinterpret_cast<T *>(din) + off, *out = reinterpret_cast<T *>(dout) + off;
 	CUDA_OK(cudaMemcpy(in, h.data(), bytes, cudaMemcpyHostToDevice));
 	CUDA_OK(cudaMemset(dout, 0xa5, bytes + 16));
+	// the copy and the memset are the legacy default stream's, which does
+	// not order with a non-blocking stream: done before the call (else
+	// the memset may land on the transpose's output)
+	CUDA_OK(cudaDeviceSynchronize());
 	const cudaError_t e = bankc::transpose(static_cast<const T *>(in), out, rows, cols, s);
 	CUDA_OK(cudaStreamSynchronize(s));
 	CUDA_OK(cudaGetLastError());
@@ -195,7 +199,9 @@ static void gemm_case(Gemm &g, int M, int N, int K, bool ab, bool scaled)
 {
 	using Tr = Traits<T>;
 	const int lda = round_up(std::max(K, 1), Tr::align), ldb = ab ? round_up(std::max(N, 1), Tr::align) : lda;
-	const int ldc = sizeof(Out) == 2 ? round_up(std::max(N, 1), 8) : std::max(N, 1);
+	// a 16-bit C: 8 columns of padding past the 16-byte rows TMA needs, which
+	// nothing may write (TMA where N is a multiple of 8, the threads else)
+	const int ldc = sizeof(Out) == 2 ? round_up(std::max(N, 1), 8) + 8 : std::max(N, 1);
 	const size_t na = static_cast<size_t>(M) * lda, nb = static_cast<size_t>(ab ? K : N) * ldb, nc = static_cast<size_t>(M) * ldc;
 	std::mt19937 rng(static_cast<unsigned>(M * 31 + N * 17 + K));
 	std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -233,6 +239,7 @@ static void gemm_case(Gemm &g, int M, int N, int K, bool ab, bool scaled)
 		CUDA_OK(cudaMemcpy(rB, rb.data(), nb * sizeof(R), cudaMemcpyHostToDevice));
 	}
 	CUDA_OK(cudaMemset(dC, 0xff, std::max<size_t>(nc, 1) * sizeof(Out)));	// NaN: unwritten elements fail
+	CUDA_OK(cudaDeviceSynchronize());	// the legacy stream's copies and memset, before g.stream's call
 	cudaError_t e;
 	if constexpr (std::is_same<T, __nv_fp8_e4m3>::value)
 		e = bankc::gemm(M, N, K, dA, lda, dB, ldb, dC, ldc, g.stream, scaled ? ds : nullptr, scaled ? ds + 1 : nullptr);
@@ -301,6 +308,7 @@ static void refusals(cudaStream_t s)
 	CUDA_OK(cudaMalloc(&B, 1 << 20));
 	CUDA_OK(cudaMalloc(&C, 1 << 20));
 	CUDA_OK(cudaMemset(C, 0x7f, 1 << 20));
+	CUDA_OK(cudaDeviceSynchronize());
 	struct {
 		const char *what;
 		cudaError_t e;

@@ -223,7 +223,7 @@ struct InE4M3 {
 #define BANKC_GEMM90_EPI(Name, NAME, label)                                                                    \
 	struct Name {                                                                                          \
 		static constexpr const char *name = label;                                                     \
-		static constexpr bool TMA = true;                                                              \
+		static constexpr bool TMA = true, NARROW = true;                                               \
 		static constexpr int ROWS = NAME##_ROWS, COLS = NAME##_COLS, ELEM = NAME##_ELEM_BYTES;         \
 		static constexpr int BOX_ROWS = NAME##_TMA_BOX_ROWS, BOX_COLS = NAME##_TMA_BOX_COLS;           \
 		static constexpr int BOXES = NAME##_TMA_BOXES, BOX_BYTES = NAME##_TMA_BOX_BYTES;               \
@@ -245,16 +245,28 @@ BANKC_GEMM90_EPI(EpiC128, HGW_C128, "c128");
 // staging tile: no shared memory to lay out).
 struct EpiF32 {
 	static constexpr const char *name = "f32 direct";
-	static constexpr bool TMA = false;
+	static constexpr bool TMA = false, NARROW = false;
 	static constexpr uint32_t BYTES = 0;
 };
 
-// What the epilogue needs besides the tensor maps: an f32 C, and the
-// per-tensor scales (device pointers, null for 1) of an e4m3 GEMM.
+// 16-bit outputs stored as EpiF32 stores its f32 ones, for a C whose rows
+// are not whole 16-byte chunks (N * 2 bytes not a multiple of 16): TMA
+// writes a row's last chunk whole, past N into the row's padding, which
+// the caller may own (measured on an H200: every padding byte of such a
+// C written).
+struct Epi16Direct {
+	static constexpr const char *name = "16-bit direct";
+	static constexpr bool TMA = false, NARROW = true;
+	static constexpr uint32_t BYTES = 0;
+};
+
+// What the epilogue needs besides the tensor maps: a C stored by the
+// threads, and the per-tensor scales (device pointers, null for 1) of an
+// e4m3 GEMM.
 struct EpiArgs {
-	float *c;		// EpiF32: C
-	int64_t ldc;		// EpiF32: C's leading dimension
-	bool pairs;		// EpiF32: two adjacent columns stored as one float2
+	void *c;		// direct epilogues: C (f32, or In::Out where NARROW)
+	int64_t ldc;		// direct epilogues: C's leading dimension
+	bool pairs;		// direct epilogues: two adjacent columns stored at once
 	const float *scale_a, *scale_b;
 };
 
@@ -273,7 +285,7 @@ template <class In, class Epi, int STAGES, int CLUSTER> struct Cfg {
 		      "wgmma descriptors below are written for 128-byte rows in the 128-byte swizzle");
 	static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of 1 or 2");
 	static_assert(CLUSTER == 1 || !In::B_MN, "an MN-major B is not multicast");
-	static_assert(!Epi::TMA || sizeof(typename In::Out) == 2, "the staging tile holds 16-bit outputs");
+	static_assert(!Epi::NARROW || sizeof(typename In::Out) == 2, "16-bit outputs");
 };
 
 template <class In, class Epi, int STAGES, int CLUSTER>
@@ -451,18 +463,31 @@ __global__ void __launch_bounds__(BANKC_GEMM90_BOUND, 1)
 					const int r = r0 + 8 * h;
 					if (r >= M)
 						continue;
-					float *row = ep.c + static_cast<int64_t>(r) * ep.ldc;
 #pragma unroll
 					for (int j = 0; j < 32; j++) {
 						const int c = c0 + 8 * j;
 						const float x0 = d[4 * j + 2 * h], x1 = d[4 * j + 2 * h + 1];
-						if (ep.pairs && c + 1 < N) {
-							*reinterpret_cast<float2 *>(row + c) = make_float2(x0, x1);
+						if constexpr (Epi::NARROW) {
+							uint16_t *row = static_cast<uint16_t *>(ep.c) + static_cast<int64_t>(r) * ep.ldc;
+							const uint32_t two = In::pack(x0, x1);	// x0 in the low half
+							if (ep.pairs && c + 1 < N) {
+								*reinterpret_cast<uint32_t *>(row + c) = two;
+							} else {
+								if (c < N)
+									row[c] = static_cast<uint16_t>(two);
+								if (c + 1 < N)
+									row[c + 1] = static_cast<uint16_t>(two >> 16);
+							}
 						} else {
-							if (c < N)
-								row[c] = x0;
-							if (c + 1 < N)
-								row[c + 1] = x1;
+							float *row = static_cast<float *>(ep.c) + static_cast<int64_t>(r) * ep.ldc;
+							if (ep.pairs && c + 1 < N) {
+								*reinterpret_cast<float2 *>(row + c) = make_float2(x0, x1);
+							} else {
+								if (c < N)
+									row[c] = x0;
+								if (c + 1 < N)
+									row[c + 1] = x1;
+							}
 						}
 					}
 				}
@@ -552,7 +577,7 @@ struct DeviceMemo {
 // on every call (microseconds of host time).
 template <class In, class Epi, int STAGES, int CLUSTER> struct Gemm {
 	using T = typename In::T;
-	using Out = typename std::conditional<Epi::TMA, typename In::Out, float>::type;
+	using Out = typename std::conditional<Epi::NARROW, typename In::Out, float>::type;
 	using Cf = Cfg<In, Epi, STAGES, CLUSTER>;
 	using EpiTile = Epi;
 	using Input = In;
@@ -657,7 +682,7 @@ template <class In, class Epi, int STAGES, int CLUSTER> struct Gemm {
 			mc = ma;	// unused
 			ep.c = C;
 			ep.ldc = ldc;
-			ep.pairs = ldc % 2 == 0 && reinterpret_cast<uintptr_t>(C) % 8 == 0;
+			ep.pairs = ldc % 2 == 0 && reinterpret_cast<uintptr_t>(C) % (2 * sizeof(Out)) == 0;
 		}
 		if (e != cudaSuccess)
 			return e;
@@ -675,6 +700,8 @@ constexpr int LIB_STAGES = 4, LIB_CLUSTER = 1, GROUP_ROWS = 16;
 template <class In, class Out>
 using LibGemm = Gemm<In, typename std::conditional<std::is_same<Out, float>::value, EpiF32, EpiC128>::type, LIB_STAGES,
 		     LIB_CLUSTER>;
+// A 16-bit C whose rows are not whole 16-byte chunks: stored by the threads.
+template <class In> using LibGemmEdge = Gemm<In, Epi16Direct, LIB_STAGES, LIB_CLUSTER>;
 
 } // namespace gemm90
 } // namespace detail
