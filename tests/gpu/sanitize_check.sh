@@ -10,8 +10,9 @@
 #     (-Wshared-race, -Wshared-bounds, -Wshared-align,
 #     -Wbarrier-divergence), as "LINE flag level[/OTHER]";
 #   - the program under compute-sanitizer --tool racecheck, --tool memcheck
-#     and --tool synccheck (each a run, under `timeout`): the source lines
-#     each reports per kernel.
+#     and --tool synccheck, once per kernel (SF_KERNEL=NAME launches that
+#     kernel alone; each run under `timeout`): the source lines each
+#     reports.
 # Writes into OUTDIR (default $OUT):
 #   sanitize.tsv   kernel, bankc, racecheck, memcheck, synccheck
 #   sanitize.md    the same as a Markdown table (docs/validation.md)
@@ -81,17 +82,19 @@ for cu in tests/safety/*.cu; do
 	args=$(sed -n 's|^// scan: ||p' "$cu")
 	# shellcheck disable=SC2086
 	"$bankc" scan "$cu" $args -- -arch="$arch" >"$out/logs/$p.bankc.out" 2>"$out/logs/$p.bankc.err"
-	for tool in racecheck memcheck synccheck; do
-		if [ "$dry" = 1 ]; then
-			: >"$out/logs/$p.$tool.log"
-		else
-			timeout "$limit" "$san" --tool "$tool" --show-backtrace no "$exe" \
-				>"$out/logs/$p.$tool.log" 2>&1
-			st=$?
-			[ "$st" -eq 124 ] && echo "$tool timed out on $p" && fail=1
-		fi
-	done
 	for k in $(sed -n 's/^extern "C" __global__ void \([A-Za-z0-9_]*\)(.*/\1/p' "$cu"); do
+		# each kernel in a run of its own (SF_KERNEL): after a kernel's
+		# first error memcheck may launch nothing more in its process
+		for tool in racecheck memcheck synccheck; do
+			if [ "$dry" = 1 ]; then
+				: >"$out/logs/$p.$k.$tool.log"
+			else
+				SF_KERNEL=$k timeout "$limit" "$san" --tool "$tool" --show-backtrace no "$exe" \
+					>"$out/logs/$p.$k.$tool.log" 2>&1
+				st=$?
+				[ "$st" -eq 124 ] && echo "$tool timed out on $p ($k)" && fail=1
+			fi
+		done
 		# bankc's findings in kernel k: "LINE flag level[/OTHER]"
 		b=$(awk -v k="($k)" '
 			function flush() { if (cur != "") out = out (out != "" ? "; " : "") cur (other != "" ? "/" other : ""); cur = ""; other = "" }
@@ -109,7 +112,7 @@ for cu in tests/safety/*.cu; do
 			END { flush(); print out == "" ? "-" : out }' "$out/logs/$p.bankc.err")
 		row="$k	$b"
 		for tool in racecheck memcheck synccheck; do
-			log=$out/logs/$p.$tool.log
+			log=$out/logs/$p.$k.$tool.log
 			if [ "$dry" = 1 ]; then
 				v="not run"
 			elif ! grep -q "^$k: " "$log"; then

@@ -1,11 +1,13 @@
 // safety.cuh: what the planted-bug programs share.  Each program launches
 // each kernel of its file once, with one block, on zeroed buffers, so that
 // compute-sanitizer (tests/gpu/sanitize_check.sh) sees the launch that
-// `bankc scan` interprets.  A kernel that would hang is not launched.
+// `bankc scan` interprets; SF_KERNEL=NAME launches kernel NAME alone.  A
+// kernel that would hang is not launched.
 #pragma once
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include <cuda_runtime.h>
 
@@ -27,10 +29,21 @@ inline float *sf_buf()
 	return p;
 }
 
+// Whether a kernel is launched: all of them, or only the one the
+// environment's SF_KERNEL names (compute-sanitizer's memcheck may stop
+// launching after a kernel's first error, so each is checked on its own).
+inline bool sf_selected(const char *kernel)
+{
+	const char *only = std::getenv("SF_KERNEL");
+	return !only || !*only || std::strcmp(only, kernel) == 0;
+}
+
 // One launch, its errors reported but not fatal: a planted bug may fault,
 // and the next kernel still runs (on a fresh context where it did).
 #define SF_LAUNCH(kernel, block, dyn)                                                \
 	do {                                                                             \
+		if (!sf_selected(#kernel))                                                   \
+			break;                                                                   \
 		float *in_ = sf_buf(), *out_ = sf_buf();                                     \
 		kernel<<<1, (block), (dyn)>>>(in_, out_);                                     \
 		cudaError_t e_ = cudaDeviceSynchronize();                                    \
