@@ -6,9 +6,9 @@
  * It looks within a basic block, across the arithmetic and the other
  * loads between them, but not across a barrier, a call, another access
  * that may write the same memory (for loads) or touch it (for stores),
- * an access of the other direction through the same base register, or
- * a new value of the base register; and it merges only where it can
- * prove the vector aligned: from where it placed the array and from the
+ * an access of the other direction through the same base register
+ * within the 16 bytes around, or a new value of the base register; and
+ * it merges only where it can prove the vector aligned: from where it placed the array and from the
  * arithmetic of the address (InterpRec.tz), never from the values that
  * the thread index or a parameter take.  Measured on an H200
  * (docs/validation.md): the tiled SGEMM's row of As read as 16-byte
@@ -70,6 +70,15 @@ static bool same_base(const PtxInst *a, const PtxInst *b)
 	return y->kind == OPD_MEM && !y->nvec && x->reg == y->reg && x->sym == y->sym;
 }
 
+/* Whether b's bytes, through a's base, lie within 16 bytes of a's
+ * offset either way: inside a vector that a's window could make. */
+static bool near(const PtxInst *a, const PtxInst *b)
+{
+	int64_t x = mem_of(a)->imm, y = mem_of(b)->imm;
+	int64_t yb = (int64_t)b->op.ty.bytes * (b->op.vec ? b->op.vec : 1);
+	return y + yb > x - 16 && y < x + 16;
+}
+
 /* Whether instruction in writes register r. */
 static bool writes(const PtxModule *m, const PtxInst *in, int r)
 {
@@ -128,11 +137,13 @@ static Step step(const PtxModule *m, const PtxInst *a, const PtxInst *b)
 			return load && writes(m, b, ma->reg) ? MEMBER_LAST : MEMBER;
 		if (ordered(b))
 			return STOP;
-		/* the same base the other way (a store between the window's
-		 * loads, a load between its stores): ptxas keeps the two in
-		 * order and the window ends there (attention's S[i] =
-		 * __expf(S[i] - m), unrolled: no vector on the H200) */
-		if (same_base(a, b) && b->op.kind != a->op.kind)
+		/* the same base the other way within the bytes a vector of
+		 * the window could span (a store between the window's loads, a
+		 * load between its stores, each at one of their elements):
+		 * ptxas keeps the two in order and the window ends there
+		 * (attention's S[i] = __expf(S[i] - m), unrolled: no vector on
+		 * the H200); further off, ptxas knows they are apart */
+		if (same_base(a, b) && b->op.kind != a->op.kind && near(a, b))
 			return STOP;
 		/* the same base at another offset: ptxas knows where it goes;
 		 * through another register it may alias */

@@ -661,6 +661,13 @@ static void test_ptxas_merge_window(void **state)
 		"\tld.shared.u32 %r19, [%r4+4];", true, &from), 4);
 	assert_int_equal(merged("\tld.shared.u32 %r18, [%r4];\n\tst.shared.u32 [%r4+256], %r1;\n"
 		"\tld.shared.u32 %r19, [%r4+4];", true, &from), 2);
+	/* but not across one of the other direction among their own bytes
+	 * (S[i] = f(S[i]) unrolled: ptxas keeps the loads and the stores
+	 * scalar, measured on the H200), either way */
+	assert_int_equal(merged("\tld.shared.u32 %r18, [%r4];\n\tst.shared.u32 [%r4], %r1;\n"
+		"\tld.shared.u32 %r19, [%r4+4];\n\tst.shared.u32 [%r4+4], %r19;", true, &from), 4);
+	assert_int_equal(merged("\tst.shared.u32 [%r4], %r1;\n\tld.shared.u32 %r19, [%r4+4];\n"
+		"\tst.shared.u32 [%r4+4], %r19;", false, &from), 4);
 	/* nor when the base changes between them, or for volatile loads */
 	assert_int_equal(merged("\tld.shared.u32 %r18, [%r4];\n\tadd.s32 %r4, %r4, 0;\n"
 		"\tld.shared.u32 %r19, [%r4+4];", true, &from), 4);
