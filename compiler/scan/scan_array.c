@@ -530,9 +530,11 @@ static void check_reach(const PtxModule *m, const ScanKernel *k, const ScanCtx *
 			         src->t->path, src->occ[i].line, a->name);
 }
 
-/* The source lines of the module's instructions that may touch shared
- * memory (those with a slot, on any path), sorted by file and line: made
- * once per kernel scanned, when an array first needs them. */
+/* The source lines of the instructions that may touch shared memory
+ * (those with a slot, on any path) in the kernel and the functions it may
+ * call (not other kernels: a file of many kernels stays linear), sorted
+ * by file and line: made once per kernel scanned, when an array first
+ * needs them. */
 typedef struct {
 	const char *path;
 	int line;
@@ -551,7 +553,8 @@ static int slot_line_cmp(const void *x, const void *y)
 	return d ? d : (a->line > b->line) - (a->line < b->line);
 }
 
-static void slot_lines(const PtxModule *m, const ScanCtx *c, SlotLines *sl)
+static void slot_lines(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
+                       SlotLines *sl)
 {
 	sl->made = true;
 	sl->v = xmalloc(((size_t)m->nslots + 1) * sizeof *sl->v);
@@ -559,6 +562,10 @@ static void slot_lines(const PtxModule *m, const ScanCtx *c, SlotLines *sl)
 	const char *shown = NULL;
 	for (int i = 0; i < m->ninst && sl->n < m->nslots; i++) {
 		const PtxInst *in = &m->inst[i];
+		if (in->func >= 0 && in->func != k->kernel && m->func[in->func].entry) {
+			i = m->func[in->func].first + m->func[in->func].ninst - 1;  /* its end */
+			continue;
+		}
 		int file, line, col, rest;
 		const char *p = in->slot >= 0 ? scan_source_at(m, in, &file, &line, &col, &rest) : NULL;
 		if (!p)
@@ -592,7 +599,8 @@ static bool slot_line_in(const SlotLines *sl, const char *path, int l0, int l1)
  * next two).  The use stays a register as long as the compiler can tell
  * the elements apart; a rewritten index may hide that, and the loads it
  * then issues are outside what the proof costed. */
-static void check_kept(const PtxModule *m, const ScanCtx *c, ScanArray *a, SlotLines *sl)
+static void check_kept(const PtxModule *m, const ScanKernel *k, const ScanCtx *c, ScanArray *a,
+                       SlotLines *sl)
 {
 	CDecl *src = a->decl.src;
 	if (!src)
@@ -602,7 +610,7 @@ static void check_kept(const PtxModule *m, const ScanCtx *c, ScanArray *a, SlotL
 		if (o->kind != OCC_ELEM || o->seen)
 			continue;
 		if (!sl->made)
-			slot_lines(m, c, sl);
+			slot_lines(m, k, c, sl);
 		if (!slot_line_in(sl, src->t->path, o->line0, o->line1))
 			snprintf(a->kept, sizeof a->kept, "%s:%d: the compiler made no shared-memory "
 			         "access of its use there (it keeps the value in a register); with "
@@ -750,7 +758,7 @@ void scan_arrays_find(const PtxModule *m, const ScanKernel *k, const ScanCtx *c,
 		array_view(m, k, a);
 		check_reach(m, k, c, a);
 		check_split(m, k, c, a);
-		check_kept(m, c, a, &sl);
+		check_kept(m, k, c, a, &sl);
 		out->n++;
 	}
 	free(sl.v);
