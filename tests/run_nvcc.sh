@@ -75,6 +75,14 @@ for arch in sm_75 sm_80 sm_90 sm_90a; do
 	# a multiple of 8) and an f32 C
 	if [ "$n" -eq 15 ] && [ "$bounds" = "$want " ]; then ok
 	else bad "$arch: $n GEMM kernels (15 expected), .maxntid '$bounds' (all $want expected)"; fi
+	# the whole tiles' transposes store 16-byte vectors only: a uint4
+	# store that reached the PTX as four 4-byte ones ran the f32 and f16
+	# transposes at 0.63 of the copy on the H200
+	st=$(awk '/\.entry .*transpose_full_kernel/ { k = 1 } k && /^}/ { k = 0 }
+		k && /st\.global/ { n++; if ($0 !~ /st\.global(\.wb)?\.v4\.u32/) bad++ }
+		END { print n + 0, bad + 0 }' "$tmp/lib.ptx")
+	if [ "${st#* }" = 0 ] && [ "${st% *}" -gt 0 ]; then ok
+	else bad "$arch: the whole-tile transposes' global stores (all, not 16-byte): $st"; fi
 	if [ "$wg" -eq 1 ] && grep -q 'wgmma.mma_async' "$tmp/lib.ptx" || { [ "$wg" -eq 0 ] && ! grep -q 'wgmma' "$tmp/lib.ptx"; }; then ok
 	else bad "$arch: wgmma should be in the PTX only for sm_90a"; fi
 done

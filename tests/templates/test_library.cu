@@ -395,6 +395,12 @@ static void test_api_refusals(void **)
 	assert_int_equal(bankc::transpose(f, f + 1, -1, 8), cudaErrorInvalidValue);
 	assert_int_equal(bankc::transpose<float>(nullptr, f, 8, 8), cudaErrorInvalidValue);
 	assert_int_equal(bankc::transpose(f, f + 64, 0, 8), cudaSuccess);
+	// each element width's kernels (and run_nvcc.sh's look at their stores)
+	double *d = reinterpret_cast<double *>(0x500000);
+	int8_t *i8 = reinterpret_cast<int8_t *>(0x600000);
+	assert_int_equal(bankc::transpose(d, d + 4, 8, 8), cudaErrorInvalidValue);
+	assert_int_equal(bankc::transpose(h, h + 4, 8, 8), cudaErrorInvalidValue);
+	assert_int_equal(bankc::transpose(i8, i8 + 4, 8, 8), cudaErrorInvalidValue);
 	assert_int_equal(bankc::gemm(-1, 8, 8, h, 8, h, 8, f, 8), cudaErrorInvalidValue);
 	assert_int_equal(bankc::gemm(8, 8, 8, h, 4, h, 8, f, 8), cudaErrorInvalidValue);
 	assert_int_equal(bankc::gemm(8, 8, 12, h, 12, h, 12, f, 12), cudaErrorInvalidValue);

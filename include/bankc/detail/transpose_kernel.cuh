@@ -116,6 +116,19 @@ BANKC_HD uint4 load16(const void *p)
 #endif
 }
 
+// A 16-byte store, as one instruction.  A plain uint4 store may reach the
+// PTX as four 4-byte stores (the f32 and f16 drains did, the f64 one as
+// two 4-byte and an 8-byte one: checked by tests/run_nvcc.sh), each then
+// writing a quarter of every segment it touches.
+BANKC_HD void store16(void *p, const uint4 &v)
+{
+#if defined(__CUDA_ARCH__)
+	__stwb(reinterpret_cast<uint4 *>(p), v);
+#else
+	std::memcpy(p, &v, 16);
+#endif
+}
+
 // V scalars of E bytes, in order, as one 16-byte vector, and back.
 template <class E, int V> BANKC_HD uint4 pack(const E (&e)[V])
 {
@@ -266,7 +279,7 @@ template <class Tile, int THREADS> struct TransposeSteps {
 			const int64_t orow = c0 + G * wc + j;
 			E *p = out + orow * rows + r0 + ir;
 			if constexpr (FULL) {
-				*reinterpret_cast<uint4 *>(p) = o[j];
+				store16(p, o[j]);
 			} else if (orow < cols) {
 				E e[V];
 				unpack<E, V>(o[j], e);
