@@ -54,16 +54,9 @@ ncu=${NCU:-ncu}
 command -v pkg-config >/dev/null || die "pkg-config not found"
 fail=0
 
-# PREFIX: a tree `make install` made already (a GPU machine without re2c
-# or cmocka builds nothing): used as it is
-if [ -n "${PREFIX:-}" ]; then
-	prefix=$(cd "$PREFIX" && pwd) || die "no folder $PREFIX"
-	echo "installed tree: $PREFIX" >"$out/install.log"
-else
-	prefix=$out/prefix
-	{ make && make install prefix="$prefix"; } >"$out/install.log" 2>&1 || { tail -n 20 "$out/install.log"; die "make install failed"; }
-fi
-lib=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags bankc-templates) || die "no bankc-templates in $prefix"
+. tests/gpu/library_prefix.sh
+library_prefix "$out/install.log"
+lib=$lib_cflags
 
 TEMPLATES="${TEMPLATES:-transpose hgemm_wgmma fp8gemm_wgmma}" LIB_CFLAGS=$lib \
 	bash tests/gpu/bench_templates.sh --repeat "$repeat" "$out/bench" || fail=1

@@ -39,16 +39,9 @@ rm -f "$out"/env.txt "$out"/build.log "$out"/check.log "$out"/check.tsv "$out"/l
 } >"$out/env.txt"
 cat "$out/env.txt"
 
-# PREFIX: a tree `make install` made already (a GPU machine without re2c
-# or cmocka builds nothing): used as it is
-if [ -n "${PREFIX:-}" ]; then
-	prefix=$(cd "$PREFIX" && pwd) || die "no folder $PREFIX"
-	echo "installed tree: $PREFIX" >"$out/build.log"
-else
-	prefix=$out/prefix
-	{ make && make install prefix="$prefix"; } >"$out/build.log" 2>&1 || { tail -n 20 "$out/build.log"; die "make install failed (build.log)"; }
-fi
-cflags=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags bankc-templates) || die "no bankc-templates in $prefix"
+. tests/gpu/library_prefix.sh
+library_prefix "$out/build.log"
+cflags=$lib_cflags
 echo "== nvcc, with $cflags" >>"$out/build.log"
 # shellcheck disable=SC2086
 "$nvcc" -std=c++17 -O2 -gencode=arch=compute_90a,code=sm_90a -gencode=arch=compute_80,code=sm_80 $cflags \
