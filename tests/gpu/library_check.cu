@@ -80,8 +80,10 @@ template <class T> static void transpose_case(const char *type, long long rows, 
 	const size_t n = static_cast<size_t>(rows * cols), bytes = n * sizeof(T);
 	std::vector<unsigned char> h(bytes), t(bytes);
 	std::mt19937_64 rng(static_cast<uint64_t>(rows * 7919 + cols));
-	for (auto &b : h)
-		b = static_cast<unsigned char>(rng());
+	for (size_t i = 0; i < bytes; i += 8) {
+		const uint64_t v = rng();
+		std::memcpy(&h[i], &v, std::min<size_t>(8, bytes - i));
+	}
 	unsigned char *din, *dout;
 	CUDA_OK(cudaMalloc(&din, bytes + 16));
 	CUDA_OK(cudaMalloc(&dout, bytes + 16));
@@ -156,11 +158,30 @@ template <> struct Traits<__nv_fp8_e4m3> {
 static float as_float(float x) { return x; }
 static float as_float(__half x) { return __half2float(x); }
 static float as_float(__nv_bfloat16 x) { return __bfloat162float(x); }
-static float as_float(__nv_fp8_e4m3 x) { return static_cast<float>(x); }
-template <class T> static T from_float(float x);
-template <> __half from_float<__half>(float x) { return __float2half_rn(x); }
-template <> __nv_bfloat16 from_float<__nv_bfloat16>(float x) { return __float2bfloat16_rn(x); }
-template <> __nv_fp8_e4m3 from_float<__nv_fp8_e4m3>(float x) { return __nv_fp8_e4m3(x); }
+template <class T> __host__ __device__ T from_float(float x);
+template <> __host__ __device__ __half from_float<__half>(float x) { return __float2half_rn(x); }
+template <> __host__ __device__ __nv_bfloat16 from_float<__nv_bfloat16>(float x) { return __float2bfloat16_rn(x); }
+template <> __host__ __device__ __nv_fp8_e4m3 from_float<__nv_fp8_e4m3>(float x) { return __nv_fp8_e4m3(x); }
+
+// The GEMMs' inputs, made on the GPU (8192^3's on the host took most of
+// the check's time): k / 16 for k in [-16, 16], from a hash of the
+// index, into x and into the reference's copy rx.  Every such value is
+// exact in e4m3, f16 and bf16, and f32 sums of their products are exact
+// up to K of 2^16, so an f32 C must equal cuBLAS's whatever the order of
+// its sums.
+template <class T, class R> __global__ void fill_inputs(T *x, R *rx, size_t n, uint64_t seed)
+{
+	for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
+	     i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+		uint64_t h = (i + seed) * 0x9e3779b97f4a7c15ull;
+		h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+		h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+		h ^= h >> 31;
+		const float v = static_cast<float>(static_cast<int>(h % 33) - 16) / 16.0f;
+		x[i] = from_float<T>(v);
+		rx[i] = from_float<R>(v);
+	}
+}
 
 static int round_up(int x, int m) { return (x + m - 1) / m * m; }
 
@@ -203,20 +224,8 @@ static void gemm_case(Gemm &g, int M, int N, int K, bool ab, bool scaled)
 	// nothing may write (TMA where N is a multiple of 8, the threads else)
 	const int ldc = sizeof(Out) == 2 ? round_up(std::max(N, 1), 8) + 8 : std::max(N, 1);
 	const size_t na = static_cast<size_t>(M) * lda, nb = static_cast<size_t>(ab ? K : N) * ldb, nc = static_cast<size_t>(M) * ldc;
-	std::mt19937 rng(static_cast<unsigned>(M * 31 + N * 17 + K));
-	std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-	std::vector<T> a(na), b(nb);
-	for (auto &x : a)
-		x = from_float<T>(u(rng));
-	for (auto &x : b)
-		x = from_float<T>(u(rng));
 	// the reference's inputs: the same values as f16 (exact for e4m3)
 	using R = typename std::conditional<std::is_same<T, __nv_fp8_e4m3>::value, __half, T>::type;
-	std::vector<R> ra(na), rb(nb);
-	for (size_t i = 0; i < na; i++)
-		ra[i] = from_float<R>(as_float(a[i]));
-	for (size_t i = 0; i < nb; i++)
-		rb[i] = from_float<R>(as_float(b[i]));
 	T *dA, *dB;
 	R *rA, *rB;
 	Out *dC;
@@ -230,14 +239,12 @@ static void gemm_case(Gemm &g, int M, int N, int K, bool ab, bool scaled)
 	CUDA_OK(cudaMalloc(&ds, 2 * sizeof(float)));
 	const float scales[2] = {0.5f, 3.0f};
 	CUDA_OK(cudaMemcpy(ds, scales, sizeof scales, cudaMemcpyHostToDevice));
-	if (na) {
-		CUDA_OK(cudaMemcpy(dA, a.data(), na * sizeof(T), cudaMemcpyHostToDevice));
-		CUDA_OK(cudaMemcpy(rA, ra.data(), na * sizeof(R), cudaMemcpyHostToDevice));
-	}
-	if (nb) {
-		CUDA_OK(cudaMemcpy(dB, b.data(), nb * sizeof(T), cudaMemcpyHostToDevice));
-		CUDA_OK(cudaMemcpy(rB, rb.data(), nb * sizeof(R), cudaMemcpyHostToDevice));
-	}
+	const uint64_t seed = static_cast<uint64_t>(M) * 1000003u + static_cast<uint64_t>(N) * 7919u + K;
+	if (na)
+		fill_inputs<<<1024, 256>>>(dA, rA, na, seed);
+	if (nb)
+		fill_inputs<<<1024, 256>>>(dB, rB, nb, ~seed);
+	CUDA_OK(cudaGetLastError());
 	CUDA_OK(cudaMemset(dC, 0xff, std::max<size_t>(nc, 1) * sizeof(Out)));	// NaN: unwritten elements fail
 	CUDA_OK(cudaDeviceSynchronize());	// the legacy stream's copies and memset, before g.stream's call
 	cudaError_t e;
