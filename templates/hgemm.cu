@@ -259,7 +259,7 @@ int main(int argc, char **argv)
 		CUDA_CHECK(cudaMemset(p.R, 0xff, p.nc * 2));
 		blas_gemm();
 		CUDA_CHECK(cudaDeviceSynchronize());
-		const double ref_err = sample_err(p.A, p.B, N, 1, p.R, M, N, K);	// f16 output rounding: ~3e-4
+		const double ref_err = sample_err(p.A, K, p.B, N, 1, p.R, N, M, N, K);	// f16 output rounding: ~3e-4
 		const double ms_ref = bench::median_ms(blas_gemm);
 		const double ref_tf = p.flop / (ms_ref * 1e9);
 		table.add({"hgemm", "cublasGemmEx f16, f32 acc", p.size, "TFLOP/s", ref_err < 1e-2 ? "ok" : "FAIL", ms_ref,

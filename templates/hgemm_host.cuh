@@ -41,14 +41,15 @@ template <class T> bench::Diff diff_of(const T *dx, const T *dref, size_t n, siz
 	return d;
 }
 
-// 256 random entries of C (M x N, row-major) against dot products in
-// double.  A is M x K row-major; element (k, j) of B is at
-// B[k * b_k + j * b_j] (b_k = N, b_j = 1 for a K x N row-major B; b_k = 1,
-// b_j = K for an N x K one).
+// 256 random entries of C (M x N, rows of ldc) against dot products in
+// double.  A is M x K with rows of lda; element (k, j) of B is at
+// B[k * b_k + j * b_j] (b_k = ldb, b_j = 1 for a K x N row-major B;
+// b_k = 1, b_j = ldb for an N x K one).
 template <class In, class Out>
-double sample_err(const In *dA, const In *dB, size_t b_k, size_t b_j, const Out *dC, int M, int N, int K)
+double sample_err(const In *dA, size_t lda, const In *dB, size_t b_k, size_t b_j, const Out *dC, size_t ldc, int M, int N,
+		  int K)
 {
-	std::vector<In> a(static_cast<size_t>(M) * K), b(static_cast<size_t>(K) * N);
+	std::vector<In> a(static_cast<size_t>(M - 1) * lda + K), b((K - 1) * b_k + (N - 1) * b_j + 1);
 	CUDA_CHECK(cudaMemcpy(a.data(), dA, a.size() * sizeof(In), cudaMemcpyDeviceToHost));
 	CUDA_CHECK(cudaMemcpy(b.data(), dB, b.size() * sizeof(In), cudaMemcpyDeviceToHost));
 	double num = 0, den = 0;
@@ -56,9 +57,9 @@ double sample_err(const In *dA, const In *dB, size_t b_k, size_t b_j, const Out 
 		const int i = static_cast<int>(bench::hash(7, s) % M), j = static_cast<int>(bench::hash(8, s) % N);
 		double ref = 0;
 		for (int k = 0; k < K; k++)
-			ref += static_cast<double>(to_float(a[static_cast<size_t>(i) * K + k])) * to_float(b[k * b_k + j * b_j]);
+			ref += static_cast<double>(to_float(a[static_cast<size_t>(i) * lda + k])) * to_float(b[k * b_k + j * b_j]);
 		Out c;	// the one entry, not the whole of C
-		CUDA_CHECK(cudaMemcpy(&c, dC + static_cast<size_t>(i) * N + j, sizeof c, cudaMemcpyDeviceToHost));
+		CUDA_CHECK(cudaMemcpy(&c, dC + static_cast<size_t>(i) * ldc + j, sizeof c, cudaMemcpyDeviceToHost));
 		const double d = to_float(c) - ref;
 		num += d * d;
 		den += ref * ref;

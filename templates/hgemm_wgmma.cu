@@ -197,8 +197,7 @@ template <class In> void run_shape(Ctx &x, int M, int N, int K, bool cube)
 		blas_tn<T>(x.blas, p, p.R, p.ldc);
 		CUDA_CHECK(cudaDeviceSynchronize());
 		// Output rounding against double: ~2e-4 for f16, ~1.5e-3 for bf16.
-		// (sample_err reads packed rows: cubes only, where lda = K.)
-		const double ref_err = p.lda == K ? sample_err(p.A, p.Bt, 1, K, p.R, M, N, K) : 0;
+		const double ref_err = sample_err(p.A, p.lda, p.Bt, 1, p.lda, p.R, p.ldc, M, N, K);
 		const double ms_tn = bench::median_ms([&] { blas_tn<T>(x.blas, p, p.R, p.ldc); });
 		const double ms_nn = bench::median_ms([&] { blas_nn<T>(x.blas, p, p.C, p.ldc); });
 		const double ref_tf = p.flop / (std::min(ms_tn, ms_nn) * 1e9), nn_tf = p.flop / (ms_nn * 1e9);

@@ -16,8 +16,8 @@
 #   - bankc::gemm and bankc::gemm_ab against cublasGemmEx (f16, bf16; C in
 #     the input's type and in f32) and against cublasLtMatmul (e4m3) at
 #     4096^3, 8192^3, 4097^3 and 1000 x 999 x 136;
-# then Nsight Compute (ncu --clock-control none) on one launch each of the
-# library's transposes and of the copy kernel at 8192^2 and 16384^2: DRAM
+# then (where TEMPLATES has transpose) Nsight Compute (ncu
+# --clock-control none) on one launch each of the library's transposes and of the copy kernel at 8192^2 and 16384^2: DRAM
 # bytes read and written, duration and DRAM throughput, so that what holds
 # a transpose below the copy shows beside the copy's own (OUTDIR/dram.md).
 #
@@ -65,7 +65,10 @@ TEMPLATES="${TEMPLATES:-transpose hgemm_wgmma fp8gemm_wgmma}" LIB_CFLAGS=$lib \
 # launch each (transpose --profile runs each kernel once at --size N).
 bin=out/templates-bin/transpose
 m=dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed
-if ! command -v "$ncu" >/dev/null; then
+case " ${TEMPLATES:-transpose} " in *" transpose "*) tp=1 ;; *) tp=0 ;; esac
+if [ "$tp" -eq 0 ]; then
+	echo "no transpose among TEMPLATES: no DRAM counters" | tee "$out/dram.md"
+elif ! command -v "$ncu" >/dev/null; then
 	echo "ncu not found: no DRAM counters" | tee "$out/dram.md"
 	fail=1
 elif [ ! -x "$bin" ]; then

@@ -266,7 +266,6 @@ struct Epi16Direct {
 struct EpiArgs {
 	void *c;		// direct epilogues: C (f32, or In::Out where NARROW)
 	int64_t ldc;		// direct epilogues: C's leading dimension
-	bool pairs;		// direct epilogues: two adjacent columns stored at once
 	const float *scale_a, *scale_b;
 };
 
@@ -457,12 +456,18 @@ __global__ void __launch_bounds__(BANKC_GEMM90_BOUND, 1)
 			} else {
 				// Accumulator 4 j + 2 h + e: row 16 warp + lane / 4 + 8 h,
 				// column 8 j + 2 (lane % 4) + e of the warpgroup's 64 x 256.
+				// Columns c and c + 1 (c even) are stored as one pair where
+				// the row starts on a pair's alignment: every row when ldc
+				// is even, every other one when it is odd (half the store
+				// instructions of an f32 C with N = 999).
 				const int r0 = bm + 64 * wg + 16 * warp + lane / 4, c0 = bn + 2 * (lane % 4);
 #pragma unroll
 				for (int h = 0; h < 2; h++) {
 					const int r = r0 + 8 * h;
 					if (r >= M)
 						continue;
+					constexpr unsigned PAIR = Epi::NARROW ? 4 : 8;
+					const bool pairs = (reinterpret_cast<uintptr_t>(ep.c) + static_cast<uint64_t>(r) * ep.ldc * (PAIR / 2)) % PAIR == 0;
 #pragma unroll
 					for (int j = 0; j < 32; j++) {
 						const int c = c0 + 8 * j;
@@ -470,7 +475,7 @@ __global__ void __launch_bounds__(BANKC_GEMM90_BOUND, 1)
 						if constexpr (Epi::NARROW) {
 							uint16_t *row = static_cast<uint16_t *>(ep.c) + static_cast<int64_t>(r) * ep.ldc;
 							const uint32_t two = In::pack(x0, x1);	// x0 in the low half
-							if (ep.pairs && c + 1 < N) {
+							if (pairs && c + 1 < N) {
 								*reinterpret_cast<uint32_t *>(row + c) = two;
 							} else {
 								if (c < N)
@@ -480,7 +485,7 @@ __global__ void __launch_bounds__(BANKC_GEMM90_BOUND, 1)
 							}
 						} else {
 							float *row = static_cast<float *>(ep.c) + static_cast<int64_t>(r) * ep.ldc;
-							if (ep.pairs && c + 1 < N) {
+							if (pairs && c + 1 < N) {
 								*reinterpret_cast<float2 *>(row + c) = make_float2(x0, x1);
 							} else {
 								if (c < N)
@@ -674,7 +679,7 @@ template <class In, class Epi, int STAGES, int CLUSTER> struct Gemm {
 			else
 				e = make_map(mb, B, In::TMA_IN, sizeof(T), N, K, ldb, BN / CLUSTER, In::BK, In::B_SWIZZLE);
 		}
-		EpiArgs ep = {nullptr, 0, false, scale_a, scale_b};
+		EpiArgs ep = {nullptr, 0, scale_a, scale_b};
 		if constexpr (Epi::TMA) {
 			if (e == cudaSuccess)
 				e = make_map(mc, C, In::TMA_OUT, sizeof(Out), M, N, ldc, Epi::BOX_ROWS, Epi::BOX_COLS, Epi::SWIZZLE);
@@ -682,7 +687,6 @@ template <class In, class Epi, int STAGES, int CLUSTER> struct Gemm {
 			mc = ma;	// unused
 			ep.c = C;
 			ep.ldc = ldc;
-			ep.pairs = ldc % 2 == 0 && reinterpret_cast<uintptr_t>(C) % (2 * sizeof(Out)) == 0;
 		}
 		if (e != cudaSuccess)
 			return e;
