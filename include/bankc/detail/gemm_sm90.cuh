@@ -466,14 +466,15 @@ __global__ void __launch_bounds__(BANKC_GEMM90_BOUND, 1)
 					const int r = r0 + 8 * h;
 					if (r >= M)
 						continue;
-					constexpr unsigned PAIR = Epi::NARROW ? 4 : 8;
-					const bool pairs = (reinterpret_cast<uintptr_t>(ep.c) + static_cast<uint64_t>(r) * ep.ldc * (PAIR / 2)) % PAIR == 0;
+					// C's elements: 16-bit ones as raw bits, or f32
+					using O = typename std::conditional<Epi::NARROW, uint16_t, float>::type;
+					O *const row = static_cast<O *>(ep.c) + static_cast<int64_t>(r) * ep.ldc;
+					const bool pairs = reinterpret_cast<uintptr_t>(row) % (2 * sizeof(O)) == 0;
 #pragma unroll
 					for (int j = 0; j < 32; j++) {
 						const int c = c0 + 8 * j;
 						const float x0 = d[4 * j + 2 * h], x1 = d[4 * j + 2 * h + 1];
 						if constexpr (Epi::NARROW) {
-							uint16_t *row = static_cast<uint16_t *>(ep.c) + static_cast<int64_t>(r) * ep.ldc;
 							const uint32_t two = In::pack(x0, x1);	// x0 in the low half
 							if (pairs && c + 1 < N) {
 								*reinterpret_cast<uint32_t *>(row + c) = two;
@@ -484,7 +485,6 @@ __global__ void __launch_bounds__(BANKC_GEMM90_BOUND, 1)
 									row[c + 1] = static_cast<uint16_t>(two >> 16);
 							}
 						} else {
-							float *row = static_cast<float *>(ep.c) + static_cast<int64_t>(r) * ep.ldc;
 							if (pairs && c + 1 < N) {
 								*reinterpret_cast<float2 *>(row + c) = make_float2(x0, x1);
 							} else {
