@@ -17,9 +17,10 @@
 #     the input's type and in f32) and against cublasLtMatmul (e4m3) at
 #     4096^3, 8192^3, 4097^3 and 1000 x 999 x 136;
 # then (where TEMPLATES has transpose) Nsight Compute (ncu
-# --clock-control none) on one launch each of the library's transposes and of the copy kernel at 8192^2 and 16384^2: DRAM
-# bytes read and written, duration and DRAM throughput, so that what holds
-# a transpose below the copy shows beside the copy's own (OUTDIR/dram.md).
+# --clock-control none) on one launch each of the library's transposes
+# and of the copy kernel at 8192^2 and 16384^2: DRAM bytes read and
+# written, duration and DRAM throughput, so that what holds a transpose
+# below the copy shows beside the copy's own (OUTDIR/dram.md).
 #
 # Writes into OUTDIR (default out/bench-library; $OUT when set):
 # install.log, bench/ (bench_templates.sh's outputs: env.txt, build.log,
@@ -56,9 +57,8 @@ fail=0
 
 . tests/gpu/library_prefix.sh
 library_prefix "$out/install.log"
-lib=$lib_cflags
 
-TEMPLATES="${TEMPLATES:-transpose hgemm_wgmma fp8gemm_wgmma}" LIB_CFLAGS=$lib \
+TEMPLATES="${TEMPLATES:-transpose hgemm_wgmma fp8gemm_wgmma}" LIB_CFLAGS=$lib_cflags \
 	bash tests/gpu/bench_templates.sh --repeat "$repeat" "$out/bench" || fail=1
 
 # DRAM traffic of the library's transposes and of the copy kernel, one

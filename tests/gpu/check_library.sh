@@ -41,10 +41,9 @@ cat "$out/env.txt"
 
 . tests/gpu/library_prefix.sh
 library_prefix "$out/build.log"
-cflags=$lib_cflags
-echo "== nvcc, with $cflags" >>"$out/build.log"
+echo "== nvcc, with $lib_cflags" >>"$out/build.log"
 # shellcheck disable=SC2086
-"$nvcc" -std=c++17 -O2 -gencode=arch=compute_90a,code=sm_90a -gencode=arch=compute_80,code=sm_80 $cflags \
+"$nvcc" -std=c++17 -O2 -gencode=arch=compute_90a,code=sm_90a -gencode=arch=compute_80,code=sm_80 $lib_cflags \
 	-o "$out/library_check" tests/gpu/library_check.cu -lcublas >>"$out/build.log" 2>&1 ||
 	{ tail -n 20 "$out/build.log"; die "nvcc failed (build.log)"; }
 
